@@ -1,0 +1,243 @@
+//! The command line: argument parsing (clap), dispatch, terminal output and
+//! exit codes. Nothing below this module knows about clap or indicatif.
+//!
+//! Exit codes: 0 success; 2 bad input (scenario or arguments), with nothing
+//! written; 1 any other failure, or `run --check` finding a difference.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::run::{plan, Plan};
+use crate::scenario::{self, ScenarioError};
+
+mod progress;
+mod rules_help;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skirmish",
+    version,
+    about = "Monte Carlo combat-balance simulator for tabletop RPG designers",
+    long_about = "Fights each cell of a scenario's variant matrix many times in parallel and \
+                  writes win rates with confidence intervals, fight lengths, survivors and \
+                  damage as CSV tables, PNG charts and a markdown summary."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Simulate scenarios and write their reports (reports/<name>/).
+    Run(RunArgs),
+    /// Parse, expand and compile scenarios without simulating.
+    Validate {
+        /// Scenario files (TOML).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// List rulesets, or show one ruleset's stat-block fields and options.
+    Rules {
+        /// Ruleset name, e.g. `trenches`.
+        name: Option<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Fights per matrix cell (overrides the scenario's `fights`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    fights: Option<u64>,
+    /// Random seed (overrides the scenario's `seed`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Folder the reports go in, one subfolder per scenario name.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Re-simulate and compare with the report already in --out instead of
+    /// writing: exit 0 if identical, 1 if anything differs.
+    #[arg(long)]
+    check: bool,
+}
+
+/// Why a command failed, and so which exit code it gets.
+enum Failure {
+    /// The user's input is wrong: exit 2.
+    BadInput(anyhow::Error),
+    /// Anything else: exit 1.
+    Other(anyhow::Error),
+}
+
+impl From<ScenarioError> for Failure {
+    fn from(e: ScenarioError) -> Self {
+        Failure::BadInput(e.into())
+    }
+}
+
+/// Run the command line; the binary's `main` is just this.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are "errors" that print to stdout.
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run(&args),
+        Command::Validate { files } => validate(&files),
+        Command::Rules { name } => rules(name.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Failure::BadInput(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Load and compile every file; any error stops everything before anything
+/// is simulated or written.
+fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Plan)>, Failure> {
+    let mut plans: Vec<(scenario::Scenario, Plan)> = Vec::new();
+    for file in files {
+        let s = scenario::load(file)?;
+        let p = plan(&s)?;
+        if let Some((other, _)) = plans.iter().find(|(o, _)| o.name == s.name) {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "{} and {} are both named `{}`: their reports would overwrite each other",
+                other.source.path,
+                s.source.path,
+                s.name
+            )));
+        }
+        plans.push((s, p));
+    }
+    Ok(plans)
+}
+
+fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
+    for (s, p) in plan_all(files)? {
+        println!(
+            "{}: ok — `{}`, rules {}, {} cell{}, {} fights per cell",
+            s.source.path,
+            s.name,
+            s.rules,
+            p.cells.len(),
+            if p.cells.len() == 1 { "" } else { "s" },
+            s.fights
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
+    match name {
+        None => print!("{}", rules_help::list()),
+        Some(n) => match rules_help::describe(n) {
+            Some(text) => print!("{text}"),
+            None => {
+                return Err(Failure::BadInput(anyhow::anyhow!(
+                    "unknown ruleset `{n}` (valid: {})",
+                    crate::rules::NAMES.join(", ")
+                )))
+            }
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
+    let plans = plan_all(&args.files)?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t as usize);
+    }
+    let pool = builder
+        .build()
+        .context("cannot start the worker threads")
+        .map_err(Failure::Other)?;
+    let mut differs = false;
+    for (s, p) in &plans {
+        let fights = args.fights.unwrap_or(s.fights);
+        let seed = args.seed.unwrap_or(s.seed);
+        let dir = args.out.join(&s.name);
+        let total = p.total_fights(fights);
+        let bar = progress::fights_bar(total, args.quiet);
+        bar.set_message(s.name.clone());
+        let started = Instant::now();
+        let results = pool.install(|| p.run(fights, seed, &|n| bar.inc(n)));
+        let seconds = started.elapsed().as_secs_f64();
+        bar.finish_and_clear();
+        let rate = total as f64 / seconds.max(1e-9);
+        let timing = format!(
+            "{} cell{} × {fights} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+            p.cells.len(),
+            if p.cells.len() == 1 { "" } else { "s" },
+            human(rate),
+            pool.current_num_threads(),
+            if pool.current_num_threads() == 1 { "" } else { "s" },
+        );
+        if args.check {
+            differs |= check(&results, &dir, &timing)?;
+        } else {
+            crate::report::write(&results, &dir)
+                .with_context(|| format!("writing the report of {}", s.source.path))
+                .map_err(Failure::Other)?;
+            println!("{}: {timing} → {}", s.name, dir.display());
+        }
+    }
+    Ok(if differs { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Compare a fresh run with the report on disk; true if anything differs.
+fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Result<bool, Failure> {
+    let rendered = crate::report::render(results)
+        .context("rendering the report")
+        .map_err(Failure::Other)?;
+    let differences = crate::report::check::compare(&rendered, dir)
+        .with_context(|| format!("reading {}", dir.display()))
+        .map_err(Failure::Other)?;
+    let name = &results.scenario.name;
+    if differences.is_empty() {
+        println!("{name}: identical to {} ({timing})", dir.display());
+        Ok(false)
+    } else {
+        println!("{name}: differs from {} ({timing}):", dir.display());
+        for d in &differences {
+            println!("  {d}");
+        }
+        Ok(true)
+    }
+}
+
+/// 1234567.0 → "1.23 M".
+fn human(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1} k", x / 1e3)
+    } else {
+        format!("{x:.0}")
+    }
+}

@@ -1,0 +1,56 @@
+//! `skirmish rules [NAME]`: the rulesets, their stat-block fields, weapon
+//! fields and options with defaults, printed from the same declarations the
+//! scenario loader enforces.
+
+use std::fmt::Write;
+
+use crate::rules::{Ruleset, NAMES};
+use crate::scenario::compile::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
+use crate::scenario::schema::Field;
+
+/// The list of rulesets with one line each.
+pub fn list() -> String {
+    let mut out = String::from("Rulesets (skirmish rules NAME for fields and options):\n");
+    for name in NAMES {
+        let title = crate::with_ruleset!(*name, R => R::TITLE, _ => "");
+        let _ = writeln!(out, "  {name:<12} {title}");
+    }
+    out
+}
+
+/// Full help for one ruleset, or `None` if there is no such ruleset.
+pub fn describe(name: &str) -> Option<String> {
+    crate::with_ruleset!(name, R => Some(describe_ruleset::<R>()), _ => None)
+}
+
+fn describe_ruleset<R: Ruleset>() -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}\n", R::NAME, R::TITLE);
+    let _ = writeln!(out, "{}\n", R::ABOUT);
+    let _ = writeln!(
+        out,
+        "Distances in {}. Default initiative: {} (fixed scheme orders by `{}`).\n",
+        R::DISTANCE_UNIT,
+        R::DEFAULT_INITIATIVE.name(),
+        R::INITIATIVE_STAT
+    );
+    section(&mut out, "Stat block: [units.NAME]", R::UNIT_FIELDS);
+    section(&mut out, "Weapons: [weapons.NAME]", R::WEAPON_FIELDS);
+    section(&mut out, "Rule options: [options]", R::OPTIONS);
+    section(&mut out, "Engine options (every ruleset): [options]", ENGINE_OPTIONS);
+    section(&mut out, "Unit groups: [sides.SIDE] UNIT = { ... }", SIDE_ENTRY_FIELDS);
+    let _ = writeln!(out, "Counters (cells.csv, mean per fight):");
+    for c in R::COUNTERS {
+        let _ = writeln!(out, "  {:<24} {}", c.name, c.doc);
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str, fields: &[Field]) {
+    let _ = writeln!(out, "{title}");
+    for f in fields {
+        let _ = writeln!(out, "  {:<24} {:<28} default: {}", f.name, f.type_text(), f.default_text());
+        let _ = writeln!(out, "  {:<24} {}", "", f.doc);
+    }
+    out.push('\n');
+}

@@ -1,0 +1,124 @@
+//! Conditions: a bit set per unit. Set in the scenario per unit group (so
+//! they can be a matrix axis) and gained or lost during a fight by the rules.
+//! The engine only stores them; each ruleset defines what each one does and
+//! documents the ones it ignores.
+
+/// One condition. The discriminant is its bit in [`Conditions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Condition {
+    Blinded,
+    Deafened,
+    Frightened,
+    Grappled,
+    Incapacitated,
+    Paralyzed,
+    Prone,
+    Restrained,
+    Stunned,
+    Unconscious,
+}
+
+impl Condition {
+    pub const ALL: [Condition; 10] = [
+        Condition::Blinded,
+        Condition::Deafened,
+        Condition::Frightened,
+        Condition::Grappled,
+        Condition::Incapacitated,
+        Condition::Paralyzed,
+        Condition::Prone,
+        Condition::Restrained,
+        Condition::Stunned,
+        Condition::Unconscious,
+    ];
+
+    /// Names as written in scenario files.
+    pub const NAMES: &'static [&'static str] = &[
+        "blinded",
+        "deafened",
+        "frightened",
+        "grappled",
+        "incapacitated",
+        "paralyzed",
+        "prone",
+        "restrained",
+        "stunned",
+        "unconscious",
+    ];
+
+    pub fn parse(name: &str) -> Option<Condition> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Self::ALL[i])
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// A set of conditions, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Conditions(u16);
+
+impl Conditions {
+    pub const NONE: Conditions = Conditions(0);
+
+    #[inline]
+    pub fn has(self, c: Condition) -> bool {
+        self.0 & (1 << c as u8) != 0
+    }
+
+    /// True if any of `cs` is set.
+    #[inline]
+    pub fn any(self, cs: &[Condition]) -> bool {
+        cs.iter().any(|&c| self.has(c))
+    }
+
+    #[inline]
+    pub fn set(&mut self, c: Condition) {
+        self.0 |= 1 << c as u8;
+    }
+
+    #[inline]
+    pub fn clear(&mut self, c: Condition) {
+        self.0 &= !(1 << c as u8);
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Condition> {
+        Condition::ALL.into_iter().filter(move |&c| self.has(c))
+    }
+}
+
+impl FromIterator<Condition> for Conditions {
+    fn from_iter<I: IntoIterator<Item = Condition>>(iter: I) -> Self {
+        let mut set = Conditions::NONE;
+        for c in iter {
+            set.set(c);
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_clear_and_names_round_trip() {
+        let mut s: Conditions = [Condition::Prone, Condition::Blinded].into_iter().collect();
+        assert!(s.has(Condition::Prone) && s.has(Condition::Blinded));
+        assert!(!s.has(Condition::Stunned));
+        s.clear(Condition::Prone);
+        assert!(!s.has(Condition::Prone));
+        for c in Condition::ALL {
+            assert_eq!(Condition::parse(c.name()), Some(c));
+        }
+    }
+}

@@ -1,0 +1,450 @@
+//! The fight loop: rounds, turn order, end of fight, round cap, tallying.
+//!
+//! [`Fight`] is the reusable workspace (rapier-style: parameters in the
+//! [`Encounter`], state here, reset per fight, nothing allocated per step).
+//! Rulesets see a fight through [`Turn`], which also carries the shared
+//! services: distances, targeting, harm bookkeeping and counters.
+
+use super::initiative::{shuffle, sort_by_keys};
+use super::{
+    Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting, UnitSpec,
+    MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
+};
+use crate::dice::Dice;
+use crate::rules::Ruleset;
+
+const NO_FOCUS: u8 = u8::MAX;
+
+/// One unit during a fight: the shared fields the engine manages plus the
+/// ruleset's own state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Combatant<S> {
+    pub side: u8,
+    /// Out of the fight (down, dead, fled): never acts, never targeted, does
+    /// not count for its side. Change it only through [`Turn::take_out`] and
+    /// [`Turn::bring_back`], which keep the side counts right.
+    pub out: bool,
+    /// Distance from the front line, in the ruleset's unit.
+    pub position: i32,
+    pub cover: Cover,
+    pub conditions: Conditions,
+    pub state: S,
+}
+
+/// How a fight ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The side left standing; `None` for a draw (round cap, or nobody left).
+    pub winner: Option<u8>,
+    /// Rounds fought (the round in which the fight ended).
+    pub rounds: u32,
+}
+
+/// The reusable state of one fight.
+#[derive(Clone, Copy, Debug)]
+pub struct Fight<R: Ruleset> {
+    pub units: [Combatant<R::State>; MAX_UNITS],
+    /// The round being fought, from 1.
+    pub round: u32,
+    /// Harm dealt per side this fight (hit points removed, or the ruleset's
+    /// own harm unit).
+    pub damage: [u32; MAX_SIDES],
+    /// The ruleset's counters this fight, in `R::COUNTERS` order.
+    pub counters: [u32; MAX_COUNTERS],
+    standing: [u8; MAX_SIDES],
+    focus: [u8; MAX_SIDES],
+    order: [u8; MAX_UNITS],
+    keys: [InitiativeRoll; MAX_UNITS],
+}
+
+impl<R: Ruleset> Default for Fight<R> {
+    fn default() -> Self {
+        Fight {
+            units: [Combatant::default(); MAX_UNITS],
+            round: 0,
+            damage: [0; MAX_SIDES],
+            counters: [0; MAX_COUNTERS],
+            standing: [0; MAX_SIDES],
+            focus: [NO_FOCUS; MAX_SIDES],
+            order: [0; MAX_UNITS],
+            keys: [InitiativeRoll::default(); MAX_UNITS],
+        }
+    }
+}
+
+impl<R: Ruleset> Fight<R> {
+    /// A fresh workspace. Reuse it for every fight of a batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Units still standing on `side`.
+    pub fn standing(&self, side: usize) -> u32 {
+        self.standing[side] as u32
+    }
+
+    /// Reset to the start of a fight of `enc`.
+    pub fn reset(&mut self, enc: &Encounter<R>) {
+        self.round = 0;
+        self.damage = [0; MAX_SIDES];
+        self.counters = [0; MAX_COUNTERS];
+        self.standing = [0; MAX_SIDES];
+        self.focus = [NO_FOCUS; MAX_SIDES];
+        for (unit, spec) in self.units.iter_mut().zip(enc.specs()) {
+            *unit = Combatant {
+                side: spec.side,
+                out: false,
+                position: spec.distance,
+                cover: spec.cover,
+                conditions: spec.conditions,
+                state: R::State::default(),
+            };
+            R::enter(unit, spec, &enc.options);
+            if !unit.out {
+                self.standing[spec.side as usize] += 1;
+            }
+        }
+    }
+
+    fn sides_standing(&self, sides: usize) -> usize {
+        self.standing[..sides].iter().filter(|&&s| s > 0).count()
+    }
+
+    fn winner(&self, sides: usize) -> Option<u8> {
+        match self.sides_standing(sides) {
+            1 => self.standing[..sides].iter().position(|&s| s > 0).map(|s| s as u8),
+            _ => None,
+        }
+    }
+
+    /// Fill `order[..n]` for the round by the encounter's initiative scheme.
+    fn make_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        let n = enc.n;
+        for (i, slot) in self.order[..n].iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        let ties = enc.initiative.ties;
+        match enc.initiative.kind {
+            InitiativeKind::Rolled | InitiativeKind::Rerolled | InitiativeKind::Alternating => {
+                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
+                    *key = R::roll_initiative(&spec.stats, dice);
+                }
+                sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
+            }
+            InitiativeKind::Fixed => {
+                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
+                    *key = InitiativeRoll {
+                        total: R::initiative_stat(&spec.stats),
+                        tiebreak: 0,
+                    };
+                }
+                sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
+            }
+            InitiativeKind::Side => {
+                // One roll per side, made by the side's first unit; every unit
+                // of the side shares it, so the sort groups sides together and
+                // keeps roster order within a side.
+                let mut side_roll = [InitiativeRoll::default(); MAX_SIDES];
+                let mut side_order = [0u8; MAX_SIDES];
+                for s in 0..enc.sides {
+                    let first = enc.specs().iter().find(|u| u.side as usize == s);
+                    if let Some(first) = first {
+                        side_roll[s] = R::roll_initiative(&first.stats, dice);
+                    }
+                    side_order[s] = s as u8;
+                }
+                sort_by_keys(&mut side_order[..enc.sides], &side_roll, ties, dice);
+                let mut rank = [0i32; MAX_SIDES];
+                for (r, &s) in side_order[..enc.sides].iter().enumerate() {
+                    rank[s as usize] = (MAX_SIDES - r) as i32;
+                }
+                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
+                    *key = InitiativeRoll {
+                        total: rank[spec.side as usize],
+                        tiebreak: 0,
+                    };
+                }
+                sort_by_keys(&mut self.order[..n], &self.keys, super::Ties::Roster, dice);
+            }
+        }
+    }
+
+    /// Fight one fight from the start. `self` is reset first.
+    pub fn run<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> Outcome {
+        self.reset(enc);
+        let sides = enc.sides;
+        if self.sides_standing(sides) <= 1 {
+            return Outcome {
+                winner: self.winner(sides),
+                rounds: 0,
+            };
+        }
+        let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
+        self.make_order(enc, dice);
+        for round in 1..=enc.max_rounds {
+            self.round = round;
+            if rerolls && round > 1 {
+                self.make_order(enc, dice);
+            }
+            let ended = if enc.initiative.kind == InitiativeKind::Alternating {
+                self.alternating_round(enc, dice)
+            } else {
+                self.ordered_round(enc, dice)
+            };
+            if ended {
+                return Outcome {
+                    winner: self.winner(sides),
+                    rounds: round,
+                };
+            }
+        }
+        Outcome {
+            winner: None,
+            rounds: enc.max_rounds,
+        }
+    }
+
+    /// One unit's turn; true if the fight is over after it.
+    #[inline]
+    fn turn<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D, actor: usize) -> bool {
+        R::take_turn(&mut Turn {
+            enc,
+            fight: self,
+            dice,
+            actor,
+        });
+        self.sides_standing(enc.sides) <= 1
+    }
+
+    fn ordered_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
+        for k in 0..enc.n {
+            let actor = self.order[k] as usize;
+            if !self.units[actor].out && self.turn(enc, dice, actor) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Team-alternating activation: sides take turns, starting with side 0,
+    /// each activating its next unit in initiative order that is still in the
+    /// fight; a side with nobody left to activate is skipped.
+    fn alternating_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
+        let mut cursor = [0usize; MAX_SIDES];
+        let mut side = 0;
+        loop {
+            let mut acted = false;
+            for step in 0..enc.sides {
+                let s = (side + step) % enc.sides;
+                if let Some(actor) = self.next_of_side(enc, s, &mut cursor[s]) {
+                    if self.turn(enc, dice, actor) {
+                        return true;
+                    }
+                    side = s + 1;
+                    acted = true;
+                    break;
+                }
+            }
+            if !acted {
+                return false;
+            }
+        }
+    }
+
+    fn next_of_side(&self, enc: &Encounter<R>, side: usize, cursor: &mut usize) -> Option<usize> {
+        while *cursor < enc.n {
+            let u = self.order[*cursor] as usize;
+            *cursor += 1;
+            if self.units[u].side as usize == side && !self.units[u].out {
+                return Some(u);
+            }
+        }
+        None
+    }
+
+    /// Fight `fights` fights into `tally`.
+    pub fn run_into<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D, fights: u32, tally: &mut Tally) {
+        for _ in 0..fights {
+            let outcome = self.run(enc, dice);
+            self.record(enc, outcome, tally);
+        }
+    }
+
+    /// Add the fight just fought to `tally`.
+    pub fn record(&self, enc: &Encounter<R>, outcome: Outcome, tally: &mut Tally) {
+        tally.fights += 1;
+        match outcome.winner {
+            Some(w) => tally.wins[w as usize] += 1,
+            None => tally.draws += 1,
+        }
+        tally.rounds[(outcome.rounds as usize).min(MAX_ROUNDS)] += 1;
+        for s in 0..enc.sides {
+            tally.survivors[s] += self.standing[s] as u64;
+            tally.damage[s] += self.damage[s] as u64;
+        }
+        for (t, &c) in tally.counters.iter_mut().zip(&self.counters) {
+            *t += c as u64;
+        }
+    }
+}
+
+/// One unit's turn, as a ruleset sees it: the encounter, the fight, the dice
+/// and who is acting, plus the engine's shared services.
+pub struct Turn<'a, R: Ruleset, D: Dice> {
+    pub enc: &'a Encounter<R>,
+    pub fight: &'a mut Fight<R>,
+    pub dice: &'a mut D,
+    /// Index of the acting unit.
+    pub actor: usize,
+}
+
+impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
+    /// A unit's state.
+    #[inline]
+    pub fn unit(&self, i: usize) -> &Combatant<R::State> {
+        &self.fight.units[i]
+    }
+
+    #[inline]
+    pub fn unit_mut(&mut self, i: usize) -> &mut Combatant<R::State> {
+        &mut self.fight.units[i]
+    }
+
+    /// A unit's spec (stat block, side, starting position).
+    #[inline]
+    pub fn spec(&self, i: usize) -> &UnitSpec<R> {
+        &self.enc.units[i]
+    }
+
+    /// The rule options in force.
+    #[inline]
+    pub fn options(&self) -> &R::Options {
+        &self.enc.options
+    }
+
+    /// Distance between two units on the one-dimensional front: enemies stand
+    /// on opposite sides of the front line (their distances add up); allies
+    /// stand on the same side.
+    #[inline]
+    pub fn distance(&self, a: usize, b: usize) -> i32 {
+        let (ua, ub) = (&self.fight.units[a], &self.fight.units[b]);
+        if ua.side == ub.side {
+            (ua.position - ub.position).abs()
+        } else {
+            ua.position + ub.position
+        }
+    }
+
+    /// Enemies of the actor still in the fight.
+    pub fn enemies(&self) -> impl Iterator<Item = usize> + '_ {
+        let side = self.fight.units[self.actor].side;
+        (0..self.enc.n).filter(move |&i| {
+            let u = &self.fight.units[i];
+            u.side != side && !u.out
+        })
+    }
+
+    /// Pick a target for the actor among enemies in the fight for which
+    /// `allowed` holds, by the actor's targeting policy. Rolls dice only to
+    /// break real ties (so a lone candidate costs no roll).
+    pub fn choose_target(&mut self, allowed: impl Fn(&Self, usize) -> bool) -> Option<usize> {
+        let policy = self.enc.units[self.actor].targeting;
+        let side = self.fight.units[self.actor].side as usize;
+        if policy == Targeting::Focus {
+            let f = self.fight.focus[side];
+            if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
+                return Some(f as usize);
+            }
+        }
+        // Best score wins; candidates with the best score are collected so a
+        // tie can be broken at random.
+        let mut best = [0u8; MAX_UNITS];
+        let mut n_best = 0usize;
+        let mut best_score = (0i64, 1i64);
+        for i in self.enemies() {
+            if !allowed(self, i) {
+                continue;
+            }
+            let score = self.score(policy, i);
+            let better = n_best == 0 || {
+                // Compare fractions a/b > c/d as a*d > c*b (denominators > 0).
+                let lhs = score.0 * best_score.1;
+                let rhs = best_score.0 * score.1;
+                match lhs.cmp(&rhs) {
+                    std::cmp::Ordering::Greater => true,
+                    std::cmp::Ordering::Equal => {
+                        best[n_best] = i as u8;
+                        n_best += 1;
+                        continue;
+                    }
+                    std::cmp::Ordering::Less => false,
+                }
+            };
+            if better {
+                best[0] = i as u8;
+                n_best = 1;
+                best_score = score;
+            }
+        }
+        let chosen = match n_best {
+            0 => return None,
+            1 => best[0],
+            k => {
+                shuffle(&mut best[..k], self.dice);
+                best[0]
+            }
+        };
+        if policy == Targeting::Focus {
+            self.fight.focus[side] = chosen;
+        }
+        Some(chosen as usize)
+    }
+
+    /// A candidate's score under a policy, as a fraction (higher is better).
+    fn score(&self, policy: Targeting, i: usize) -> (i64, i64) {
+        match policy {
+            Targeting::Random | Targeting::Focus => (0, 1),
+            Targeting::Nearest => (-(self.distance(self.actor, i) as i64), 1),
+            Targeting::Weakest | Targeting::Strongest => {
+                let (cur, max) = R::vitality(&self.fight.units[i], &self.enc.units[i]);
+                let max = max.max(1) as i64;
+                if policy == Targeting::Weakest {
+                    (-(cur as i64), max)
+                } else {
+                    (cur as i64, max)
+                }
+            }
+        }
+    }
+
+    /// Book `amount` of harm dealt by the actor's side.
+    #[inline]
+    pub fn harm(&mut self, amount: u32) {
+        let side = self.fight.units[self.actor].side as usize;
+        self.fight.damage[side] += amount;
+    }
+
+    /// Add one to counter `index` (an index into `R::COUNTERS`).
+    #[inline]
+    pub fn count(&mut self, index: usize) {
+        self.fight.counters[index] += 1;
+    }
+
+    /// Take a unit out of the fight (no-op if it already is).
+    pub fn take_out(&mut self, i: usize) {
+        let u = &mut self.fight.units[i];
+        if !u.out {
+            u.out = true;
+            self.fight.standing[u.side as usize] -= 1;
+        }
+    }
+
+    /// Bring a unit back into the fight (no-op if it is in).
+    pub fn bring_back(&mut self, i: usize) {
+        let u = &mut self.fight.units[i];
+        if u.out {
+            u.out = false;
+            self.fight.standing[u.side as usize] += 1;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Initiative schemes: who acts when. Any ruleset can use any scheme; each
+//! ruleset names its own default and supplies the roll (dice + modifier) and
+//! the stat for fixed orders.
+
+use crate::dice::Dice;
+
+/// How turn order is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitiativeKind {
+    /// Each unit rolls once per fight (the ruleset's dice and tie-breaks).
+    Rolled,
+    /// Each unit rolls again at the start of every round.
+    Rerolled,
+    /// Fixed order by a stat, highest first (the ruleset says which stat).
+    Fixed,
+    /// Team-alternating activation: sides take turns activating one unit each,
+    /// the first side first; each side activates its units in rolled order;
+    /// a side out of units lets the others finish the round.
+    Alternating,
+    /// Side initiative: each side rolls once per fight (with its first unit's
+    /// modifier); the whole side acts, in roster order, before the next.
+    Side,
+}
+
+impl InitiativeKind {
+    pub const NAMES: &'static [&'static str] = &["rolled", "rerolled", "fixed", "alternating", "side"];
+
+    pub fn parse(name: &str) -> Option<InitiativeKind> {
+        Some(match name {
+            "rolled" => InitiativeKind::Rolled,
+            "rerolled" => InitiativeKind::Rerolled,
+            "fixed" => InitiativeKind::Fixed,
+            "alternating" => InitiativeKind::Alternating,
+            "side" => InitiativeKind::Side,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// How units still tied after the ruleset's own tie-breaks are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ties {
+    /// A random order among the tied units (drawn once when the order is made).
+    #[default]
+    Random,
+    /// Roster order: sides in file order, units in file order within a side.
+    Roster,
+}
+
+impl Ties {
+    pub const NAMES: &'static [&'static str] = &["random", "roster"];
+
+    pub fn parse(name: &str) -> Option<Ties> {
+        Some(match name {
+            "random" => Ties::Random,
+            "roster" => Ties::Roster,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// The scheme in force for a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Initiative {
+    pub kind: InitiativeKind,
+    pub ties: Ties,
+}
+
+/// One unit's initiative: ordered by `total`, then `tiebreak`, both highest
+/// first. Rulesets without a second tie-break leave `tiebreak` at 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct InitiativeRoll {
+    pub total: i32,
+    pub tiebreak: i32,
+}
+
+/// Sort `order` (unit indices) by `keys` (indexed by unit), highest first;
+/// exact ties are broken by `ties`. No allocation: sorts in place.
+pub(crate) fn sort_by_keys<D: Dice>(order: &mut [u8], keys: &[InitiativeRoll], ties: Ties, dice: &mut D) {
+    // Roster order first so that equal keys stay in roster order; the sort is
+    // unstable but the unit index in the key makes it total.
+    order.sort_unstable_by_key(|&u| (std::cmp::Reverse(keys[u as usize]), u));
+    if ties == Ties::Roster {
+        return;
+    }
+    let mut start = 0;
+    while start < order.len() {
+        let key = keys[order[start] as usize];
+        let mut end = start + 1;
+        while end < order.len() && keys[order[end] as usize] == key {
+            end += 1;
+        }
+        shuffle(&mut order[start..end], dice);
+        start = end;
+    }
+}
+
+/// Fisher-Yates; rolls nothing for a run of one.
+pub(crate) fn shuffle<D: Dice>(run: &mut [u8], dice: &mut D) {
+    for i in (1..run.len()).rev() {
+        let j = dice.roll(i as u32 + 1) as usize - 1;
+        run.swap(i, j);
+    }
+}

@@ -1,0 +1,20 @@
+//! skirmish: a Monte Carlo combat-balance simulator for tabletop RPG designers.
+//!
+//! Layers, data flowing one way (see the README and DESIGN.md):
+//! - [`scenario`]: TOML file → checked tree → matrix cells → compiled
+//!   [`engine::Encounter`]s. All validation happens here.
+//! - [`engine`] + [`rules`]: the kernel. Generic over the ruleset, no I/O, no
+//!   allocation per fight, integer [`engine::Tally`]s out.
+//! - [`run`]: the parallel, deterministic runner (rayon over cells × batches).
+//! - [`analysis`]: pure statistics, `Tally` → summaries.
+//! - [`report`]: polars tables, plotters charts, markdown; atomic writes.
+//! - [`cli`]: the command line (clap), progress bars (indicatif).
+pub mod dice;
+pub mod engine;
+pub mod results;
+pub mod rules;
+pub mod scenario;
+pub mod run;
+pub mod analysis;
+pub mod report;
+pub mod cli;

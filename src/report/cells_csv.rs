@@ -1,0 +1,85 @@
+//! `cells.csv`: one row per matrix cell with its win rates (Wilson 95%
+//! intervals), draws, fight length and per-side and ruleset means.
+//!
+//! Column order: `cell`, one column per axis (its dotted path), `fights`, per
+//! side `wins_<side>`, `win_rate_<side>`, `win_rate_<side>_lo`,
+//! `win_rate_<side>_hi`, then `draws`, `draw_rate`, `rounds_mean`,
+//! `rounds_p50`, `rounds_p90`, per side `survivors_<side>`, per side
+//! `damage_<side>`, then one column per ruleset counter. Rates have 4
+//! decimals, means 3, counts are integers.
+
+use super::error::ReportError;
+use super::frame::{Table, TableBuilder};
+use super::labels::{MEAN_DECIMALS, RATE_DECIMALS};
+use super::{Report, CELLS_CSV};
+use crate::analysis::{Proportion, Summary};
+
+/// The cells table (kept apart from the bytes so tests can inspect it).
+pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
+    let info = report.info;
+    let rows = &report.summaries;
+    let floats = |f: &dyn Fn(&Summary) -> f64| rows.iter().map(f).collect::<Vec<f64>>();
+    let ints = |f: &dyn Fn(&Summary) -> u64| rows.iter().map(f).collect::<Vec<u64>>();
+
+    let mut b = TableBuilder::new(CELLS_CSV);
+    b.ints("cell", report.cells.iter().map(|c| c.index as u64).collect());
+    for (axis, path) in info.axes.iter().enumerate() {
+        let values = report
+            .cells
+            .iter()
+            .map(|c| c.axis_values.get(axis).cloned().unwrap_or_default())
+            .collect();
+        b.texts(path, values);
+    }
+    b.ints("fights", ints(&|s| s.fights));
+    for (i, side) in info.sides.iter().enumerate() {
+        let name = &side.name;
+        // `render` checked that every summary has a rate per side; the
+        // fallback only keeps this function total.
+        let win = |s: &Summary| s.wins.get(i).copied().unwrap_or(EMPTY);
+        b.ints(&format!("wins_{name}"), ints(&|s| win(s).count));
+        for (suffix, value) in RATE_COLUMNS {
+            b.floats(&format!("win_rate_{name}{suffix}"), floats(&|s| value(&win(s))), RATE_DECIMALS);
+        }
+    }
+    b.ints("draws", ints(&|s| s.draws.count));
+    b.floats("draw_rate", floats(&|s| s.draws.estimate), RATE_DECIMALS);
+    b.floats("rounds_mean", floats(&|s| s.rounds_mean), MEAN_DECIMALS);
+    b.ints("rounds_p50", ints(&|s| u64::from(s.rounds_p50)));
+    b.ints("rounds_p90", ints(&|s| u64::from(s.rounds_p90)));
+    for (prefix, means) in PER_SIDE_MEANS {
+        for (i, side) in info.sides.iter().enumerate() {
+            let column = floats(&|s| means(s).get(i).copied().unwrap_or(0.0));
+            b.floats(&format!("{prefix}_{}", side.name), column, MEAN_DECIMALS);
+        }
+    }
+    for (i, counter) in info.counters.iter().enumerate() {
+        let column = floats(&|s| s.counters.get(i).copied().unwrap_or(0.0));
+        b.floats(counter.name, column, MEAN_DECIMALS);
+    }
+    b.finish(rows.len())
+}
+
+/// `cells.csv` as bytes.
+pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
+    table(report)?.to_csv()
+}
+
+/// Stand-in for a missing side in an inconsistent summary (never written).
+const EMPTY: Proportion = Proportion {
+    count: 0,
+    trials: 0,
+    estimate: 0.0,
+    ci: crate::analysis::Interval { lo: 0.0, hi: 1.0 },
+};
+
+/// The three float columns of a side's win rate: suffix and value.
+const RATE_COLUMNS: [(&str, fn(&Proportion) -> f64); 3] = [
+    ("", |p| p.estimate),
+    ("_lo", |p| p.ci.lo),
+    ("_hi", |p| p.ci.hi),
+];
+
+/// The per-side means after the rounds columns: column prefix and values.
+const PER_SIDE_MEANS: [(&str, fn(&Summary) -> &[f64]); 2] =
+    [("survivors", |s| &s.survivors), ("damage", |s| &s.damage)];

@@ -1,0 +1,57 @@
+//! [`ReportError`]: everything that can go wrong while rendering, writing or
+//! checking a report. Every variant names the file or folder concerned.
+
+use std::path::PathBuf;
+
+/// An error from the report layer.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// Reading, writing, renaming or removing a file or folder failed.
+    #[error("cannot {action} {}: {source}", path.display())]
+    Io {
+        /// What was being done, e.g. `"write"`, `"rename into place"`.
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The output folder exists but does not look like a report, so it is not
+    /// replaced (protects e.g. `--out .` from deleting a working tree).
+    #[error("refusing to replace {}: {reason}", path.display())]
+    NotAReport { path: PathBuf, reason: String },
+    /// The run results contradict themselves (a bug upstream, not bad input).
+    #[error("inconsistent run results: {0}")]
+    Inconsistent(String),
+    /// plotters failed while drawing a chart.
+    #[error("cannot draw {file}: {message}")]
+    Chart { file: &'static str, message: String },
+    /// The embedded DejaVu Sans font could not be registered with plotters.
+    #[error("cannot register the embedded DejaVu Sans font for {file}")]
+    Font { file: &'static str },
+    /// Encoding a rendered chart as PNG failed.
+    #[error("cannot encode {file} as PNG: {source}")]
+    Png {
+        file: &'static str,
+        #[source]
+        source: png::EncodingError,
+    },
+    /// polars failed while building or serialising a table.
+    #[error("cannot build the table of {file}: {source}")]
+    Frame {
+        file: &'static str,
+        #[source]
+        source: polars::prelude::PolarsError,
+    },
+}
+
+impl ReportError {
+    /// Wraps an I/O error with what was being done and to which path.
+    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.into();
+        move |source| ReportError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Text shared by every output: fixed-decimal numbers, cell labels built from
+//! axis values, and the names of axes. Defined once so that the CSV files,
+//! summary.md and the charts always describe a cell the same way.
+
+use crate::results::{CellResult, ScenarioInfo};
+
+/// Decimal places of rates and their interval bounds.
+pub(crate) const RATE_DECIMALS: usize = 4;
+/// Decimal places of means (rounds, survivors, damage, counters).
+pub(crate) const MEAN_DECIMALS: usize = 3;
+
+/// Separator between a cell's axis values in compact labels.
+const VALUE_SEPARATOR: &str = " / ";
+
+/// `value` with exactly `decimals` decimal places, never `-0.000`: a value that
+/// rounds to zero is printed without a sign, so a re-run whose tiny negative
+/// rounding error flips sign cannot change the file.
+pub(crate) fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_owned(),
+        _ => text,
+    }
+}
+
+/// `fixed` with an explicit `+` on positive values (for differences).
+pub(crate) fn signed(value: f64, decimals: usize) -> String {
+    let text = fixed(value, decimals);
+    if text.starts_with('-') || text.bytes().all(|b| b == b'0' || b == b'.') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
+/// A cell's axis values, compactly: `half / d20+dex`; the scenario name's
+/// stand-in `base scenario` when the matrix has no axes.
+pub(crate) fn values_label(values: &[String]) -> String {
+    if values.is_empty() {
+        "base scenario".to_owned()
+    } else {
+        values.join(VALUE_SEPARATOR)
+    }
+}
+
+/// `cell 3: half / d20+dex`.
+pub(crate) fn cell_label(cell: &CellResult) -> String {
+    format!("cell {}: {}", cell.index, values_label(&cell.axis_values))
+}
+
+/// The axes' dotted paths, joined like the values in [`values_label`], so a
+/// chart's axis title reads as the header of its tick labels.
+pub(crate) fn axes_title(axes: &[String]) -> String {
+    axes.join(VALUE_SEPARATOR)
+}
+
+/// The distinct values of axis `axis`, in order of first appearance (which is
+/// the scenario's order, since the matrix is expanded in order).
+pub(crate) fn axis_levels(cells: &[CellResult], axis: usize) -> Vec<&str> {
+    let mut levels: Vec<&str> = Vec::new();
+    for value in cells.iter().filter_map(|c| c.axis_values.get(axis)) {
+        if !levels.contains(&value.as_str()) {
+            levels.push(value);
+        }
+    }
+    levels
+}
+
+/// Side names in side order.
+pub(crate) fn side_names(info: &ScenarioInfo) -> Vec<&str> {
+    info.sides.iter().map(|s| s.name.as_str()).collect()
+}
+
+/// `text` cut to at most `max` characters, with `…` marking the cut.
+pub(crate) fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+        format!("{kept}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_never_prints_negative_zero() {
+        assert_eq!(fixed(0.12345, 4), "0.1235");
+        assert_eq!(fixed(-0.00001, 4), "0.0000");
+        assert_eq!(fixed(-0.0, 3), "0.000");
+        assert_eq!(fixed(-0.5, 3), "-0.500");
+        assert_eq!(fixed(2.0, 0), "2");
+        assert_eq!(fixed(-0.2, 0), "0");
+    }
+
+    #[test]
+    fn signed_marks_positive_only() {
+        assert_eq!(signed(0.25, 4), "+0.2500");
+        assert_eq!(signed(-0.25, 4), "-0.2500");
+        assert_eq!(signed(-0.00001, 4), "0.0000");
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(values_label(&[]), "base scenario");
+        assert_eq!(values_label(&["half".into(), "d20".into()]), "half / d20");
+        assert_eq!(truncate("abcdef", 4), "abc…");
+        assert_eq!(truncate("abc", 4), "abc");
+    }
+}

@@ -1,0 +1,114 @@
+//! The look shared by both charts: colours, text styles and the canvas that
+//! turns a drawing into deterministic PNG bytes.
+//!
+//! Charts are drawn by plotters' bitmap backend into an RGB buffer in memory
+//! and encoded here with the `png` crate: no files, no system fonts, no
+//! timestamps, so the same input always gives the same bytes.
+
+use plotters::backend::{BitMapBackend, DrawingBackend, RGBPixel};
+use plotters::coord::Shift;
+use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
+
+use super::error::ReportError;
+use super::fonts;
+
+/// The error type of every plotters call on our canvas.
+pub(crate) type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
+
+/// The whole canvas a chart draws on.
+pub(crate) type Canvas<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// Tableau 10: distinct, colour-blind-friendlier than plotters' primaries.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// Colour of series `i` (sides, or cells in an overlay), cycling the palette.
+pub(crate) fn series_colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Grid lines, separators and other furniture.
+pub(crate) const LIGHT_GREY: RGBColor = RGBColor(210, 210, 210);
+/// Secondary text (axis titles, notes).
+pub(crate) const DARK_GREY: RGBColor = RGBColor(80, 80, 80);
+
+/// Chart title size in pixels.
+pub(crate) const TITLE_SIZE: u32 = 24;
+/// Axis titles, legends.
+pub(crate) const LABEL_SIZE: u32 = 16;
+/// Tick labels and small annotations.
+pub(crate) const TICK_SIZE: u32 = 14;
+
+/// Regular DejaVu Sans at `size` pixels.
+pub(crate) fn text(size: u32) -> TextStyle<'static> {
+    (fonts::FAMILY, size).into_font().into()
+}
+
+/// Bold DejaVu Sans at `size` pixels. (Built with the style up front:
+/// plotters' `FontDesc::style` keeps the regular glyphs.)
+pub(crate) fn bold(size: u32) -> TextStyle<'static> {
+    (fonts::FAMILY, size, FontStyle::Bold).into_font().into()
+}
+
+/// Width in pixels `label` takes in `style`, from the font's advances (call
+/// [`fonts::ensure_registered`] first; 0 if the font is unavailable).
+pub(crate) fn text_width(label: &str, style: &TextStyle) -> u32 {
+    style.font.box_size(label).map_or(0, |(w, _)| w)
+}
+
+/// The chart title, bold and centred at the top of a `width`-wide canvas.
+pub(crate) fn draw_title(canvas: &Canvas, title: &str, width: u32) -> Result<(), DrawError> {
+    let style = bold(TITLE_SIZE).pos(Pos::new(HPos::Center, VPos::Top));
+    canvas.draw_text(title, &style, (width as i32 / 2, 12))
+}
+
+/// Draws a `width × height` chart with `draw` on a white canvas and returns it
+/// as PNG bytes. `file` names the chart in errors.
+pub(crate) fn render_png(
+    file: &'static str,
+    (width, height): (u32, u32),
+    draw: impl FnOnce(&Canvas) -> Result<(), DrawError>,
+) -> Result<Vec<u8>, ReportError> {
+    fonts::ensure_registered(file)?;
+    let chart_error = |e: &dyn std::fmt::Display| ReportError::Chart {
+        file,
+        message: e.to_string(),
+    };
+    let mut pixels = vec![255u8; width as usize * height as usize * 3];
+    {
+        let backend = BitMapBackend::<RGBPixel>::with_buffer_and_format(&mut pixels, (width, height))
+            .map_err(|e| chart_error(&e))?;
+        let canvas = backend.into_drawing_area();
+        canvas.fill(&WHITE).map_err(|e| chart_error(&e))?;
+        draw(&canvas).map_err(|e| chart_error(&e))?;
+        canvas.present().map_err(|e| chart_error(&e))?;
+    }
+    encode_png(file, &pixels, width, height)
+}
+
+/// Encodes 8-bit RGB pixels as PNG. Best compression: reports are checked in,
+/// and the encoder is deterministic at every level.
+fn encode_png(file: &'static str, pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, ReportError> {
+    let png_error = |source| ReportError::Png { file, source };
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    let mut writer = encoder.write_header().map_err(png_error)?;
+    writer.write_image_data(pixels).map_err(png_error)?;
+    writer.finish().map_err(png_error)?;
+    Ok(bytes)
+}

@@ -1,0 +1,330 @@
+//! Tests of the whole report on synthetic run results with 0, 1, 2 and 3
+//! matrix axes: exact CSV text, determinism, PNG validity, atomic writing and
+//! `--check` comparison.
+//!
+//! Set `SKIRMISH_CHART_DIR=/some/dir` to also save the rendered charts there
+//! for looking at them.
+
+use std::path::Path;
+
+use super::*;
+use crate::engine::tally::Tally;
+use crate::results::{CounterInfo, SideInfo};
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn info(name: &str, axes: &[&str]) -> ScenarioInfo {
+    ScenarioInfo {
+        name: name.to_owned(),
+        description: "Four riflemen rush two dug-in defenders across 60 m".to_owned(),
+        rules: "trenches".to_owned(),
+        seed: 1914,
+        fights: 4,
+        max_rounds: 100,
+        sides: vec![
+            SideInfo {
+                name: "attackers".to_owned(),
+                units: vec!["4 × rifleman (11 HP, rifle; 60 m away, nearest)".to_owned()],
+            },
+            SideInfo {
+                name: "defenders".to_owned(),
+                units: vec!["2 × rifleman (11 HP, rifle; half cover)".to_owned()],
+            },
+        ],
+        axes: axes.iter().map(|a| (*a).to_owned()).collect(),
+        counters: vec![
+            CounterInfo {
+                name: "crits",
+                doc: "critical hits",
+            },
+            CounterInfo {
+                name: "deaths",
+                doc: "units killed",
+            },
+        ],
+        options: vec!["crit = \"double-dice\"".to_owned()],
+    }
+}
+
+/// The tiny hand-checked cell of `single_cell_csv_is_exact`.
+fn tiny_tally() -> Tally {
+    let mut t = Tally::default();
+    t.fights = 4;
+    t.wins[0] = 3;
+    t.wins[1] = 1;
+    t.rounds[2] = 3;
+    t.rounds[5] = 1;
+    t.survivors = [6, 0, 0, 0];
+    t.damage = [40, 12, 0, 0];
+    t.counters[0] = 2;
+    t.counters[1] = 1;
+    t
+}
+
+/// A plausible tally whose win rate for the first side is about `p`, with
+/// fight lengths spread around `mean_rounds`.
+fn tally(fights: u64, p: f64, mean_rounds: usize) -> Tally {
+    let mut t = Tally::default();
+    t.fights = fights;
+    let draws = fights / 50;
+    let wins0 = ((fights - draws) as f64 * p).round() as u64;
+    t.wins[0] = wins0;
+    t.wins[1] = fights - draws - wins0;
+    t.draws = draws;
+    // A discretised bell around mean_rounds, then draws at the cap.
+    let weights: Vec<u64> = (0..2 * mean_rounds + 1)
+        .map(|r| {
+            let d = r as f64 - mean_rounds as f64;
+            (1000.0 * (-d * d / (mean_rounds as f64)).exp()) as u64
+        })
+        .collect();
+    let total: u64 = weights.iter().sum();
+    let mut assigned = 0;
+    for (r, w) in weights.iter().enumerate().skip(1) {
+        let c = (fights - draws) * w / total;
+        t.rounds[r] = c;
+        assigned += c;
+    }
+    t.rounds[mean_rounds] += fights - draws - assigned;
+    t.rounds[100] += draws;
+    t.survivors = [wins0 * 2, t.wins[1], 0, 0];
+    t.damage = [fights * 15, fights * 11, 0, 0];
+    t.counters[0] = fights / 3;
+    t.counters[1] = fights * 2;
+    t
+}
+
+/// Every combination of the axes' values (last axis fastest).
+fn results(name: &str, axes: &[(&str, &[&str])]) -> RunResults {
+    let mut combos: Vec<Vec<String>> = vec![Vec::new()];
+    for (_, values) in axes {
+        combos = combos
+            .into_iter()
+            .flat_map(|prefix| {
+                values.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push((*v).to_owned());
+                    next
+                })
+            })
+            .collect();
+    }
+    let cells = combos
+        .into_iter()
+        .enumerate()
+        .map(|(index, axis_values)| {
+            let p = 0.2 + 0.6 * ((index * 7) % 11) as f64 / 10.0;
+            CellResult {
+                index,
+                axis_values,
+                tally: tally(20_000, p.min(0.97), 3 + index % 5),
+                batches: Vec::new(),
+            }
+        })
+        .collect();
+    let paths: Vec<&str> = axes.iter().map(|(p, _)| *p).collect();
+    let mut scenario = info(name, &paths);
+    scenario.fights = 20_000;
+    RunResults { scenario, cells }
+}
+
+fn file<'a>(files: &'a [ReportFile], name: &str) -> &'a [u8] {
+    files
+        .iter()
+        .find(|f| f.name == name)
+        .map_or(&[][..], |f| f.bytes.as_slice())
+}
+
+fn text(files: &[ReportFile], name: &str) -> String {
+    String::from_utf8_lossy(file(files, name)).into_owned()
+}
+
+fn rendered(results: &RunResults) -> Vec<ReportFile> {
+    match render(results) {
+        Ok(files) => files,
+        Err(e) => panic!("render failed: {e}"),
+    }
+}
+
+/// Saves the charts when `SKIRMISH_CHART_DIR` is set.
+fn save_charts(files: &[ReportFile], prefix: &str) {
+    let Some(dir) = std::env::var_os("SKIRMISH_CHART_DIR") else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    std::fs::create_dir_all(dir).expect("chart dir");
+    for f in files {
+        std::fs::write(dir.join(format!("{prefix}-{}", f.name)), &f.bytes).expect("save chart");
+    }
+}
+
+#[test]
+fn single_cell_csv_is_exact() {
+    let results = RunResults {
+        scenario: info("tiny", &[]),
+        cells: vec![CellResult {
+            index: 0,
+            axis_values: Vec::new(),
+            tally: tiny_tally(),
+            batches: Vec::new(),
+        }],
+    };
+    let files = rendered(&results);
+    // Wilson 95% for 3/4: [0.3006, 0.9544]; for 1/4: [0.0456, 0.6994]
+    // (closed form, computed in Python). Mean rounds (3×2 + 5)/4 = 2.75;
+    // p50: 3 of 4 fights by round 2 ≥ 2 → 2; p90: need 3.6 → round 5.
+    let expected = "\
+cell,fights,wins_attackers,win_rate_attackers,win_rate_attackers_lo,win_rate_attackers_hi,\
+wins_defenders,win_rate_defenders,win_rate_defenders_lo,win_rate_defenders_hi,draws,draw_rate,\
+rounds_mean,rounds_p50,rounds_p90,survivors_attackers,survivors_defenders,damage_attackers,\
+damage_defenders,crits,deaths
+0,4,3,0.7500,0.3006,0.9544,1,0.2500,0.0456,0.6994,0,0.0000,2.750,2,5,1.500,0.000,10.000,3.000,0.500,0.250
+";
+    assert_eq!(text(&files, CELLS_CSV), expected);
+    assert_eq!(text(&files, ROUNDS_CSV), "cell,rounds,fights\n0,2,3\n0,5,1\n");
+    let names: Vec<&str> = files.iter().map(|f| f.name).collect();
+    assert_eq!(names, [CELLS_CSV, ROUNDS_CSV, WIN_RATE_PNG, ROUNDS_PNG, SUMMARY_MD]);
+    let md = text(&files, SUMMARY_MD);
+    assert!(md.starts_with("# tiny\n"), "{md}");
+    assert!(md.contains("nothing to compare"), "{md}");
+    save_charts(&files, "axes0");
+}
+
+#[test]
+fn one_axis_report() {
+    let results = results(
+        "cover",
+        &[("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"])],
+    );
+    let files = rendered(&results);
+    let csv = text(&files, CELLS_CSV);
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap_or_default();
+    assert!(header.starts_with("cell,sides.defenders.rifleman.cover,fights,wins_attackers,"), "{header}");
+    assert!(header.ends_with(",crits,deaths"), "{header}");
+    assert_eq!(lines.count(), 4);
+    assert!(text(&files, ROUNDS_CSV).starts_with("cell,rounds,fights\n0,1,"));
+    let md = text(&files, SUMMARY_MD);
+    assert!(md.contains("![win rate](win_rate.png)"), "{md}");
+    assert!(md.contains("![fight length](rounds.png)"), "{md}");
+    assert!(md.contains("## Largest effects"), "{md}");
+    assert!(md.contains("excludes zero?"), "{md}");
+    save_charts(&files, "axes1");
+}
+
+#[test]
+fn two_axes_make_a_heatmap_and_everything_is_deterministic() {
+    let results = results(
+        "cover-initiative",
+        &[
+            ("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"]),
+            ("options.initiative", &["d20+dex", "team-alternating", "side"]),
+        ],
+    );
+    let first = rendered(&results);
+    let second = rendered(&results);
+    assert_eq!(first, second);
+    for name in [WIN_RATE_PNG, ROUNDS_PNG] {
+        assert!(file(&first, name).starts_with(PNG_SIGNATURE), "{name}");
+    }
+    let csv = text(&first, CELLS_CSV);
+    assert!(csv.starts_with("cell,sides.defenders.rifleman.cover,options.initiative,fights,"));
+    assert!(csv.contains("\n5,half,side,20000,"), "{csv}");
+    save_charts(&first, "axes2");
+}
+
+#[test]
+fn three_axes_and_many_cells() {
+    let results = results(
+        "big",
+        &[
+            ("options.crit", &["double-dice", "max-plus-roll"]),
+            ("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"]),
+            ("options.initiative", &["d20+dex", "team-alternating", "side", "fixed", "reroll"]),
+        ],
+    );
+    let files = rendered(&results);
+    assert_eq!(text(&files, CELLS_CSV).lines().count(), 41);
+    assert!(file(&files, WIN_RATE_PNG).starts_with(PNG_SIGNATURE));
+    save_charts(&files, "axes3");
+}
+
+#[test]
+fn inconsistent_results_are_errors() {
+    let mut results = results("bad", &[("options.x", &["a", "b"])]);
+    results.cells[1].axis_values.clear();
+    let err = render(&results).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("cell 1 has 0 axis values for 1 axes"), "{err}");
+    results.cells.clear();
+    assert!(render(&results).is_err());
+}
+
+#[test]
+fn write_is_atomic_and_replaces_an_existing_report() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("reports").join("cover");
+    let results = results("cover", &[("options.x", &["a", "b"])]);
+    write(&results, &out).expect("first write");
+    let files = rendered(&results);
+    assert_eq!(compare(&files, &out).expect("compare"), Vec::new());
+
+    // A stale file from an older report disappears; the folder is replaced.
+    std::fs::write(out.join("old.csv"), "x\n").expect("stale file");
+    write(&results, &out).expect("second write");
+    assert!(!out.join("old.csv").exists());
+    assert_eq!(compare(&files, &out).expect("compare"), Vec::new());
+
+    // Nothing but the report is left next to it.
+    let siblings: Vec<String> = std::fs::read_dir(out.parent().expect("parent"))
+        .expect("read reports")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(siblings, ["cover"]);
+}
+
+#[test]
+fn write_refuses_to_replace_a_folder_that_is_not_a_report() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("src");
+    std::fs::create_dir_all(&out).expect("mkdir");
+    std::fs::write(out.join("main.rs"), "fn main() {}\n").expect("file");
+    let results = results("x", &[]);
+    let err = write(&results, &out).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("refusing to replace"), "{err}");
+    assert!(out.join("main.rs").exists());
+    let leftovers = std::fs::read_dir(tmp.path()).expect("read").count();
+    assert_eq!(leftovers, 1, "no temporary folder left behind");
+}
+
+#[test]
+fn compare_finds_changed_missing_and_extra_files() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("r");
+    let results = results("r", &[("options.x", &["a", "b", "c"])]);
+    write(&results, &out).expect("write");
+    let files = rendered(&results);
+
+    let csv = text(&files, CELLS_CSV);
+    let changed = csv.replacen("\n1,b,", "\n1,B,", 1);
+    std::fs::write(out.join(CELLS_CSV), changed).expect("edit");
+    std::fs::remove_file(out.join(ROUNDS_CSV)).expect("remove");
+    let mut png = file(&files, ROUNDS_PNG).to_vec();
+    png.push(0);
+    std::fs::write(out.join(ROUNDS_PNG), png).expect("edit png");
+    std::fs::write(out.join("notes.md"), "hi\n").expect("extra");
+    std::fs::write(out.join(".gitattributes"), "*.png binary\n").expect("ignored");
+
+    let differences = compare(&files, &out).expect("compare");
+    let shown: Vec<String> = differences.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 4, "{shown:#?}");
+    assert!(shown[0].starts_with("cells.csv line 3: expected \"1,b,20000,"), "{}", shown[0]);
+    assert!(shown[0].contains("found \"1,B,20000,"), "{}", shown[0]);
+    assert_eq!(shown[1], "rounds.csv: missing");
+    assert_eq!(shown[2], "rounds.png: differs");
+    assert_eq!(shown[3], "notes.md: not part of the report");
+
+    let missing = compare(&files, &tmp.path().join("nope")).expect("compare");
+    assert_eq!(missing.len(), 1);
+    assert!(missing[0].to_string().starts_with("no report at "));
+}

@@ -1,0 +1,67 @@
+//! What a run hands to analysis and reporting: the scenario in words plus one
+//! [`Tally`] (and per-batch stats) per matrix cell.
+//!
+//! This is the boundary between the simulation side (scenario, kernel,
+//! runner) and the presentation side (analysis, report). Nothing here depends
+//! on polars, plotters or the ruleset types.
+
+use crate::engine::tally::{BatchStat, Tally};
+
+/// One ruleset counter: a column in `cells.csv` (mean per fight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterInfo {
+    /// Column name, snake_case, e.g. `crits`.
+    pub name: &'static str,
+    /// One line on what it counts, for summary.md.
+    pub doc: &'static str,
+}
+
+/// A scenario described for humans and for report column names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioInfo {
+    /// Scenario name: the report folder is `reports/<name>/`.
+    pub name: String,
+    pub description: String,
+    /// Ruleset name, e.g. `trenches`.
+    pub rules: String,
+    pub seed: u64,
+    /// Fights per cell.
+    pub fights: u64,
+    pub max_rounds: u32,
+    /// Side names in scenario order (index = side index in tallies).
+    pub sides: Vec<SideInfo>,
+    /// Matrix axes: dotted paths, in scenario order. Empty: a single cell.
+    pub axes: Vec<String>,
+    /// The ruleset's counters, in tally order.
+    pub counters: Vec<CounterInfo>,
+    /// The options in force in the base scenario, as `name = value` lines.
+    pub options: Vec<String>,
+}
+
+/// One side of the base scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideInfo {
+    pub name: String,
+    /// One line per unit group, e.g. `2 × rifleman (11 HP, rifle; half cover)`.
+    pub units: Vec<String>,
+}
+
+/// The result of one matrix cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellResult {
+    /// 0-based cell index (matrix order: last axis varies fastest).
+    pub index: usize,
+    /// This cell's value on each axis, rendered as in the scenario file
+    /// (strings without quotes), in `ScenarioInfo::axes` order.
+    pub axis_values: Vec<String>,
+    pub tally: Tally,
+    /// Per-batch stats in batch order.
+    pub batches: Vec<BatchStat>,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResults {
+    pub scenario: ScenarioInfo,
+    pub cells: Vec<CellResult>,
+}

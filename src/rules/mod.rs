@@ -1,0 +1,103 @@
+//! Game systems. Each ruleset is one file implementing [`Ruleset`]; the
+//! engine is generic over it and monomorphised per ruleset, so there is no
+//! dynamic dispatch in the fight loop.
+//!
+//! A ruleset declares its stat-block fields, weapon fields, options and
+//! counters as data ([`Field`], [`CounterInfo`]); the scenario layer validates
+//! scenario files against those declarations and `skirmish rules NAME` prints
+//! them, so the documentation a designer reads is the schema that is enforced.
+//!
+//! Division of labour: the engine owns the fight loop (rounds, turn order,
+//! end of fight, round cap, tallying), positions and targeting policies; the
+//! ruleset owns what happens in a unit's turn and how harm is applied, and
+//! interprets the shared axes (cover, conditions) in its own terms.
+
+use std::fmt::Debug;
+
+use crate::dice::Dice;
+use crate::engine::{Combatant, InitiativeKind, InitiativeRoll, Turn, UnitSpec};
+use crate::results::CounterInfo;
+use crate::scenario::schema::{Field, Fields};
+use crate::scenario::ScenarioError;
+
+pub mod d20;
+pub mod trenches;
+
+pub use trenches::Trenches;
+
+/// Most weapons on one stat block.
+pub const MAX_WEAPONS: usize = 4;
+
+/// A game system.
+pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
+    /// Name used in scenario files (`rules = "..."`).
+    const NAME: &'static str;
+    /// Title and source, for `skirmish rules` and reports.
+    const TITLE: &'static str;
+    /// A paragraph on what the ruleset models and how.
+    const ABOUT: &'static str;
+    /// Native distance unit of positions, speeds and ranges.
+    const DISTANCE_UNIT: &'static str;
+    /// The ruleset's own initiative scheme.
+    const DEFAULT_INITIATIVE: InitiativeKind;
+    /// What the `fixed` initiative scheme orders by.
+    const INITIATIVE_STAT: &'static str;
+    /// Stat-block fields (`[units.NAME]`).
+    const UNIT_FIELDS: &'static [Field];
+    /// Weapon fields (`[weapons.NAME]`).
+    const WEAPON_FIELDS: &'static [Field];
+    /// Rule options (`[options]`), defaults = the rules as written.
+    const OPTIONS: &'static [Field];
+    /// Counters tallied per fight, reported as means per fight.
+    const COUNTERS: &'static [CounterInfo];
+
+    type Weapon: Copy + Default + Debug + Send + Sync;
+    /// A compiled stat block.
+    type Unit: Copy + Default + Debug + Send + Sync;
+    /// Per-unit state during a fight (hit points, reactions used, ...).
+    type State: Copy + Default + Debug + Send + Sync;
+    type Options: Copy + Default + Debug + Send + Sync;
+
+    fn compile_options(f: &Fields) -> Result<Self::Options, ScenarioError>;
+    fn compile_weapon(f: &Fields) -> Result<Self::Weapon, ScenarioError>;
+    /// `weapons` are the unit's `weapons` list, resolved, in list order.
+    fn compile_unit(f: &Fields, weapons: &[Self::Weapon]) -> Result<Self::Unit, ScenarioError>;
+    /// A few words on a stat block for summaries, e.g. `30 HP, AC 16/16`.
+    fn describe_unit(unit: &Self::Unit) -> String;
+
+    /// Roll one unit's initiative (used by `rolled`, `rerolled`,
+    /// `alternating` and `side`).
+    fn roll_initiative<D: Dice>(unit: &Self::Unit, dice: &mut D) -> InitiativeRoll;
+    /// The stat the `fixed` scheme orders by, highest first.
+    fn initiative_stat(unit: &Self::Unit) -> i32;
+
+    /// Set up a unit at the start of a fight. The engine has already reset the
+    /// shared fields (side, position, cover, the scenario's conditions); the
+    /// ruleset sets `state` and may take the unit out (e.g. exhaustion 6).
+    fn enter(unit: &mut Combatant<Self::State>, spec: &UnitSpec<Self>, options: &Self::Options);
+
+    /// Play one unit's turn. Called only for units still in the fight.
+    fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
+
+    /// Remaining and full health, for the weakest/strongest targeting policies.
+    fn vitality(unit: &Combatant<Self::State>, spec: &UnitSpec<Self>) -> (u32, u32);
+}
+
+/// Every ruleset's name, for error messages and `skirmish rules`.
+pub const NAMES: &[&str] = &[Trenches::NAME];
+
+/// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
+/// or evaluate `$unknown` if there is none. The one place that maps names to
+/// types, so adding a ruleset is one line here.
+#[macro_export]
+macro_rules! with_ruleset {
+    ($name:expr, $R:ident => $body:expr, _ => $unknown:expr) => {
+        match $name {
+            "trenches" => {
+                type $R = $crate::rules::Trenches;
+                $body
+            }
+            _ => $unknown,
+        }
+    };
+}

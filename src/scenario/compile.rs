@@ -1,0 +1,296 @@
+//! Compile one scenario tree (the base, or a matrix cell) into an
+//! [`Encounter`] for ruleset `R`: resolve names (weapons, units), expand unit
+//! counts, check capacities, and let the ruleset compile its own fields.
+
+use super::doc::{Node, Span, Table, Value};
+use super::error::{list_choices, suggest, ScenarioError};
+use super::schema::{unknown_choice, Ctx, Field, Fields, Kind, Lit};
+use crate::engine::{
+    Condition, Cover, Encounter, Initiative, InitiativeKind, Targeting, Ties, UnitSpec, MAX_SIDES, MAX_UNITS,
+};
+use crate::rules::{Ruleset, MAX_WEAPONS};
+
+/// Options every ruleset has: the engine's shared axes.
+pub const ENGINE_OPTIONS: &[Field] = &[
+    Field::new(
+        "initiative",
+        Kind::Choice(&["default", "rolled", "rerolled", "fixed", "alternating", "side"]),
+        Some(Lit::Str("default")),
+        "turn order: the ruleset's own (default), rolled once per fight, re-rolled every round, \
+         fixed by a stat, team-alternating activation, or side initiative",
+    ),
+    Field::new(
+        "initiative_ties",
+        Kind::Choice(Ties::NAMES),
+        Some(Lit::Str("random")),
+        "order of units still tied after the ruleset's tie-breaks: random, or roster order",
+    ),
+];
+
+/// Keys of a unit group in a side: `[sides.NAME] UNIT = { count = 2, ... }`.
+pub const SIDE_ENTRY_FIELDS: &[Field] = &[
+    Field::new("count", Kind::Int { min: 1, max: MAX_UNITS as i64 }, Some(Lit::Int(1)), "how many of this unit"),
+    Field::new("cover", Kind::Choice(Cover::NAMES), Some(Lit::Str("none")), "cover the units stand in"),
+    Field::new(
+        "distance",
+        Kind::Int { min: 0, max: 100_000 },
+        Some(Lit::Int(0)),
+        "distance from the front line at the start, in the ruleset's unit",
+    ),
+    Field::new("target", Kind::Choice(Targeting::NAMES), Some(Lit::Str("random")), "targeting policy"),
+    Field::new(
+        "conditions",
+        Kind::Names(Some(Condition::NAMES)),
+        Some(Lit::NoNames),
+        "conditions the units start with",
+    ),
+];
+
+/// A compiled cell plus the names a report needs.
+pub struct Compiled<R: Ruleset> {
+    pub encounter: Encounter<R>,
+    pub sides: Vec<CompiledSide>,
+    /// The options in force, `name = value`.
+    pub options: Vec<String>,
+}
+
+pub struct CompiledSide {
+    pub name: String,
+    /// One line per unit group.
+    pub groups: Vec<String>,
+}
+
+fn empty_table() -> Node {
+    Node {
+        value: Value::Table(Table::default()),
+        span: 0..0,
+    }
+}
+
+fn table_of<'a>(ctx: Ctx, node: &'a Node, path: &str) -> Result<&'a Table, ScenarioError> {
+    match &node.value {
+        Value::Table(t) => Ok(t),
+        other => Err(ctx.error(&node.span, path, format!("expected a table, found {}", other.type_name()))),
+    }
+}
+
+/// Compile a scenario tree for ruleset `R`.
+pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Compiled<R>, ScenarioError> {
+    let empty = empty_table();
+    let top_span: Span = 0..0;
+
+    // Options: the engine's shared ones plus the ruleset's.
+    let options_node = root.get("options").unwrap_or(&empty);
+    let schemas = [ENGINE_OPTIONS, R::OPTIONS];
+    let opts = Fields::check(ctx, options_node, &schemas, "options")?;
+    let initiative = Initiative {
+        kind: match opts.choice("initiative")? {
+            0 => R::DEFAULT_INITIATIVE,
+            k => InitiativeKind::parse(InitiativeKind::NAMES[k - 1]).expect("choices mirror InitiativeKind"),
+        },
+        ties: Ties::parse(Ties::NAMES[opts.choice("initiative_ties")?]).expect("choices mirror Ties"),
+    };
+    let options = R::compile_options(&opts)?;
+
+    // Weapons, by name.
+    let weapon_schema = [R::WEAPON_FIELDS];
+    let mut weapons: Vec<(String, R::Weapon)> = Vec::new();
+    if let Some(node) = root.get("weapons") {
+        for entry in &table_of(ctx, node, "weapons")?.entries {
+            let f = Fields::check(ctx, &entry.node, &weapon_schema, &format!("weapons.{}", entry.key))?;
+            weapons.push((entry.key.clone(), R::compile_weapon(&f)?));
+        }
+    }
+
+    // Unit stat blocks, by name.
+    let unit_schema = [R::UNIT_FIELDS];
+    let has_weapons = R::UNIT_FIELDS.iter().any(|f| f.name == "weapons");
+    let mut units: Vec<(String, R::Unit, Vec<String>)> = Vec::new();
+    let Some(units_node) = root.get("units") else {
+        return Err(ctx.error(&top_span, "units", "missing the `[units.NAME]` tables: no stat blocks are defined"));
+    };
+    for entry in &table_of(ctx, units_node, "units")?.entries {
+        let f = Fields::check(ctx, &entry.node, &unit_schema, &format!("units.{}", entry.key))?;
+        let mut resolved = Vec::new();
+        let mut names = Vec::new();
+        if has_weapons {
+            let listed = f.names("weapons")?;
+            if listed.len() > MAX_WEAPONS {
+                return Err(f.error("weapons", format!("at most {MAX_WEAPONS} weapons per unit; found {}", listed.len())));
+            }
+            for (name, span) in listed {
+                let Some((_, w)) = weapons.iter().find(|(n, _)| *n == name) else {
+                    let known = weapons.iter().map(|(n, _)| n.as_str());
+                    let hint = match suggest(&name, known.clone()) {
+                        Some(s) => format!("; did you mean `{s}`?"),
+                        None => String::new(),
+                    };
+                    return Err(ctx.error(
+                        &span,
+                        &f.key_path("weapons"),
+                        format!(
+                            "weapon `{name}` is not defined{hint} (defined weapons: {}; define it as `[weapons.{name}]`)",
+                            list_choices(known)
+                        ),
+                    ));
+                };
+                resolved.push(*w);
+                names.push(name);
+            }
+        }
+        units.push((entry.key.clone(), R::compile_unit(&f, &resolved)?, names));
+    }
+
+    // Sides: unit groups, expanded by count.
+    let Some(sides_node) = root.get("sides") else {
+        return Err(ctx.error(&top_span, "sides", "missing the `[sides.NAME]` tables: a fight needs at least two sides"));
+    };
+    let sides_table = table_of(ctx, sides_node, "sides")?;
+    match sides_table.entries.len() {
+        0 => return Err(ctx.error(&sides_node.span, "sides", "no sides are defined: a fight needs at least two")),
+        1 => {
+            return Err(ctx.error(
+                &sides_node.span,
+                "sides",
+                format!(
+                    "only one side (`{}`) is defined: a fight needs at least two",
+                    sides_table.entries[0].key
+                ),
+            ))
+        }
+        n if n > MAX_SIDES => {
+            return Err(ctx.error(
+                &sides_node.span,
+                "sides",
+                format!("{n} sides are defined; at most {MAX_SIDES} can fight"),
+            ))
+        }
+        _ => {}
+    }
+    let mut specs = [UnitSpec::<R>::default(); MAX_UNITS];
+    let mut n = 0usize;
+    let mut group = 0usize;
+    let mut sides = Vec::new();
+    let entry_schema = [SIDE_ENTRY_FIELDS];
+    for (side, side_entry) in sides_table.entries.iter().enumerate() {
+        let side_path = format!("sides.{}", side_entry.key);
+        let groups = table_of(ctx, &side_entry.node, &side_path)?;
+        if groups.entries.is_empty() {
+            return Err(ctx.error(
+                &side_entry.node.span,
+                &side_path,
+                format!(
+                    "side `{}` has no units (add e.g. `{} = {{ count = 1 }}` naming a `[units.NAME]` stat block)",
+                    side_entry.key,
+                    units.first().map_or("NAME", |u| u.0.as_str())
+                ),
+            ));
+        }
+        let mut lines = Vec::new();
+        for g in &groups.entries {
+            let path = format!("{side_path}.{}", g.key);
+            let Some((_, stats, weapon_names)) = units.iter().find(|u| u.0 == g.key) else {
+                let known = units.iter().map(|u| u.0.as_str());
+                return Err(ctx.error(
+                    &g.key_span,
+                    &path,
+                    format!("unit `{}` is not defined: {}", g.key, unknown_choice(&g.key, &known.collect::<Vec<_>>())),
+                ));
+            };
+            let f = Fields::check(ctx, &g.node, &entry_schema, &path)?;
+            let count = f.int("count")? as usize;
+            let cover = Cover::parse(Cover::NAMES[f.choice("cover")?]).expect("choices mirror Cover");
+            let targeting = Targeting::parse(Targeting::NAMES[f.choice("target")?]).expect("choices mirror Targeting");
+            let distance = f.int("distance")? as i32;
+            let conditions = f
+                .names("conditions")?
+                .iter()
+                .map(|(c, _)| Condition::parse(c).expect("checked against Condition::NAMES"))
+                .collect();
+            if n + count > MAX_UNITS {
+                return Err(f.error(
+                    "count",
+                    format!(
+                        "this brings the fight to {} units; the capacity is {MAX_UNITS} units per fight, all sides together",
+                        n + count
+                    ),
+                ));
+            }
+            if group > u8::MAX as usize {
+                return Err(ctx.error(&g.key_span, &path, "too many unit groups"));
+            }
+            for _ in 0..count {
+                specs[n] = UnitSpec {
+                    side: side as u8,
+                    group: group as u8,
+                    stats: *stats,
+                    cover,
+                    conditions,
+                    targeting,
+                    distance,
+                };
+                n += 1;
+            }
+            lines.push(describe_group::<R>(&g.key, count, stats, weapon_names, &specs[n - 1]));
+            group += 1;
+        }
+        sides.push(CompiledSide {
+            name: side_entry.key.clone(),
+            groups: lines,
+        });
+    }
+    Ok(Compiled {
+        encounter: Encounter {
+            units: specs,
+            n,
+            sides: sides.len(),
+            options,
+            initiative,
+            max_rounds,
+        },
+        sides,
+        options: opts.describe(),
+    })
+}
+
+fn describe_group<R: Ruleset>(
+    name: &str,
+    count: usize,
+    stats: &R::Unit,
+    weapons: &[String],
+    spec: &UnitSpec<R>,
+) -> String {
+    let mut line = format!("{count} × {name} ({}", R::describe_unit(stats));
+    if !weapons.is_empty() {
+        line.push_str(&format!("; {}", weapons.join(", ")));
+    }
+    line.push(')');
+    let mut extras = Vec::new();
+    if spec.cover != Cover::None {
+        extras.push(format!("{} cover", spec.cover.name()));
+    }
+    if spec.distance != 0 {
+        extras.push(format!("{} {} from the line", spec.distance, R::DISTANCE_UNIT));
+    }
+    if spec.targeting != Targeting::Random {
+        extras.push(format!("targets {}", spec.targeting.name()));
+    }
+    let conds: Vec<&str> = spec.conditions.iter().map(Condition::name).collect();
+    if !conds.is_empty() {
+        extras.push(conds.join(", "));
+    }
+    if !extras.is_empty() {
+        line.push_str(&format!(": {}", extras.join(", ")));
+    }
+    line
+}
+
+/// Compile scenario text for ruleset `R`, ignoring any matrix: for tests,
+/// benches and examples that build an encounter from a snippet.
+pub fn compile_str<R: Ruleset>(text: &str) -> Result<Compiled<R>, ScenarioError> {
+    let scenario = super::parse(super::Source {
+        path: "<inline>".to_string(),
+        text: text.to_string(),
+    })?;
+    compile::<R>(scenario.ctx(), &scenario.root, scenario.max_rounds)
+}

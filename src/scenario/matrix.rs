@@ -1,0 +1,186 @@
+//! The variant matrix: `[matrix]` maps dotted paths to lists of values; every
+//! combination of values is one cell, which is the base scenario with those
+//! values put in at those paths (and then validated like any scenario).
+
+use super::doc::{Node, Span, Table, Value};
+use super::error::{list_choices, suggest, ScenarioError};
+use super::schema::Ctx;
+use super::Scenario;
+
+/// Most cells a matrix may expand to.
+pub const MAX_CELLS: usize = 10_000;
+
+/// One matrix axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// Dotted path into the scenario, e.g. `sides.defenders.rifleman.cover`.
+    pub path: String,
+    /// Where the axis is written.
+    pub span: Span,
+    pub values: Vec<Node>,
+}
+
+/// One combination of axis values, as a full scenario tree.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// 0-based, in matrix order.
+    pub index: usize,
+    /// Index into each axis's values.
+    pub choice: Vec<usize>,
+    /// Each axis's value, rendered for reports.
+    pub axis_values: Vec<String>,
+    /// `cell 3 (a = x, b = y)`, for error messages.
+    pub label: String,
+    pub root: Table,
+    /// Spans of the values put in (errors there belong to the cell).
+    pub spans: Vec<Span>,
+}
+
+/// Read the `[matrix]` table's axes.
+pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioError> {
+    let Value::Table(table) = &node.value else {
+        return Err(ctx.error(
+            &node.span,
+            "matrix",
+            format!("expected a table of `\"path\" = [values]`, found {}", node.value.type_name()),
+        ));
+    };
+    let mut axes = Vec::new();
+    let mut cells: usize = 1;
+    for entry in &table.entries {
+        let path = format!("matrix.\"{}\"", entry.key);
+        let Value::Array(values) = &entry.node.value else {
+            return Err(ctx.error(
+                &entry.node.span,
+                &path,
+                format!(
+                    "expected a list of values for this axis, found {} (write `\"{}\" = [a, b]`)",
+                    entry.node.value.type_name(),
+                    entry.key
+                ),
+            ));
+        };
+        if values.is_empty() {
+            return Err(ctx.error(&entry.node.span, &path, "an axis needs at least one value; this one is empty"));
+        }
+        if entry.key.split('.').any(str::is_empty) {
+            return Err(ctx.error(&entry.key_span, &path, "a matrix path is dot-separated keys, e.g. `options.crit`"));
+        }
+        cells = cells.saturating_mul(values.len());
+        if cells > MAX_CELLS {
+            return Err(ctx.error(
+                &entry.key_span,
+                &path,
+                format!("the matrix expands to more than {MAX_CELLS} cells"),
+            ));
+        }
+        axes.push(Axis {
+            path: entry.key.clone(),
+            span: entry.key_span.clone(),
+            values: values.clone(),
+        });
+    }
+    Ok(axes)
+}
+
+/// Expand the matrix.
+pub(super) fn cells(scenario: &Scenario) -> Result<Vec<Cell>, ScenarioError> {
+    let ctx = scenario.ctx();
+    let axes = &scenario.axes;
+    let total = scenario.cell_count();
+    let mut out = Vec::with_capacity(total);
+    for index in 0..total {
+        // Mixed-radix digits, last axis fastest.
+        let mut choice = vec![0; axes.len()];
+        let mut rest = index;
+        for (a, axis) in axes.iter().enumerate().rev() {
+            choice[a] = rest % axis.values.len();
+            rest /= axis.values.len();
+        }
+        let mut root = scenario.root.clone();
+        let mut spans = Vec::with_capacity(axes.len());
+        let mut parts = Vec::with_capacity(axes.len());
+        for (axis, &c) in axes.iter().zip(&choice) {
+            let value = &axis.values[c];
+            put(ctx, &mut root, axis, value)?;
+            spans.push(value.span.clone());
+            parts.push(format!("{} = {}", axis.path, value.value.render()));
+        }
+        let label = if parts.is_empty() {
+            format!("cell {index}")
+        } else {
+            format!("cell {index} ({})", parts.join(", "))
+        };
+        out.push(Cell {
+            index,
+            axis_values: axes.iter().zip(&choice).map(|(a, &c)| a.values[c].value.render()).collect(),
+            choice,
+            label,
+            root,
+            spans,
+        });
+    }
+    Ok(out)
+}
+
+/// Put `value` at the axis path. Every table on the way must exist, except
+/// `options`, which a scenario may leave out; the last key may be new (a
+/// field left at its default), and is checked when the cell is compiled.
+fn put(ctx: Ctx, root: &mut Table, axis: &Axis, value: &Node) -> Result<(), ScenarioError> {
+    let segments: Vec<&str> = axis.path.split('.').collect();
+    let (last, parents) = segments.split_last().expect("paths are non-empty");
+    let mut table = root;
+    let mut walked = String::new();
+    for seg in parents {
+        if table.get(seg).is_none() && walked.is_empty() && *seg == "options" {
+            table.set(
+                seg,
+                Node {
+                    value: Value::Table(Table::default()),
+                    span: axis.span.clone(),
+                },
+            );
+        }
+        let keys: Vec<String> = table.keys().map(str::to_string).collect();
+        let here = if walked.is_empty() {
+            "the scenario".to_string()
+        } else {
+            format!("`{walked}`")
+        };
+        match table.get_mut(seg).map(|n| &mut n.value) {
+            Some(Value::Table(t)) => table = t,
+            Some(other) => {
+                return Err(ctx.error(
+                    &axis.span,
+                    &axis.path,
+                    format!(
+                        "matrix path `{}` does not exist: {here}.{seg} is {}, not a table",
+                        axis.path,
+                        other.type_name()
+                    ),
+                ))
+            }
+            None => {
+                let hint = match suggest(seg, keys.iter().map(String::as_str)) {
+                    Some(s) => format!("; did you mean `{s}`?"),
+                    None => String::new(),
+                };
+                return Err(ctx.error(
+                    &axis.span,
+                    &axis.path,
+                    format!(
+                        "matrix path `{}` does not exist: {here} has no `{seg}`{hint} (it has {})",
+                        axis.path,
+                        list_choices(keys.iter().map(String::as_str))
+                    ),
+                ));
+            }
+        }
+        if !walked.is_empty() {
+            walked.push('.');
+        }
+        walked.push_str(seg);
+    }
+    table.set(last, value.clone());
+    Ok(())
+}

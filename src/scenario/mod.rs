@@ -1,0 +1,175 @@
+//! Scenario files: loading, the variant matrix, and compiling each cell into
+//! an [`Encounter`](crate::engine::Encounter) for the kernel.
+//!
+//! Data flow: file → [`doc`] tree with spans → [`Scenario`] (top-level keys
+//! checked, axes read) → [`Scenario::cells`] (one tree per combination of
+//! axis values) → [`compile`] per cell. All validation happens here, before
+//! any fight, so the kernel never fails and a bad file writes nothing.
+
+use std::path::Path;
+
+pub mod compile;
+pub mod doc;
+pub mod error;
+mod matrix;
+pub mod schema;
+
+pub use doc::{Node, Source, Table, Value};
+pub use error::{Place, ScenarioError};
+pub use matrix::{Axis, Cell};
+use schema::{Ctx, Field, Fields, Kind, Lit};
+
+/// Largest number of fights per cell a scenario may ask for.
+pub const MAX_FIGHTS: i64 = 1_000_000_000_000;
+
+/// The scenario's own top-level keys (besides the tables `options`,
+/// `weapons`, `units`, `sides` and `matrix`).
+pub const TOP_FIELDS: &[Field] = &[
+    Field::new("name", Kind::Text, None, "report folder name: reports/<name>/ (letters, digits, - and _)"),
+    Field::new("description", Kind::Text, Some(Lit::Str("")), "one line on what the scenario asks"),
+    Field::new("rules", Kind::Choice(crate::rules::NAMES), None, "the ruleset"),
+    Field::new("fights", Kind::Int { min: 1, max: MAX_FIGHTS }, Some(Lit::Int(10_000)), "fights per matrix cell (--fights overrides)"),
+    Field::new("seed", Kind::Int { min: 0, max: i64::MAX }, Some(Lit::Int(1)), "random seed (--seed overrides)"),
+    Field::new("max_rounds", Kind::Int { min: 1, max: crate::engine::MAX_ROUNDS as i64 }, Some(Lit::Int(100)), "a fight still running after this many rounds is a draw"),
+];
+
+/// The tables a scenario may have.
+pub const TABLES: &[&str] = &["options", "weapons", "units", "sides", "matrix"];
+
+/// A loaded scenario: the checked tree plus its top-level settings and axes.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub source: Source,
+    /// The file's tree; `matrix` removed (its axes are in `axes`).
+    pub root: Table,
+    pub name: String,
+    pub description: String,
+    pub rules: String,
+    pub fights: u64,
+    pub seed: u64,
+    pub max_rounds: u32,
+    pub axes: Vec<Axis>,
+}
+
+/// Read and check a scenario file (syntax, top-level keys, matrix shape).
+/// Cells are compiled separately (see [`compile`]).
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        return Err(ScenarioError::IsDirectory { path: shown });
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    parse(Source { path: shown, text })
+}
+
+/// Check a scenario given as text (`path` is only used in messages).
+pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
+    let mut root = doc::parse(&source)?;
+    let ctx = Ctx {
+        source: &source,
+        cell: None,
+    };
+    let matrix = root.entries.iter().position(|e| e.key == "matrix").map(|i| root.entries.remove(i));
+    let axes = match &matrix {
+        Some(m) => matrix::read_axes(ctx, &m.node)?,
+        None => Vec::new(),
+    };
+
+    // Top-level keys: the declared scalars plus the known tables.
+    let mut scalars = Table::default();
+    for entry in &root.entries {
+        if TABLES.contains(&entry.key.as_str()) {
+            if !matches!(entry.node.value, Value::Table(_)) {
+                return Err(ctx.error(
+                    &entry.node.span,
+                    &entry.key,
+                    format!("expected a table, found {}", entry.node.value.type_name()),
+                ));
+            }
+        } else if TOP_FIELDS.iter().any(|f| f.name == entry.key) {
+            scalars.entries.push(entry.clone());
+        } else {
+            let names = TOP_FIELDS.iter().map(|f| f.name).chain(TABLES.iter().copied());
+            let hint = match error::suggest(&entry.key, names.clone()) {
+                Some(s) => format!("; did you mean `{s}`?"),
+                None => String::new(),
+            };
+            return Err(ctx.error(
+                &entry.key_span,
+                &entry.key,
+                format!("unknown key `{}`{hint} (valid keys: {})", entry.key, error::list_choices(names)),
+            ));
+        }
+    }
+    let scalars_node = Node {
+        value: Value::Table(scalars),
+        span: 0..0,
+    };
+    let top = Fields::check(ctx, &scalars_node, &[TOP_FIELDS], "")?;
+    let name = text(&top, "name")?;
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(top.error(
+            "name",
+            format!("`{name}` cannot be a report folder name: use letters, digits, `-` and `_`"),
+        ));
+    }
+    let description = text(&top, "description")?;
+    let rules = crate::rules::NAMES[top.choice("rules")?].to_string();
+    let fights = top.int("fights")? as u64;
+    let seed = top.int("seed")? as u64;
+    let max_rounds = top.int("max_rounds")? as u32;
+    for axis in &axes {
+        if matches!(axis.path.as_str(), "name" | "rules") {
+            return Err(ctx.error(
+                &axis.span,
+                &axis.path,
+                format!("`{}` cannot be a matrix axis: every cell shares it", axis.path),
+            ));
+        }
+    }
+    drop(top);
+    Ok(Scenario {
+        root,
+        name,
+        description,
+        rules,
+        fights,
+        seed,
+        max_rounds,
+        axes,
+        source,
+    })
+}
+
+fn text(f: &Fields, name: &str) -> Result<String, ScenarioError> {
+    match f.node(name) {
+        None => Ok(String::new()),
+        Some(node) => match &node.value {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(f.error(name, format!("expected a string, found {}", other.type_name()))),
+        },
+    }
+}
+
+impl Scenario {
+    /// Error context for the base file.
+    pub fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            source: &self.source,
+            cell: None,
+        }
+    }
+
+    /// Number of cells: the product of the axis lengths (1 with no matrix).
+    pub fn cell_count(&self) -> usize {
+        self.axes.iter().map(|a| a.values.len()).product()
+    }
+
+    /// Every cell, in matrix order (last axis varies fastest).
+    pub fn cells(&self) -> Result<Vec<Cell>, ScenarioError> {
+        matrix::cells(self)
+    }
+}
