@@ -1,1 +1,86 @@
-fn main(){}
+//! Kernel throughput, single-threaded, in fights per second.
+//!
+//! - `bare_duel`: a hand-written loop of the reference duel (two identical
+//!   d20 fighters, AC 16, 30 HP, +5 to hit, 1d8+3, nat 20 doubles the dice,
+//!   nat 1 misses) with the same dice source: the ceiling on this machine.
+//! - `duel`: the same duel through skirmish (scenarios/duel.toml's base).
+//! - `trench_raid`: the 4v4 raid (scenarios/trench_raid.toml's base).
+//!
+//! Run: `cargo bench --bench kernel`. Compare `duel` with `bare_duel` as a
+//! ratio: these machines are noisy, ratios travel better than absolutes.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use skirmish::dice::{Dice, RngDice};
+use skirmish::engine::{Fight, Tally};
+use skirmish::rules::{Ruleset, Trenches};
+use skirmish::scenario::compile::compile_str;
+
+const FIGHTS: u32 = 4096;
+
+fn scenario<R: Ruleset>(path: &str) -> skirmish::engine::Encounter<R> {
+    let text = std::fs::read_to_string(path).expect("scenario file");
+    compile_str::<R>(&text)
+        .expect("scenario compiles")
+        .encounter
+}
+
+/// The reference duel, written out by hand.
+fn bare_duel(dice: &mut RngDice, fights: u32) -> u32 {
+    let mut first_wins = 0;
+    for _ in 0..fights {
+        let mut hp = [30i32, 30];
+        // d20 + 1 initiative, ties to the first roller.
+        let (a, b) = (dice.d20(), dice.d20());
+        let mut turn = usize::from(b > a);
+        loop {
+            let nat = dice.d20();
+            if nat != 1 && (nat == 20 || nat + 5 >= 16) {
+                let mut dmg = dice.roll(8) as i32 + 3;
+                if nat == 20 {
+                    dmg += dice.roll(8) as i32;
+                }
+                hp[1 - turn] -= dmg;
+                if hp[1 - turn] <= 0 {
+                    first_wins += u32::from(turn == 0);
+                    break;
+                }
+            }
+            turn = 1 - turn;
+        }
+    }
+    first_wins
+}
+
+fn kernel(c: &mut Criterion) {
+    let mut group = c.benchmark_group("fights");
+    group.throughput(Throughput::Elements(FIGHTS as u64));
+
+    group.bench_function("bare_duel", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        b.iter(|| bare_duel(&mut dice, FIGHTS));
+    });
+
+    let duel = scenario::<Trenches>("scenarios/duel.toml");
+    group.bench_function("duel", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Trenches>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&duel, &mut dice, FIGHTS, &mut tally));
+    });
+
+    let raid = scenario::<Trenches>("scenarios/trench_raid.toml");
+    group.bench_function("trench_raid_4v4", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Trenches>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&raid, &mut dice, FIGHTS, &mut tally));
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(4));
+    targets = kernel
+}
+criterion_main!(benches);

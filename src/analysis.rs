@@ -117,8 +117,16 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> Interval {
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     Interval {
-        lo: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
-        hi: if successes >= trials { 1.0 } else { (centre + half).min(1.0) },
+        lo: if successes == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        hi: if successes >= trials {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
     }
 }
 
@@ -402,7 +410,7 @@ mod tests {
         // Cell 1: 10 fights at round 2 and 10 at round 7: p99 → round 7.
         let a = cell(&[(1, 25), (2, 25), (3, 25), (4, 25), (50, 30)]);
         let b = cell(&[(2, 10), (7, 10)]);
-        assert_eq!(rounds_axis_limit(&[a.clone()], 50, 99), 4);
+        assert_eq!(rounds_axis_limit(std::slice::from_ref(&a), 50, 99), 4);
         assert_eq!(rounds_axis_limit(&[a.clone(), b], 50, 99), 7);
         // With the cap beyond every fight, nothing is left out: 50.
         assert_eq!(rounds_axis_limit(&[a], 51, 99), 50);
@@ -417,24 +425,33 @@ mod tests {
         assert_eq!(
             bins,
             vec![
-                LengthBin { rounds: 1, fights: 1, share: 0.25 },
-                LengthBin { rounds: 3, fights: 3, share: 0.75 },
+                LengthBin {
+                    rounds: 1,
+                    fights: 1,
+                    share: 0.25
+                },
+                LengthBin {
+                    rounds: 3,
+                    fights: 3,
+                    share: 0.75
+                },
             ]
         );
     }
 
     #[test]
     fn summarize_by_hand() {
-        let mut t = Tally::default();
-        t.fights = 4;
-        t.wins[0] = 3;
-        t.wins[1] = 0;
-        t.wins[2] = 99; // beyond the scenario's sides: ignored
-        t.draws = 1;
+        let mut t = Tally {
+            fights: 4,
+            // The third side is beyond the scenario's two: ignored.
+            wins: [3, 0, 99, 0],
+            draws: 1,
+            survivors: [6, 1, 0, 0],
+            damage: [40, 10, 0, 0],
+            ..Tally::default()
+        };
         t.rounds[2] = 3;
         t.rounds[10] = 1;
-        t.survivors = [6, 1, 0, 0];
-        t.damage = [40, 10, 0, 0];
         t.counters[0] = 2;
         t.counters[1] = 5;
         let s = summarize(&t, 2, 1);
@@ -471,15 +488,27 @@ mod tests {
             let d = newcombe(&proportion(xa, na), &proportion(xb, nb));
             let expected = xa as f64 / na as f64 - xb as f64 / nb as f64;
             assert!(close(d.estimate, expected, 1e-12));
-            assert!(close(d.ci.lo, lo, 1e-9), "{xa}/{na}-{xb}/{nb}: lo {}", d.ci.lo);
-            assert!(close(d.ci.hi, hi, 1e-9), "{xa}/{na}-{xb}/{nb}: hi {}", d.ci.hi);
+            assert!(
+                close(d.ci.lo, lo, 1e-9),
+                "{xa}/{na}-{xb}/{nb}: lo {}",
+                d.ci.lo
+            );
+            assert!(
+                close(d.ci.hi, hi, 1e-9),
+                "{xa}/{na}-{xb}/{nb}: hi {}",
+                d.ci.hi
+            );
         }
     }
 
     #[test]
     fn excludes_zero() {
         assert!(Interval { lo: 0.01, hi: 0.2 }.excludes_zero());
-        assert!(Interval { lo: -0.2, hi: -0.01 }.excludes_zero());
+        assert!(Interval {
+            lo: -0.2,
+            hi: -0.01
+        }
+        .excludes_zero());
         assert!(!Interval { lo: -0.01, hi: 0.2 }.excludes_zero());
         assert!(!Interval { lo: 0.0, hi: 0.2 }.excludes_zero());
     }
@@ -488,10 +517,11 @@ mod tests {
     fn largest_effects_sorted_by_magnitude() {
         // 64 fights per cell, so every rate and difference is exact in binary.
         let cell = |wins: u64| {
-            let mut t = Tally::default();
-            t.fights = 64;
-            t.wins[0] = wins;
-            t.wins[1] = 64 - wins;
+            let mut t = Tally {
+                fights: 64,
+                wins: [wins, 64 - wins, 0, 0],
+                ..Tally::default()
+            };
             t.rounds[1] = 64;
             summarize(&t, 2, 0)
         };

@@ -44,7 +44,7 @@ impl RngDice {
     /// any thread count, and what gives every cell of a matrix the same random
     /// numbers batch by batch (common random numbers).
     pub fn for_batch(seed: u64, batch: u64) -> Self {
-        let mixed = splitmix64(seed ^ splitmix64(batch.wrapping_add(0x5EED_0F_BA7C4)));
+        let mixed = splitmix64(seed ^ splitmix64(batch.wrapping_add(0x05EE_D0FB_A7C4)));
         RngDice {
             rng: Xoshiro256PlusPlus::seed_from_u64(mixed),
         }
@@ -161,9 +161,16 @@ pub struct DiceTerm {
 }
 
 impl DiceTerm {
+    #[inline]
     fn roll<D: Dice>(&self, dice: &mut D) -> i32 {
         let total = match self.keep {
-            Keep::All => (0..self.count).map(|_| dice.roll(self.sides as u32)).sum(),
+            Keep::All => {
+                let mut sum = 0;
+                for _ in 0..self.count {
+                    sum += dice.roll(self.sides as u32);
+                }
+                sum
+            }
             Keep::Highest(k) | Keep::Lowest(k) => {
                 let mut pool = [0u32; MAX_KEEP_POOL as usize];
                 let pool = &mut pool[..self.count as usize];
@@ -186,6 +193,7 @@ impl DiceTerm {
         }
     }
 
+    #[inline]
     fn kept(&self) -> u32 {
         match self.keep {
             Keep::All => self.count as u32,
@@ -193,6 +201,7 @@ impl DiceTerm {
         }
     }
 
+    #[inline]
     fn max(&self) -> i32 {
         let m = (self.kept() * self.sides as u32) as i32;
         if self.negative {
@@ -213,7 +222,9 @@ pub struct DiceExpr {
 
 /// Why a dice string is not dice notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad dice notation `{text}`: {reason} (expected e.g. `1d8+3`, `2d6-1`, `1d6+1d4+2`, `4d6kh3`)")]
+#[error(
+    "bad dice notation `{text}`: {reason} (expected e.g. `1d8+3`, `2d6-1`, `1d6+1d4+2`, `4d6kh3`)"
+)]
 pub struct DiceError {
     pub text: String,
     pub reason: String,
@@ -348,11 +359,13 @@ impl DiceExpr {
     }
 
     /// The dice groups.
+    #[inline]
     pub fn terms(&self) -> &[DiceTerm] {
         &self.terms[..self.n_terms as usize]
     }
 
     /// The constant part.
+    #[inline]
     pub fn bonus(&self) -> i32 {
         self.bonus
     }
@@ -366,10 +379,24 @@ impl DiceExpr {
     /// Roll the dice only, without the constant (crit rules that double dice).
     #[inline]
     pub fn roll_dice<D: Dice>(&self, dice: &mut D) -> i32 {
-        self.terms().iter().map(|t| t.roll(dice)).sum()
+        // Fast path for the common weapon: one plain group of dice.
+        if self.n_terms == 1 && self.terms[0].keep == Keep::All && !self.terms[0].negative {
+            let t = &self.terms[0];
+            let mut sum = 0;
+            for _ in 0..t.count {
+                sum += dice.roll(t.sides as u32);
+            }
+            return sum as i32;
+        }
+        let mut sum = 0;
+        for t in self.terms() {
+            sum += t.roll(dice);
+        }
+        sum
     }
 
     /// The most the dice alone can show (for "maximum dice" crit rules).
+    #[inline]
     pub fn max_dice(&self) -> i32 {
         self.terms().iter().map(DiceTerm::max).sum()
     }

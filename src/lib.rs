@@ -9,12 +9,14 @@
 //! - [`analysis`]: pure statistics, `Tally` → summaries.
 //! - [`report`]: polars tables, plotters charts, markdown; atomic writes.
 //! - [`cli`]: the command line (clap), progress bars (indicatif).
+pub mod analysis;
+pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod report;
 pub mod results;
 pub mod rules;
-pub mod scenario;
 pub mod run;
-pub mod analysis;
-pub mod report;
-pub mod cli;
+pub mod scenario;
+#[doc(hidden)]
+pub mod testkit;

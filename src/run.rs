@@ -98,15 +98,23 @@ fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
 }
 
 /// Compile one cell; errors caused by an axis value name the cell.
-fn compile_cell<R: Ruleset>(scenario: &Scenario, cell: &Cell) -> Result<Compiled<R>, ScenarioError> {
+fn compile_cell<R: Ruleset>(
+    scenario: &Scenario,
+    cell: &Cell,
+) -> Result<Compiled<R>, ScenarioError> {
     let ctx = Ctx {
         source: &scenario.source,
         cell: None,
     };
     compile::<R>(ctx, &cell.root, scenario.max_rounds).map_err(|e| {
-        let from_axis = e.place().and_then(|p| p.line_col).is_some_and(|(line, col)| {
-            cell.spans.iter().any(|s| scenario.source.line_col(s.start) == (line, col))
-        });
+        let from_axis = e
+            .place()
+            .and_then(|p| p.line_col)
+            .is_some_and(|(line, col)| {
+                cell.spans
+                    .iter()
+                    .any(|s| scenario.source.line_col(s.start) == (line, col))
+            });
         if from_axis {
             e.in_cell(&cell.label)
         } else {
@@ -127,24 +135,31 @@ impl Plan {
         let batches = fights.div_ceil(BATCH as u64);
         let n_cells = self.cells.len();
         let acc: Vec<Mutex<(Tally, Vec<BatchStat>)>> = (0..n_cells)
-            .map(|_| Mutex::new((Tally::default(), vec![BatchStat::default(); batches as usize])))
+            .map(|_| {
+                Mutex::new((
+                    Tally::default(),
+                    vec![BatchStat::default(); batches as usize],
+                ))
+            })
             .collect();
-        (0..n_cells as u64 * batches).into_par_iter().for_each(|item| {
-            let cell = (item / batches) as usize;
-            let batch = item % batches;
-            let size = (fights - batch * BATCH as u64).min(BATCH as u64) as u32;
-            let mut tally = Tally::default();
-            self.sim.batch(cell, seed, batch, size, &mut tally);
-            let stat = batch_stat(&tally);
-            {
-                // Poisoning needs a panic inside this block, which only
-                // integer addition runs; recover the data regardless.
-                let mut slot = acc[cell].lock().unwrap_or_else(|p| p.into_inner());
-                slot.0 += &tally;
-                slot.1[batch as usize] = stat;
-            }
-            progress(size as u64);
-        });
+        (0..n_cells as u64 * batches)
+            .into_par_iter()
+            .for_each(|item| {
+                let cell = (item / batches) as usize;
+                let batch = item % batches;
+                let size = (fights - batch * BATCH as u64).min(BATCH as u64) as u32;
+                let mut tally = Tally::default();
+                self.sim.batch(cell, seed, batch, size, &mut tally);
+                let stat = batch_stat(&tally);
+                {
+                    // Poisoning needs a panic inside this block, which only
+                    // integer addition runs; recover the data regardless.
+                    let mut slot = acc[cell].lock().unwrap_or_else(|p| p.into_inner());
+                    slot.0 += &tally;
+                    slot.1[batch as usize] = stat;
+                }
+                progress(size as u64);
+            });
         let cells = acc
             .into_iter()
             .zip(&self.cells)
@@ -162,7 +177,10 @@ impl Plan {
         let mut info = self.info.clone();
         info.seed = seed;
         info.fights = fights;
-        RunResults { scenario: info, cells }
+        RunResults {
+            scenario: info,
+            cells,
+        }
     }
 }
 
@@ -175,6 +193,11 @@ fn batch_stat(t: &Tally) -> BatchStat {
         fights: t.fights as u32,
         wins,
         draws: t.draws as u32,
-        rounds: t.rounds.iter().enumerate().map(|(r, &n)| r as u64 * n).sum::<u64>() as u32,
+        rounds: t
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, &n)| r as u64 * n)
+            .sum::<u64>() as u32,
     }
 }

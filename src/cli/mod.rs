@@ -95,7 +95,11 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // --help and --version are "errors" that print to stdout.
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let result = match cli.command {
@@ -196,7 +200,11 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             if p.cells.len() == 1 { "" } else { "s" },
             human(rate),
             pool.current_num_threads(),
-            if pool.current_num_threads() == 1 { "" } else { "s" },
+            if pool.current_num_threads() == 1 {
+                ""
+            } else {
+                "s"
+            },
         );
         if args.check {
             differs |= check(&results, &dir, &timing)?;
@@ -207,7 +215,11 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             println!("{}: {timing} → {}", s.name, dir.display());
         }
     }
-    Ok(if differs { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if differs {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Compare a fresh run with the report on disk; true if anything differs.
@@ -215,7 +227,7 @@ fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Resu
     let rendered = crate::report::render(results)
         .context("rendering the report")
         .map_err(Failure::Other)?;
-    let differences = crate::report::check::compare(&rendered, dir)
+    let differences = crate::report::compare(&rendered, dir)
         .with_context(|| format!("reading {}", dir.display()))
         .map_err(Failure::Other)?;
     let name = &results.scenario.name;

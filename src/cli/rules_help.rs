@@ -37,8 +37,16 @@ fn describe_ruleset<R: Ruleset>() -> String {
     section(&mut out, "Stat block: [units.NAME]", R::UNIT_FIELDS);
     section(&mut out, "Weapons: [weapons.NAME]", R::WEAPON_FIELDS);
     section(&mut out, "Rule options: [options]", R::OPTIONS);
-    section(&mut out, "Engine options (every ruleset): [options]", ENGINE_OPTIONS);
-    section(&mut out, "Unit groups: [sides.SIDE] UNIT = { ... }", SIDE_ENTRY_FIELDS);
+    section(
+        &mut out,
+        "Engine options (every ruleset): [options]",
+        ENGINE_OPTIONS,
+    );
+    section(
+        &mut out,
+        "Unit groups: [sides.SIDE] UNIT = { ... }",
+        SIDE_ENTRY_FIELDS,
+    );
     let _ = writeln!(out, "Counters (cells.csv, mean per fight):");
     for c in R::COUNTERS {
         let _ = writeln!(out, "  {:<24} {}", c.name, c.doc);
@@ -49,7 +57,13 @@ fn describe_ruleset<R: Ruleset>() -> String {
 fn section(out: &mut String, title: &str, fields: &[Field]) {
     let _ = writeln!(out, "{title}");
     for f in fields {
-        let _ = writeln!(out, "  {:<24} {:<28} default: {}", f.name, f.type_text(), f.default_text());
+        let _ = writeln!(
+            out,
+            "  {:<24} {:<28} default: {}",
+            f.name,
+            f.type_text(),
+            f.default_text()
+        );
         let _ = writeln!(out, "  {:<24} {}", "", f.doc);
     }
     out.push('\n');

@@ -71,10 +71,22 @@ impl Conditions {
         self.0 & (1 << c as u8) != 0
     }
 
-    /// True if any of `cs` is set.
+    /// The set of `cs`; usable in constants, so rule code can test a whole
+    /// group of conditions with one mask.
+    pub const fn of(cs: &[Condition]) -> Conditions {
+        let mut bits = 0u16;
+        let mut i = 0;
+        while i < cs.len() {
+            bits |= 1 << cs[i] as u8;
+            i += 1;
+        }
+        Conditions(bits)
+    }
+
+    /// True if any condition of `set` is present.
     #[inline]
-    pub fn any(self, cs: &[Condition]) -> bool {
-        cs.iter().any(|&c| self.has(c))
+    pub fn any(self, set: Conditions) -> bool {
+        self.0 & set.0 != 0
     }
 
     #[inline]
@@ -87,6 +99,7 @@ impl Conditions {
         self.0 &= !(1 << c as u8);
     }
 
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }

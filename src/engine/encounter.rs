@@ -41,6 +41,7 @@ pub struct Encounter<R: Ruleset> {
 
 impl<R: Ruleset> Encounter<R> {
     /// The units in use.
+    #[inline]
     pub fn specs(&self) -> &[UnitSpec<R>] {
         &self.units[..self.n]
     }

@@ -5,7 +5,7 @@
 //! Rulesets see a fight through [`Turn`], which also carries the shared
 //! services: distances, targeting, harm bookkeeping and counters.
 
-use super::initiative::{shuffle, sort_by_keys};
+use super::initiative::sort_by_keys;
 use super::{
     Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting, UnitSpec,
     MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
@@ -53,6 +53,8 @@ pub struct Fight<R: Ruleset> {
     pub counters: [u32; MAX_COUNTERS],
     standing: [u8; MAX_SIDES],
     focus: [u8; MAX_SIDES],
+    /// Units in this fight (`units[..n]`).
+    n: usize,
     order: [u8; MAX_UNITS],
     keys: [InitiativeRoll; MAX_UNITS],
 }
@@ -66,6 +68,7 @@ impl<R: Ruleset> Default for Fight<R> {
             counters: [0; MAX_COUNTERS],
             standing: [0; MAX_SIDES],
             focus: [NO_FOCUS; MAX_SIDES],
+            n: 0,
             order: [0; MAX_UNITS],
             keys: [InitiativeRoll::default(); MAX_UNITS],
         }
@@ -90,6 +93,7 @@ impl<R: Ruleset> Fight<R> {
         self.counters = [0; MAX_COUNTERS];
         self.standing = [0; MAX_SIDES];
         self.focus = [NO_FOCUS; MAX_SIDES];
+        self.n = enc.n;
         for (unit, spec) in self.units.iter_mut().zip(enc.specs()) {
             *unit = Combatant {
                 side: spec.side,
@@ -112,13 +116,23 @@ impl<R: Ruleset> Fight<R> {
 
     fn winner(&self, sides: usize) -> Option<u8> {
         match self.sides_standing(sides) {
-            1 => self.standing[..sides].iter().position(|&s| s > 0).map(|s| s as u8),
+            1 => self.standing[..sides]
+                .iter()
+                .position(|&s| s > 0)
+                .map(|s| s as u8),
             _ => None,
         }
     }
 
-    /// Fill `order[..n]` for the round by the encounter's initiative scheme.
-    fn make_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+    /// The turn order of the current round (unit indices). With team-
+    /// alternating activation, the order each side picks its units in.
+    pub fn turn_order(&self) -> &[u8] {
+        &self.order[..self.n]
+    }
+
+    /// Decide the turn order by the encounter's initiative scheme (called by
+    /// [`Fight::run`] once per fight, or every round for `rerolled`).
+    pub fn make_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
         let n = enc.n;
         for (i, slot) in self.order[..n].iter_mut().enumerate() {
             *slot = i as u8;
@@ -263,7 +277,13 @@ impl<R: Ruleset> Fight<R> {
     }
 
     /// Fight `fights` fights into `tally`.
-    pub fn run_into<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D, fights: u32, tally: &mut Tally) {
+    pub fn run_into<D: Dice>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        fights: u32,
+        tally: &mut Tally,
+    ) {
         for _ in 0..fights {
             let outcome = self.run(enc, dice);
             self.record(enc, outcome, tally);
@@ -346,18 +366,64 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
 
     /// Pick a target for the actor among enemies in the fight for which
     /// `allowed` holds, by the actor's targeting policy. Rolls dice only to
-    /// break real ties (so a lone candidate costs no roll).
+    /// choose among real alternatives (so a lone candidate costs no roll).
+    #[inline]
     pub fn choose_target(&mut self, allowed: impl Fn(&Self, usize) -> bool) -> Option<usize> {
         let policy = self.enc.units[self.actor].targeting;
         let side = self.fight.units[self.actor].side as usize;
-        if policy == Targeting::Focus {
-            let f = self.fight.focus[side];
-            if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
-                return Some(f as usize);
+        match policy {
+            Targeting::Random => self.random_target(&allowed),
+            Targeting::Focus => {
+                let f = self.fight.focus[side];
+                if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
+                    return Some(f as usize);
+                }
+                let chosen = self.random_target(&allowed)?;
+                self.fight.focus[side] = chosen as u8;
+                Some(chosen)
+            }
+            _ => self.best_target(policy, &allowed),
+        }
+    }
+
+    /// Uniform choice among allowed enemies: count, then roll an index.
+    #[inline(always)]
+    fn random_target(&mut self, allowed: &impl Fn(&Self, usize) -> bool) -> Option<usize> {
+        let side = self.fight.units[self.actor].side;
+        let is_candidate = |t: &Self, i: usize| {
+            t.fight.units[i].side != side && !t.fight.units[i].out && allowed(t, i)
+        };
+        let mut count = 0u32;
+        let mut last = 0usize;
+        for i in 0..self.enc.n {
+            if is_candidate(self, i) {
+                count += 1;
+                last = i;
             }
         }
-        // Best score wins; candidates with the best score are collected so a
-        // tie can be broken at random.
+        match count {
+            0 => None,
+            1 => Some(last),
+            k => {
+                let mut pick = self.dice.roll(k);
+                (0..self.enc.n).find(|&i| {
+                    if is_candidate(self, i) {
+                        pick -= 1;
+                        pick == 0
+                    } else {
+                        false
+                    }
+                })
+            }
+        }
+    }
+
+    /// The allowed enemy with the best score; ties broken at random.
+    fn best_target(
+        &mut self,
+        policy: Targeting,
+        allowed: &impl Fn(&Self, usize) -> bool,
+    ) -> Option<usize> {
         let mut best = [0u8; MAX_UNITS];
         let mut n_best = 0usize;
         let mut best_score = (0i64, 1i64);
@@ -366,44 +432,36 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
                 continue;
             }
             let score = self.score(policy, i);
-            let better = n_best == 0 || {
-                // Compare fractions a/b > c/d as a*d > c*b (denominators > 0).
-                let lhs = score.0 * best_score.1;
-                let rhs = best_score.0 * score.1;
-                match lhs.cmp(&rhs) {
-                    std::cmp::Ordering::Greater => true,
-                    std::cmp::Ordering::Equal => {
-                        best[n_best] = i as u8;
-                        n_best += 1;
-                        continue;
-                    }
-                    std::cmp::Ordering::Less => false,
-                }
+            // Compare fractions a/b with c/d as a*d with c*b (denominators > 0).
+            let order = if n_best == 0 {
+                std::cmp::Ordering::Greater
+            } else {
+                (score.0 * best_score.1).cmp(&(best_score.0 * score.1))
             };
-            if better {
-                best[0] = i as u8;
-                n_best = 1;
-                best_score = score;
+            match order {
+                std::cmp::Ordering::Greater => {
+                    best[0] = i as u8;
+                    n_best = 1;
+                    best_score = score;
+                }
+                std::cmp::Ordering::Equal => {
+                    best[n_best] = i as u8;
+                    n_best += 1;
+                }
+                std::cmp::Ordering::Less => {}
             }
         }
-        let chosen = match n_best {
-            0 => return None,
-            1 => best[0],
-            k => {
-                shuffle(&mut best[..k], self.dice);
-                best[0]
-            }
-        };
-        if policy == Targeting::Focus {
-            self.fight.focus[side] = chosen;
+        match n_best {
+            0 => None,
+            1 => Some(best[0] as usize),
+            k => Some(best[self.dice.roll(k as u32) as usize - 1] as usize),
         }
-        Some(chosen as usize)
     }
 
     /// A candidate's score under a policy, as a fraction (higher is better).
     fn score(&self, policy: Targeting, i: usize) -> (i64, i64) {
         match policy {
-            Targeting::Random | Targeting::Focus => (0, 1),
+            Targeting::Random | Targeting::Focus => (0, 1), // not scored: chosen at random
             Targeting::Nearest => (-(self.distance(self.actor, i) as i64), 1),
             Targeting::Weakest | Targeting::Strongest => {
                 let (cur, max) = R::vitality(&self.fight.units[i], &self.enc.units[i]);

@@ -23,7 +23,8 @@ pub enum InitiativeKind {
 }
 
 impl InitiativeKind {
-    pub const NAMES: &'static [&'static str] = &["rolled", "rerolled", "fixed", "alternating", "side"];
+    pub const NAMES: &'static [&'static str] =
+        &["rolled", "rerolled", "fixed", "alternating", "side"];
 
     pub fn parse(name: &str) -> Option<InitiativeKind> {
         Some(match name {
@@ -84,7 +85,12 @@ pub struct InitiativeRoll {
 
 /// Sort `order` (unit indices) by `keys` (indexed by unit), highest first;
 /// exact ties are broken by `ties`. No allocation: sorts in place.
-pub(crate) fn sort_by_keys<D: Dice>(order: &mut [u8], keys: &[InitiativeRoll], ties: Ties, dice: &mut D) {
+pub(crate) fn sort_by_keys<D: Dice>(
+    order: &mut [u8],
+    keys: &[InitiativeRoll],
+    ties: Ties,
+    dice: &mut D,
+) {
     // Roster order first so that equal keys stay in roster order; the sort is
     // unstable but the unit index in the key makes it total.
     order.sort_unstable_by_key(|&u| (std::cmp::Reverse(keys[u as usize]), u));

@@ -92,10 +92,12 @@ mod tests {
 
     #[test]
     fn add_assign_sums_every_field() {
-        let mut a = Tally::default();
-        a.fights = 3;
+        let mut a = Tally {
+            fights: 3,
+            draws: 1,
+            ..Tally::default()
+        };
         a.wins[0] = 2;
-        a.draws = 1;
         a.rounds[4] = 3;
         a.counters[1] = 7;
         let mut b = a.clone();

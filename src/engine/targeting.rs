@@ -19,7 +19,8 @@ pub enum Targeting {
 }
 
 impl Targeting {
-    pub const NAMES: &'static [&'static str] = &["random", "weakest", "strongest", "nearest", "focus"];
+    pub const NAMES: &'static [&'static str] =
+        &["random", "weakest", "strongest", "nearest", "focus"];
 
     pub fn parse(name: &str) -> Option<Targeting> {
         Some(match name {

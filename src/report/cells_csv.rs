@@ -22,7 +22,10 @@ pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
     let ints = |f: &dyn Fn(&Summary) -> u64| rows.iter().map(f).collect::<Vec<u64>>();
 
     let mut b = TableBuilder::new(CELLS_CSV);
-    b.ints("cell", report.cells.iter().map(|c| c.index as u64).collect());
+    b.ints(
+        "cell",
+        report.cells.iter().map(|c| c.index as u64).collect(),
+    );
     for (axis, path) in info.axes.iter().enumerate() {
         let values = report
             .cells
@@ -39,7 +42,11 @@ pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
         let win = |s: &Summary| s.wins.get(i).copied().unwrap_or(EMPTY);
         b.ints(&format!("wins_{name}"), ints(&|s| win(s).count));
         for (suffix, value) in RATE_COLUMNS {
-            b.floats(&format!("win_rate_{name}{suffix}"), floats(&|s| value(&win(s))), RATE_DECIMALS);
+            b.floats(
+                &format!("win_rate_{name}{suffix}"),
+                floats(&|s| value(&win(s))),
+                RATE_DECIMALS,
+            );
         }
     }
     b.ints("draws", ints(&|s| s.draws.count));
@@ -73,13 +80,17 @@ const EMPTY: Proportion = Proportion {
     ci: crate::analysis::Interval { lo: 0.0, hi: 1.0 },
 };
 
+/// A column suffix and how to get its value from a win rate.
+type RateColumn = (&'static str, fn(&Proportion) -> f64);
+/// A column prefix and the per-side means it shows.
+type SideMeans = (&'static str, fn(&Summary) -> &[f64]);
+
 /// The three float columns of a side's win rate: suffix and value.
-const RATE_COLUMNS: [(&str, fn(&Proportion) -> f64); 3] = [
+const RATE_COLUMNS: [RateColumn; 3] = [
     ("", |p| p.estimate),
     ("_lo", |p| p.ci.lo),
     ("_hi", |p| p.ci.hi),
 ];
 
 /// The per-side means after the rounds columns: column prefix and values.
-const PER_SIDE_MEANS: [(&str, fn(&Summary) -> &[f64]); 2] =
-    [("survivors", |s| &s.survivors), ("damage", |s| &s.damage)];
+const PER_SIDE_MEANS: [SideMeans; 2] = [("survivors", |s| &s.survivors), ("damage", |s| &s.damage)];

@@ -74,7 +74,9 @@ pub fn check(results: &RunResults, dir: &Path) -> Result<Vec<Difference>, Report
 /// a missing file or folder.
 pub fn compare(rendered: &[ReportFile], dir: &Path) -> Result<Vec<Difference>, ReportError> {
     if !dir.is_dir() {
-        return Ok(vec![Difference::NoReport { dir: dir.to_path_buf() }]);
+        return Ok(vec![Difference::NoReport {
+            dir: dir.to_path_buf(),
+        }]);
     }
     let mut differences = Vec::new();
     for file in rendered {
@@ -112,13 +114,19 @@ fn extra_files(rendered: &[ReportFile], dir: &Path) -> Result<Vec<Difference>, R
         let entry = entry.map_err(ReportError::io("read folder", dir))?;
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        if path.is_file() && looks_like_report_file(&path) && !rendered.iter().any(|f| f.name == name) {
+        if path.is_file()
+            && looks_like_report_file(&path)
+            && !rendered.iter().any(|f| f.name == name)
+        {
             extra.push(name);
         }
     }
     // read_dir order depends on the file system; sort for stable output.
     extra.sort();
-    Ok(extra.into_iter().map(|name| Difference::Extra { name }).collect())
+    Ok(extra
+        .into_iter()
+        .map(|name| Difference::Extra { name })
+        .collect())
 }
 
 /// How two differing versions of file `name` differ.
@@ -130,7 +138,9 @@ fn describe(name: &str, expected: &[u8], found: &[u8]) -> Difference {
     let texts = (std::str::from_utf8(expected), std::str::from_utf8(found));
     match texts {
         (Ok(expected), Ok(found)) if is_text => first_differing_line(name, expected, found),
-        _ => Difference::Bytes { name: name.to_owned() },
+        _ => Difference::Bytes {
+            name: name.to_owned(),
+        },
     }
 }
 
@@ -146,7 +156,11 @@ fn first_differing_line(name: &str, expected: &str, found: &str) -> Difference {
             // Both ended together without a differing line: the bytes differ
             // in a way lines cannot show (unreachable for unequal texts, but
             // kept total).
-            (None, None) => return Difference::Bytes { name: name.to_owned() },
+            (None, None) => {
+                return Difference::Bytes {
+                    name: name.to_owned(),
+                }
+            }
             (e, f) => {
                 return Difference::Line {
                     name: name.to_owned(),
@@ -172,7 +186,10 @@ mod tests {
         let d = first_differing_line("a.csv", "x\ny\nz\n", "x\nY\nz\n");
         assert_eq!(d.to_string(), "a.csv line 2: expected \"y\", found \"Y\"");
         let d = first_differing_line("a.md", "x\ny\n", "x\n");
-        assert_eq!(d.to_string(), "a.md line 2: expected \"y\", found end of file");
+        assert_eq!(
+            d.to_string(),
+            "a.md line 2: expected \"y\", found end of file"
+        );
         let d = first_differing_line("a.md", "x\n", "x\r\n");
         assert_eq!(d.to_string(), "a.md line 1: expected \"x\", found \"x\\r\"");
     }

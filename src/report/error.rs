@@ -46,7 +46,10 @@ pub enum ReportError {
 
 impl ReportError {
     /// Wraps an I/O error with what was being done and to which path.
-    pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+    ) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| ReportError::Io {
             action,

@@ -72,7 +72,8 @@ impl TableBuilder {
     /// (e.g. a counter named like a standard column).
     pub(crate) fn finish(self, height: usize) -> Result<Table, ReportError> {
         let file = self.file;
-        let frame = DataFrame::new(height, self.columns).map_err(|source| ReportError::Frame { file, source })?;
+        let frame = DataFrame::new(height, self.columns)
+            .map_err(|source| ReportError::Frame { file, source })?;
         Ok(Table {
             file,
             frame,
@@ -85,7 +86,8 @@ impl Table {
     /// The table as CSV bytes: header, one line per row, `\n` line endings.
     pub(crate) fn to_csv(&self) -> Result<Vec<u8>, ReportError> {
         let file = self.file;
-        self.csv().map_err(|source| ReportError::Frame { file, source })
+        self.csv()
+            .map_err(|source| ReportError::Frame { file, source })
     }
 
     fn csv(&self) -> PolarsResult<Vec<u8>> {

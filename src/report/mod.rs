@@ -11,7 +11,7 @@
 //! cell names), `style` (colours, fonts, PNG canvas) and `fonts` are shared.
 
 mod cells_csv;
-pub mod check;
+mod check;
 mod error;
 mod fonts;
 mod frame;
@@ -166,10 +166,13 @@ pub fn write_files(files: &[ReportFile], out_dir: &Path) -> Result<(), ReportErr
 
 /// `out_dir`'s parent folder (`.` for a bare name) and its own name.
 fn split_dir(out_dir: &Path) -> Result<(PathBuf, String), ReportError> {
-    let name = out_dir.file_name().and_then(|n| n.to_str()).ok_or_else(|| ReportError::NotAReport {
-        path: out_dir.to_path_buf(),
-        reason: "the output folder needs a plain UTF-8 name (not `.`, `..` or `/`)".to_owned(),
-    })?;
+    let name = out_dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| ReportError::NotAReport {
+            path: out_dir.to_path_buf(),
+            reason: "the output folder needs a plain UTF-8 name (not `.`, `..` or `/`)".to_owned(),
+        })?;
     let parent = match out_dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -202,7 +205,9 @@ fn ensure_replaceable(out_dir: &Path) -> Result<(), ReportError> {
 
 fn remove_if_present(dir: &Path) -> Result<(), ReportError> {
     match fs::remove_dir_all(dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ReportError::io("remove stale folder", dir)(e)),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(ReportError::io("remove stale folder", dir)(e))
+        }
         _ => Ok(()),
     }
 }
@@ -228,14 +233,23 @@ fn validate(results: &RunResults) -> Result<(), ReportError> {
         return fail("no cells".to_owned());
     }
     if info.sides.is_empty() || info.sides.len() > MAX_SIDES {
-        return fail(format!("{} sides (expected 1 to {MAX_SIDES})", info.sides.len()));
+        return fail(format!(
+            "{} sides (expected 1 to {MAX_SIDES})",
+            info.sides.len()
+        ));
     }
     if info.counters.len() > MAX_COUNTERS {
-        return fail(format!("{} counters (at most {MAX_COUNTERS})", info.counters.len()));
+        return fail(format!(
+            "{} counters (at most {MAX_COUNTERS})",
+            info.counters.len()
+        ));
     }
     for (position, cell) in results.cells.iter().enumerate() {
         if cell.index != position {
-            return fail(format!("cell at position {position} has index {}", cell.index));
+            return fail(format!(
+                "cell at position {position} has index {}",
+                cell.index
+            ));
         }
         if cell.axis_values.len() != info.axes.len() {
             return fail(format!(

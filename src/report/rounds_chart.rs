@@ -19,8 +19,8 @@ use super::error::ReportError;
 use super::fonts;
 use super::labels::{cell_label, fixed, truncate};
 use super::style::{
-    draw_title, render_png, series_colour, text, Canvas, DrawError, DARK_GREY, LABEL_SIZE, LIGHT_GREY,
-    TICK_SIZE,
+    draw_title, render_png, series_colour, text, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
+    LIGHT_GREY, TICK_SIZE,
 };
 use super::{Report, ROUNDS_PNG};
 use crate::analysis::{self, LengthBin};
@@ -78,14 +78,21 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
         })
         .collect();
     let title = format!("{}: fight length", report.info.name);
-    let subtitle = format!(
-        "Share of fights ending in each round, up to round {}, by which {AXIS_PERCENTILE}% of every \
-         cell's fights that ended before the {}-round cap had ended.",
-        axes.x_max, report.info.max_rounds
-    );
+    let cap = report.info.max_rounds;
+    let subtitle = if axes.x_max >= cap {
+        format!("Share of fights ending in each round, up to the {cap}-round cap.")
+    } else {
+        format!(
+            "Share of fights ending in each round, up to round {}, by which {AXIS_PERCENTILE}% of \
+             every cell's fights that ended before the {cap}-round cap had ended.",
+            axes.x_max
+        )
+    };
     let headings = |canvas: &Canvas, width: u32| -> Result<(), DrawError> {
         draw_title(canvas, &title, width)?;
-        let style = text(TICK_SIZE).color(&DARK_GREY).pos(Pos::new(HPos::Center, VPos::Top));
+        let style = text(TICK_SIZE)
+            .color(&DARK_GREY)
+            .pos(Pos::new(HPos::Center, VPos::Top));
         canvas.draw_text(&subtitle, &style, (width as i32 / 2, 44))
     };
     if overlay {
@@ -121,7 +128,8 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
 /// x up to [`analysis::rounds_axis_limit`]; y up to the largest share within
 /// that range, plus headroom.
 fn shared_axes(report: &Report) -> Axes {
-    let x_max = analysis::rounds_axis_limit(&report.summaries, report.info.max_rounds, AXIS_PERCENTILE);
+    let x_max =
+        analysis::rounds_axis_limit(&report.summaries, report.info.max_rounds, AXIS_PERCENTILE);
     let top = report
         .summaries
         .iter()
@@ -137,18 +145,32 @@ fn shared_axes(report: &Report) -> Axes {
 
 /// The share of fights ending in each round `0..=x_max` (0 where no fight
 /// ended), so lines do not skip over empty rounds.
-fn points(bins: &[LengthBin], x_max: u32) -> Vec<(f64, f64)> {
+fn points(bins: &[LengthBin], x_max: u32) -> Vec<(u32, f64)> {
     let mut shares = vec![0.0; x_max as usize + 1];
     for bin in bins.iter().filter(|b| b.rounds <= x_max) {
         shares[bin.rounds as usize] = bin.share;
     }
-    shares.into_iter().enumerate().map(|(r, share)| (r as f64, share)).collect()
+    shares
+        .into_iter()
+        .zip(0..)
+        .map(|(share, r)| (r, share))
+        .collect()
 }
 
 /// One panel with one line per entry of `lines`.
-fn panel(area: &Canvas, lines: &[Line], axes: Axes, caption: Option<&str>, legend: bool) -> Result<(), DrawError> {
+fn panel(
+    area: &Canvas,
+    lines: &[Line],
+    axes: Axes,
+    caption: Option<&str>,
+    legend: bool,
+) -> Result<(), DrawError> {
     let small = caption.is_some();
-    let (tick, label) = if small { (TICK_SIZE - 3, TICK_SIZE - 1) } else { (TICK_SIZE, LABEL_SIZE) };
+    let (tick, label) = if small {
+        (TICK_SIZE - 3, TICK_SIZE - 1)
+    } else {
+        (TICK_SIZE, LABEL_SIZE)
+    };
     let mut builder = ChartBuilder::on(area);
     builder
         .margin(if small { 6 } else { 12 })
@@ -158,7 +180,9 @@ fn panel(area: &Canvas, lines: &[Line], axes: Axes, caption: Option<&str>, legen
     if let Some(caption) = caption {
         builder.caption(caption, text(label));
     }
-    let mut chart = builder.build_cartesian_2d(0.0..(f64::from(axes.x_max) + 0.5), 0.0..axes.y_max)?;
+    // Integer rounds on x, so ticks fall on whole rounds; one spare round on
+    // the right keeps the last point off the border.
+    let mut chart = builder.build_cartesian_2d(0..axes.x_max + 1, 0.0..axes.y_max)?;
     let mut mesh = chart.configure_mesh();
     mesh.label_style(text(tick))
         .axis_desc_style(text(label))
@@ -166,7 +190,6 @@ fn panel(area: &Canvas, lines: &[Line], axes: Axes, caption: Option<&str>, legen
         .light_line_style(WHITE)
         .x_labels(if small { 6 } else { 12 })
         .y_labels(if small { 4 } else { 8 })
-        .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| fixed(*y, 2));
     if !small {
         mesh.x_desc("rounds").y_desc("share of fights");
@@ -176,11 +199,12 @@ fn panel(area: &Canvas, lines: &[Line], axes: Axes, caption: Option<&str>, legen
     for line in lines {
         let pts = points(line.bins, axes.x_max);
         let colour = line.colour;
-        let series = chart.draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))?;
+        let series =
+            chart.draw_series(LineSeries::new(pts.iter().copied(), colour.stroke_width(2)))?;
         if legend {
-            series
-                .label(line.label.as_str())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(3)));
+            series.label(line.label.as_str()).legend(move |(x, y)| {
+                PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
         }
         if !small && axes.x_max <= MARKERS_MAX_ROUNDS {
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
@@ -205,10 +229,25 @@ mod tests {
     #[test]
     fn points_fill_empty_rounds_and_clip() {
         let bins = [
-            LengthBin { rounds: 1, fights: 1, share: 0.25 },
-            LengthBin { rounds: 3, fights: 2, share: 0.5 },
-            LengthBin { rounds: 9, fights: 1, share: 0.25 },
+            LengthBin {
+                rounds: 1,
+                fights: 1,
+                share: 0.25,
+            },
+            LengthBin {
+                rounds: 3,
+                fights: 2,
+                share: 0.5,
+            },
+            LengthBin {
+                rounds: 9,
+                fights: 1,
+                share: 0.25,
+            },
         ];
-        assert_eq!(points(&bins, 3), vec![(0.0, 0.0), (1.0, 0.25), (2.0, 0.0), (3.0, 0.5)]);
+        assert_eq!(
+            points(&bins, 3),
+            vec![(0, 0.0), (1, 0.25), (2, 0.0), (3, 0.5)]
+        );
     }
 }

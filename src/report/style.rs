@@ -15,7 +15,8 @@ use super::error::ReportError;
 use super::fonts;
 
 /// The error type of every plotters call on our canvas.
-pub(crate) type DrawError = DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
+pub(crate) type DrawError =
+    DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>;
 
 /// The whole canvas a chart draws on.
 pub(crate) type Canvas<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
@@ -88,8 +89,9 @@ pub(crate) fn render_png(
     };
     let mut pixels = vec![255u8; width as usize * height as usize * 3];
     {
-        let backend = BitMapBackend::<RGBPixel>::with_buffer_and_format(&mut pixels, (width, height))
-            .map_err(|e| chart_error(&e))?;
+        let backend =
+            BitMapBackend::<RGBPixel>::with_buffer_and_format(&mut pixels, (width, height))
+                .map_err(|e| chart_error(&e))?;
         let canvas = backend.into_drawing_area();
         canvas.fill(&WHITE).map_err(|e| chart_error(&e))?;
         draw(&canvas).map_err(|e| chart_error(&e))?;
@@ -100,7 +102,12 @@ pub(crate) fn render_png(
 
 /// Encodes 8-bit RGB pixels as PNG. Best compression: reports are checked in,
 /// and the encoder is deterministic at every level.
-fn encode_png(file: &'static str, pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, ReportError> {
+fn encode_png(
+    file: &'static str,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+) -> Result<Vec<u8>, ReportError> {
     let png_error = |source| ReportError::Png { file, source };
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, width, height);

@@ -59,11 +59,21 @@ fn code(text: &str) -> String {
 }
 
 fn rate_with_interval(p: &Proportion) -> String {
-    format!("{} {}", fixed(p.estimate, RATE_DECIMALS), interval(&p.ci, false))
+    format!(
+        "{} {}",
+        fixed(p.estimate, RATE_DECIMALS),
+        interval(&p.ci, false)
+    )
 }
 
 fn interval(ci: &Interval, signs: bool) -> String {
-    let number = |v| if signs { signed(v, RATE_DECIMALS) } else { fixed(v, RATE_DECIMALS) };
+    let number = |v| {
+        if signs {
+            signed(v, RATE_DECIMALS)
+        } else {
+            fixed(v, RATE_DECIMALS)
+        }
+    };
     format!("[{}, {}]", number(ci.lo), number(ci.hi))
 }
 
@@ -123,7 +133,7 @@ fn results_table(md: &mut Markdown, report: &Report) {
     md.blank();
     let mut header = vec!["cell".to_owned()];
     header.extend(info.axes.iter().map(|a| code(a)));
-    header.extend(info.sides.iter().map(|s| format!("{} wins", s.name)));
+    header.extend(info.sides.iter().map(|s| format!("{} win rate", s.name)));
     header.extend(["draws", "rounds (mean)", "p50", "p90"].map(str::to_owned));
     md.row(&header);
     let mut rule = vec!["---:"];
@@ -182,7 +192,7 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
         return;
     }
     md.line(format!(
-        "Change in **{}**'s win rate from the baseline, {} (win rate {}). \
+        "Change in the win rate of **{}** from the baseline, {} (win rate {}). \
          Intervals are Newcombe hybrid-score 95% intervals for the difference of two \
          independent proportions; cells share random numbers, so they are conservative. \
          Where an interval excludes zero, the difference is unlikely to be noise.",
@@ -191,7 +201,14 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
         fixed(base.estimate, RATE_DECIMALS)
     ));
     md.blank();
-    md.row(&["cell", "axis values", "win rate", "difference", "95% interval", "excludes zero?"]);
+    md.row(&[
+        "cell",
+        "axis values",
+        "win rate",
+        "difference",
+        "95% interval",
+        "excludes zero?",
+    ]);
     md.line("|---:|---|---:|---:|---|---|");
     for effect in &effects {
         effect_row(md, report, effect);
@@ -204,7 +221,7 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         .get(effect.cell)
         .map_or_else(String::new, |c| values_label(&c.axis_values));
     let verdict = if effect.difference.ci.excludes_zero() {
-        "yes: a real effect"
+        "yes"
     } else {
         "no: could be noise"
     };

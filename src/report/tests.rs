@@ -48,14 +48,15 @@ fn info(name: &str, axes: &[&str]) -> ScenarioInfo {
 
 /// The tiny hand-checked cell of `single_cell_csv_is_exact`.
 fn tiny_tally() -> Tally {
-    let mut t = Tally::default();
-    t.fights = 4;
-    t.wins[0] = 3;
-    t.wins[1] = 1;
+    let mut t = Tally {
+        fights: 4,
+        wins: [3, 1, 0, 0],
+        survivors: [6, 0, 0, 0],
+        damage: [40, 12, 0, 0],
+        ..Tally::default()
+    };
     t.rounds[2] = 3;
     t.rounds[5] = 1;
-    t.survivors = [6, 0, 0, 0];
-    t.damage = [40, 12, 0, 0];
     t.counters[0] = 2;
     t.counters[1] = 1;
     t
@@ -64,9 +65,11 @@ fn tiny_tally() -> Tally {
 /// A plausible tally whose win rate for the first side is about `p`, with
 /// fight lengths spread around `mean_rounds`.
 fn tally(fights: u64, p: f64, mean_rounds: usize) -> Tally {
-    let mut t = Tally::default();
-    t.fights = fights;
     let draws = fights / 50;
+    let mut t = Tally {
+        fights,
+        ..Tally::default()
+    };
     let wins0 = ((fights - draws) as f64 * p).round() as u64;
     t.wins[0] = wins0;
     t.wins[1] = fights - draws - wins0;
@@ -181,9 +184,15 @@ damage_defenders,crits,deaths
 0,4,3,0.7500,0.3006,0.9544,1,0.2500,0.0456,0.6994,0,0.0000,2.750,2,5,1.500,0.000,10.000,3.000,0.500,0.250
 ";
     assert_eq!(text(&files, CELLS_CSV), expected);
-    assert_eq!(text(&files, ROUNDS_CSV), "cell,rounds,fights\n0,2,3\n0,5,1\n");
+    assert_eq!(
+        text(&files, ROUNDS_CSV),
+        "cell,rounds,fights\n0,2,3\n0,5,1\n"
+    );
     let names: Vec<&str> = files.iter().map(|f| f.name).collect();
-    assert_eq!(names, [CELLS_CSV, ROUNDS_CSV, WIN_RATE_PNG, ROUNDS_PNG, SUMMARY_MD]);
+    assert_eq!(
+        names,
+        [CELLS_CSV, ROUNDS_CSV, WIN_RATE_PNG, ROUNDS_PNG, SUMMARY_MD]
+    );
     let md = text(&files, SUMMARY_MD);
     assert!(md.starts_with("# tiny\n"), "{md}");
     assert!(md.contains("nothing to compare"), "{md}");
@@ -194,13 +203,19 @@ damage_defenders,crits,deaths
 fn one_axis_report() {
     let results = results(
         "cover",
-        &[("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"])],
+        &[(
+            "sides.defenders.rifleman.cover",
+            &["none", "half", "three-quarters", "full"],
+        )],
     );
     let files = rendered(&results);
     let csv = text(&files, CELLS_CSV);
     let mut lines = csv.lines();
     let header = lines.next().unwrap_or_default();
-    assert!(header.starts_with("cell,sides.defenders.rifleman.cover,fights,wins_attackers,"), "{header}");
+    assert!(
+        header.starts_with("cell,sides.defenders.rifleman.cover,fights,wins_attackers,"),
+        "{header}"
+    );
     assert!(header.ends_with(",crits,deaths"), "{header}");
     assert_eq!(lines.count(), 4);
     assert!(text(&files, ROUNDS_CSV).starts_with("cell,rounds,fights\n0,1,"));
@@ -217,8 +232,14 @@ fn two_axes_make_a_heatmap_and_everything_is_deterministic() {
     let results = results(
         "cover-initiative",
         &[
-            ("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"]),
-            ("options.initiative", &["d20+dex", "team-alternating", "side"]),
+            (
+                "sides.defenders.rifleman.cover",
+                &["none", "half", "three-quarters", "full"],
+            ),
+            (
+                "options.initiative",
+                &["d20+dex", "team-alternating", "side"],
+            ),
         ],
     );
     let first = rendered(&results);
@@ -239,8 +260,14 @@ fn three_axes_and_many_cells() {
         "big",
         &[
             ("options.crit", &["double-dice", "max-plus-roll"]),
-            ("sides.defenders.rifleman.cover", &["none", "half", "three-quarters", "full"]),
-            ("options.initiative", &["d20+dex", "team-alternating", "side", "fixed", "reroll"]),
+            (
+                "sides.defenders.rifleman.cover",
+                &["none", "half", "three-quarters", "full"],
+            ),
+            (
+                "options.initiative",
+                &["d20+dex", "team-alternating", "side", "fixed", "reroll"],
+            ),
         ],
     );
     let files = rendered(&results);
@@ -253,7 +280,10 @@ fn three_axes_and_many_cells() {
 fn inconsistent_results_are_errors() {
     let mut results = results("bad", &[("options.x", &["a", "b"])]);
     results.cells[1].axis_values.clear();
-    let err = render(&results).err().map(|e| e.to_string()).unwrap_or_default();
+    let err = render(&results)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(err.contains("cell 1 has 0 axis values for 1 axes"), "{err}");
     results.cells.clear();
     assert!(render(&results).is_err());
@@ -290,7 +320,10 @@ fn write_refuses_to_replace_a_folder_that_is_not_a_report() {
     std::fs::create_dir_all(&out).expect("mkdir");
     std::fs::write(out.join("main.rs"), "fn main() {}\n").expect("file");
     let results = results("x", &[]);
-    let err = write(&results, &out).err().map(|e| e.to_string()).unwrap_or_default();
+    let err = write(&results, &out)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(err.contains("refusing to replace"), "{err}");
     assert!(out.join("main.rs").exists());
     let leftovers = std::fs::read_dir(tmp.path()).expect("read").count();
@@ -318,7 +351,11 @@ fn compare_finds_changed_missing_and_extra_files() {
     let differences = compare(&files, &out).expect("compare");
     let shown: Vec<String> = differences.iter().map(ToString::to_string).collect();
     assert_eq!(shown.len(), 4, "{shown:#?}");
-    assert!(shown[0].starts_with("cells.csv line 3: expected \"1,b,20000,"), "{}", shown[0]);
+    assert!(
+        shown[0].starts_with("cells.csv line 3: expected \"1,b,20000,"),
+        "{}",
+        shown[0]
+    );
     assert!(shown[0].contains("found \"1,B,20000,"), "{}", shown[0]);
     assert_eq!(shown[1], "rounds.csv: missing");
     assert_eq!(shown[2], "rounds.png: differs");

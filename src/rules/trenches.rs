@@ -26,8 +26,10 @@
 //! attacks disadvantage). Deafened and grappled only affect movement.
 //! Exhaustion: level 3 gives disadvantage on attacks, 4 halves HP, 6 is death.
 
-use crate::dice::{DiceExpr, Dice};
-use crate::engine::{Combatant, Condition, Cover, InitiativeKind, InitiativeRoll, Turn, UnitSpec};
+use crate::dice::{Dice, DiceExpr};
+use crate::engine::{
+    Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Turn, UnitSpec,
+};
 use crate::results::CounterInfo;
 use crate::rules::d20::Edge;
 use crate::rules::{Ruleset, MAX_WEAPONS};
@@ -77,11 +79,13 @@ pub struct Unit {
 }
 
 impl Unit {
+    #[inline]
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons[..self.n_weapons as usize]
     }
 
     /// Maximum HP this fight (exhaustion 4 halves it).
+    #[inline]
     pub fn max_hp(&self) -> i32 {
         if self.exhaustion >= 4 {
             (self.hp / 2).max(1)
@@ -144,24 +148,28 @@ const CRIT_NAMES: &[&str] = &["double-dice", "double-total", "max-plus-roll", "n
 const KIND_NAMES: &[&str] = &["melee", "firearm"];
 
 /// Conditions that stop a unit from acting.
-const NO_ACTIONS: &[Condition] = &[
+const NO_ACTIONS: Conditions = Conditions::of(&[
     Condition::Incapacitated,
     Condition::Paralyzed,
     Condition::Stunned,
     Condition::Unconscious,
-];
+]);
 /// Conditions that give attacks against a unit advantage at any distance.
-const EXPOSED: &[Condition] = &[
+const EXPOSED: Conditions = Conditions::of(&[
     Condition::Blinded,
     Condition::Paralyzed,
     Condition::Restrained,
     Condition::Stunned,
     Condition::Unconscious,
-];
+]);
 /// Conditions that make hits from within 5 m critical.
-const HELPLESS: &[Condition] = &[Condition::Paralyzed, Condition::Unconscious];
+const HELPLESS: Conditions = Conditions::of(&[Condition::Paralyzed, Condition::Unconscious]);
 /// Conditions that give a unit's own attacks disadvantage.
-const HAMPERED: &[Condition] = &[Condition::Frightened, Condition::Prone, Condition::Restrained];
+const HAMPERED: Conditions = Conditions::of(&[
+    Condition::Frightened,
+    Condition::Prone,
+    Condition::Restrained,
+]);
 
 impl Ruleset for Trenches {
     const NAME: &'static str = "trenches";
@@ -232,10 +240,22 @@ impl Ruleset for Trenches {
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
-        CounterInfo { name: "attacks", doc: "attack rolls made per fight" },
-        CounterInfo { name: "hits", doc: "attacks that hit, per fight" },
-        CounterInfo { name: "crits", doc: "critical hits per fight" },
-        CounterInfo { name: "downed", doc: "units brought to 0 HP per fight" },
+        CounterInfo {
+            name: "attacks",
+            doc: "attack rolls made per fight",
+        },
+        CounterInfo {
+            name: "hits",
+            doc: "attacks that hit, per fight",
+        },
+        CounterInfo {
+            name: "crits",
+            doc: "critical hits per fight",
+        },
+        CounterInfo {
+            name: "downed",
+            doc: "units brought to 0 HP per fight",
+        },
     ];
 
     type Weapon = Weapon;
@@ -245,7 +265,12 @@ impl Ruleset for Trenches {
 
     fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
         Ok(Options {
-            crit: [Crit::DoubleDice, Crit::DoubleTotal, Crit::MaxPlusRoll, Crit::None][f.choice("crit")?],
+            crit: [
+                Crit::DoubleDice,
+                Crit::DoubleTotal,
+                Crit::MaxPlusRoll,
+                Crit::None,
+            ][f.choice("crit")?],
             nat1_misses: f.bool("nat1_misses")?,
             nat20_hits: f.bool("nat20_hits")?,
             proficiency_on_attacks: f.bool("proficiency_on_attacks")?,
@@ -334,11 +359,17 @@ impl Ruleset for Trenches {
         if turn.unit(me).conditions.any(NO_ACTIONS) {
             return;
         }
-        let Some(target) = turn.choose_target(|t, i| best_weapon(t, me, i).is_some()) else {
+        // The encounter outlives the turn, so stats borrowed from it do not
+        // hold the turn (and its dice) borrowed.
+        let stats = &turn.enc.units[me].stats;
+        let Some(target) =
+            turn.choose_target(|t, i| best_weapon(stats, t.distance(me, i)).is_some())
+        else {
             return;
         };
-        let weapon = best_weapon(turn, me, target).expect("targets are chosen among reachable ones");
-        attack(turn, target, &weapon);
+        if let Some(weapon) = best_weapon(stats, turn.distance(me, target)) {
+            attack(turn, target, weapon);
+        }
     }
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
@@ -346,15 +377,10 @@ impl Ruleset for Trenches {
     }
 }
 
-/// The first (best) of `attacker`'s weapons that reaches `target`.
-fn best_weapon<D: Dice>(turn: &Turn<'_, Trenches, D>, attacker: usize, target: usize) -> Option<Weapon> {
-    let distance = turn.distance(attacker, target);
-    turn.spec(attacker)
-        .stats
-        .weapons()
-        .iter()
-        .find(|w| distance <= w.range)
-        .copied()
+/// The first (best) of a unit's weapons that reaches `distance`.
+#[inline]
+fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
+    stats.weapons().iter().find(|w| distance <= w.range)
 }
 
 /// How an attack went (for tests).
@@ -369,10 +395,15 @@ pub struct AttackResult {
 }
 
 /// One attack by the acting unit on `target` with `weapon`.
-pub fn attack<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, weapon: &Weapon) -> AttackResult {
+pub fn attack<D: Dice>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> AttackResult {
     let me = turn.actor;
-    let opts = *turn.options();
-    let stats = turn.spec(me).stats;
+    let enc = turn.enc;
+    let opts = &enc.options;
+    let stats = &enc.units[me].stats;
     let mine = turn.unit(me).conditions;
     let theirs = *turn.unit(target);
     let distance = turn.distance(me, target);
@@ -398,7 +429,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, weapon: 
     if blind_far_shot {
         total -= 5;
     }
-    let target_stats = &turn.spec(target).stats;
+    let target_stats = &enc.units[target].stats;
     let ac = if firearm {
         target_stats.ac_firearm + cover_bonus(theirs.cover)
     } else {
@@ -440,6 +471,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, weapon: 
 }
 
 /// Critical damage under the crit option.
+#[inline]
 pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, dice: &mut D) -> i32 {
     match crit {
         Crit::DoubleDice => damage.roll_dice(dice) + damage.roll(dice),
@@ -450,6 +482,7 @@ pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, dice: &mut D) -> i32 
 }
 
 /// AC bonus of cover against firearms.
+#[inline]
 pub fn cover_bonus(cover: Cover) -> i32 {
     match cover {
         Cover::None => 0,
@@ -473,3 +506,7 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, damage
         turn.take_out(target);
     }
 }
+
+#[cfg(test)]
+#[path = "trenches_tests.rs"]
+mod tests;

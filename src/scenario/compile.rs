@@ -6,7 +6,8 @@ use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
 use super::schema::{unknown_choice, Ctx, Field, Fields, Kind, Lit};
 use crate::engine::{
-    Condition, Cover, Encounter, Initiative, InitiativeKind, Targeting, Ties, UnitSpec, MAX_SIDES, MAX_UNITS,
+    Condition, Cover, Encounter, Initiative, InitiativeKind, Targeting, Ties, UnitSpec, MAX_SIDES,
+    MAX_UNITS,
 };
 use crate::rules::{Ruleset, MAX_WEAPONS};
 
@@ -14,7 +15,14 @@ use crate::rules::{Ruleset, MAX_WEAPONS};
 pub const ENGINE_OPTIONS: &[Field] = &[
     Field::new(
         "initiative",
-        Kind::Choice(&["default", "rolled", "rerolled", "fixed", "alternating", "side"]),
+        Kind::Choice(&[
+            "default",
+            "rolled",
+            "rerolled",
+            "fixed",
+            "alternating",
+            "side",
+        ]),
         Some(Lit::Str("default")),
         "turn order: the ruleset's own (default), rolled once per fight, re-rolled every round, \
          fixed by a stat, team-alternating activation, or side initiative",
@@ -29,15 +37,36 @@ pub const ENGINE_OPTIONS: &[Field] = &[
 
 /// Keys of a unit group in a side: `[sides.NAME] UNIT = { count = 2, ... }`.
 pub const SIDE_ENTRY_FIELDS: &[Field] = &[
-    Field::new("count", Kind::Int { min: 1, max: MAX_UNITS as i64 }, Some(Lit::Int(1)), "how many of this unit"),
-    Field::new("cover", Kind::Choice(Cover::NAMES), Some(Lit::Str("none")), "cover the units stand in"),
+    Field::new(
+        "count",
+        Kind::Int {
+            min: 1,
+            max: MAX_UNITS as i64,
+        },
+        Some(Lit::Int(1)),
+        "how many of this unit",
+    ),
+    Field::new(
+        "cover",
+        Kind::Choice(Cover::NAMES),
+        Some(Lit::Str("none")),
+        "cover the units stand in",
+    ),
     Field::new(
         "distance",
-        Kind::Int { min: 0, max: 100_000 },
+        Kind::Int {
+            min: 0,
+            max: 100_000,
+        },
         Some(Lit::Int(0)),
         "distance from the front line at the start, in the ruleset's unit",
     ),
-    Field::new("target", Kind::Choice(Targeting::NAMES), Some(Lit::Str("random")), "targeting policy"),
+    Field::new(
+        "target",
+        Kind::Choice(Targeting::NAMES),
+        Some(Lit::Str("random")),
+        "targeting policy",
+    ),
     Field::new(
         "conditions",
         Kind::Names(Some(Condition::NAMES)),
@@ -70,12 +99,20 @@ fn empty_table() -> Node {
 fn table_of<'a>(ctx: Ctx, node: &'a Node, path: &str) -> Result<&'a Table, ScenarioError> {
     match &node.value {
         Value::Table(t) => Ok(t),
-        other => Err(ctx.error(&node.span, path, format!("expected a table, found {}", other.type_name()))),
+        other => Err(ctx.error(
+            &node.span,
+            path,
+            format!("expected a table, found {}", other.type_name()),
+        )),
     }
 }
 
 /// Compile a scenario tree for ruleset `R`.
-pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Compiled<R>, ScenarioError> {
+pub fn compile<R: Ruleset>(
+    ctx: Ctx,
+    root: &Table,
+    max_rounds: u32,
+) -> Result<Compiled<R>, ScenarioError> {
     let empty = empty_table();
     let top_span: Span = 0..0;
 
@@ -86,9 +123,11 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
     let initiative = Initiative {
         kind: match opts.choice("initiative")? {
             0 => R::DEFAULT_INITIATIVE,
-            k => InitiativeKind::parse(InitiativeKind::NAMES[k - 1]).expect("choices mirror InitiativeKind"),
+            k => InitiativeKind::parse(InitiativeKind::NAMES[k - 1])
+                .expect("choices mirror InitiativeKind"),
         },
-        ties: Ties::parse(Ties::NAMES[opts.choice("initiative_ties")?]).expect("choices mirror Ties"),
+        ties: Ties::parse(Ties::NAMES[opts.choice("initiative_ties")?])
+            .expect("choices mirror Ties"),
     };
     let options = R::compile_options(&opts)?;
 
@@ -97,7 +136,12 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
     let mut weapons: Vec<(String, R::Weapon)> = Vec::new();
     if let Some(node) = root.get("weapons") {
         for entry in &table_of(ctx, node, "weapons")?.entries {
-            let f = Fields::check(ctx, &entry.node, &weapon_schema, &format!("weapons.{}", entry.key))?;
+            let f = Fields::check(
+                ctx,
+                &entry.node,
+                &weapon_schema,
+                &format!("weapons.{}", entry.key),
+            )?;
             weapons.push((entry.key.clone(), R::compile_weapon(&f)?));
         }
     }
@@ -107,16 +151,31 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
     let has_weapons = R::UNIT_FIELDS.iter().any(|f| f.name == "weapons");
     let mut units: Vec<(String, R::Unit, Vec<String>)> = Vec::new();
     let Some(units_node) = root.get("units") else {
-        return Err(ctx.error(&top_span, "units", "missing the `[units.NAME]` tables: no stat blocks are defined"));
+        return Err(ctx.error(
+            &top_span,
+            "units",
+            "missing the `[units.NAME]` tables: no stat blocks are defined",
+        ));
     };
     for entry in &table_of(ctx, units_node, "units")?.entries {
-        let f = Fields::check(ctx, &entry.node, &unit_schema, &format!("units.{}", entry.key))?;
+        let f = Fields::check(
+            ctx,
+            &entry.node,
+            &unit_schema,
+            &format!("units.{}", entry.key),
+        )?;
         let mut resolved = Vec::new();
         let mut names = Vec::new();
         if has_weapons {
             let listed = f.names("weapons")?;
             if listed.len() > MAX_WEAPONS {
-                return Err(f.error("weapons", format!("at most {MAX_WEAPONS} weapons per unit; found {}", listed.len())));
+                return Err(f.error(
+                    "weapons",
+                    format!(
+                        "at most {MAX_WEAPONS} weapons per unit; found {}",
+                        listed.len()
+                    ),
+                ));
             }
             for (name, span) in listed {
                 let Some((_, w)) = weapons.iter().find(|(n, _)| *n == name) else {
@@ -143,11 +202,21 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
 
     // Sides: unit groups, expanded by count.
     let Some(sides_node) = root.get("sides") else {
-        return Err(ctx.error(&top_span, "sides", "missing the `[sides.NAME]` tables: a fight needs at least two sides"));
+        return Err(ctx.error(
+            &top_span,
+            "sides",
+            "missing the `[sides.NAME]` tables: a fight needs at least two sides",
+        ));
     };
     let sides_table = table_of(ctx, sides_node, "sides")?;
     match sides_table.entries.len() {
-        0 => return Err(ctx.error(&sides_node.span, "sides", "no sides are defined: a fight needs at least two")),
+        0 => {
+            return Err(ctx.error(
+                &sides_node.span,
+                "sides",
+                "no sides are defined: a fight needs at least two",
+            ))
+        }
         1 => {
             return Err(ctx.error(
                 &sides_node.span,
@@ -194,13 +263,19 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
                 return Err(ctx.error(
                     &g.key_span,
                     &path,
-                    format!("unit `{}` is not defined: {}", g.key, unknown_choice(&g.key, &known.collect::<Vec<_>>())),
+                    format!(
+                        "unit `{}` is not defined: {}",
+                        g.key,
+                        unknown_choice(&g.key, &known.collect::<Vec<_>>())
+                    ),
                 ));
             };
             let f = Fields::check(ctx, &g.node, &entry_schema, &path)?;
             let count = f.int("count")? as usize;
-            let cover = Cover::parse(Cover::NAMES[f.choice("cover")?]).expect("choices mirror Cover");
-            let targeting = Targeting::parse(Targeting::NAMES[f.choice("target")?]).expect("choices mirror Targeting");
+            let cover =
+                Cover::parse(Cover::NAMES[f.choice("cover")?]).expect("choices mirror Cover");
+            let targeting = Targeting::parse(Targeting::NAMES[f.choice("target")?])
+                .expect("choices mirror Targeting");
             let distance = f.int("distance")? as i32;
             let conditions = f
                 .names("conditions")?
@@ -231,7 +306,13 @@ pub fn compile<R: Ruleset>(ctx: Ctx, root: &Table, max_rounds: u32) -> Result<Co
                 };
                 n += 1;
             }
-            lines.push(describe_group::<R>(&g.key, count, stats, weapon_names, &specs[n - 1]));
+            lines.push(describe_group::<R>(
+                &g.key,
+                count,
+                stats,
+                weapon_names,
+                &specs[n - 1],
+            ));
             group += 1;
         }
         sides.push(CompiledSide {
@@ -270,7 +351,11 @@ fn describe_group<R: Ruleset>(
         extras.push(format!("{} cover", spec.cover.name()));
     }
     if spec.distance != 0 {
-        extras.push(format!("{} {} from the line", spec.distance, R::DISTANCE_UNIT));
+        extras.push(format!(
+            "{} {} from the line",
+            spec.distance,
+            R::DISTANCE_UNIT
+        ));
     }
     if spec.targeting != Targeting::Random {
         extras.push(format!("targets {}", spec.targeting.name()));

@@ -68,7 +68,10 @@ impl Table {
     }
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
-        self.entries.iter_mut().find(|e| e.key == key).map(|e| &mut e.node)
+        self.entries
+            .iter_mut()
+            .find(|e| e.key == key)
+            .map(|e| &mut e.node)
     }
 
     pub fn entry(&self, key: &str) -> Option<&Entry> {

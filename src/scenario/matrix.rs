@@ -42,7 +42,10 @@ pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioErro
         return Err(ctx.error(
             &node.span,
             "matrix",
-            format!("expected a table of `\"path\" = [values]`, found {}", node.value.type_name()),
+            format!(
+                "expected a table of `\"path\" = [values]`, found {}",
+                node.value.type_name()
+            ),
         ));
     };
     let mut axes = Vec::new();
@@ -61,10 +64,18 @@ pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioErro
             ));
         };
         if values.is_empty() {
-            return Err(ctx.error(&entry.node.span, &path, "an axis needs at least one value; this one is empty"));
+            return Err(ctx.error(
+                &entry.node.span,
+                &path,
+                "an axis needs at least one value; this one is empty",
+            ));
         }
         if entry.key.split('.').any(str::is_empty) {
-            return Err(ctx.error(&entry.key_span, &path, "a matrix path is dot-separated keys, e.g. `options.crit`"));
+            return Err(ctx.error(
+                &entry.key_span,
+                &path,
+                "a matrix path is dot-separated keys, e.g. `options.crit`",
+            ));
         }
         cells = cells.saturating_mul(values.len());
         if cells > MAX_CELLS {
@@ -113,7 +124,11 @@ pub(super) fn cells(scenario: &Scenario) -> Result<Vec<Cell>, ScenarioError> {
         };
         out.push(Cell {
             index,
-            axis_values: axes.iter().zip(&choice).map(|(a, &c)| a.values[c].value.render()).collect(),
+            axis_values: axes
+                .iter()
+                .zip(&choice)
+                .map(|(a, &c)| a.values[c].value.render())
+                .collect(),
             choice,
             label,
             root,

@@ -25,12 +25,51 @@ pub const MAX_FIGHTS: i64 = 1_000_000_000_000;
 /// The scenario's own top-level keys (besides the tables `options`,
 /// `weapons`, `units`, `sides` and `matrix`).
 pub const TOP_FIELDS: &[Field] = &[
-    Field::new("name", Kind::Text, None, "report folder name: reports/<name>/ (letters, digits, - and _)"),
-    Field::new("description", Kind::Text, Some(Lit::Str("")), "one line on what the scenario asks"),
-    Field::new("rules", Kind::Choice(crate::rules::NAMES), None, "the ruleset"),
-    Field::new("fights", Kind::Int { min: 1, max: MAX_FIGHTS }, Some(Lit::Int(10_000)), "fights per matrix cell (--fights overrides)"),
-    Field::new("seed", Kind::Int { min: 0, max: i64::MAX }, Some(Lit::Int(1)), "random seed (--seed overrides)"),
-    Field::new("max_rounds", Kind::Int { min: 1, max: crate::engine::MAX_ROUNDS as i64 }, Some(Lit::Int(100)), "a fight still running after this many rounds is a draw"),
+    Field::new(
+        "name",
+        Kind::Text,
+        None,
+        "report folder name: reports/<name>/ (letters, digits, - and _)",
+    ),
+    Field::new(
+        "description",
+        Kind::Text,
+        Some(Lit::Str("")),
+        "one line on what the scenario asks",
+    ),
+    Field::new(
+        "rules",
+        Kind::Choice(crate::rules::NAMES),
+        None,
+        "the ruleset",
+    ),
+    Field::new(
+        "fights",
+        Kind::Int {
+            min: 1,
+            max: MAX_FIGHTS,
+        },
+        Some(Lit::Int(10_000)),
+        "fights per matrix cell (--fights overrides)",
+    ),
+    Field::new(
+        "seed",
+        Kind::Int {
+            min: 0,
+            max: i64::MAX,
+        },
+        Some(Lit::Int(1)),
+        "random seed (--seed overrides)",
+    ),
+    Field::new(
+        "max_rounds",
+        Kind::Int {
+            min: 1,
+            max: crate::engine::MAX_ROUNDS as i64,
+        },
+        Some(Lit::Int(100)),
+        "a fight still running after this many rounds is a draw",
+    ),
 ];
 
 /// The tables a scenario may have.
@@ -72,7 +111,11 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         source: &source,
         cell: None,
     };
-    let matrix = root.entries.iter().position(|e| e.key == "matrix").map(|i| root.entries.remove(i));
+    let matrix = root
+        .entries
+        .iter()
+        .position(|e| e.key == "matrix")
+        .map(|i| root.entries.remove(i));
     let axes = match &matrix {
         Some(m) => matrix::read_axes(ctx, &m.node)?,
         None => Vec::new(),
@@ -92,7 +135,10 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         } else if TOP_FIELDS.iter().any(|f| f.name == entry.key) {
             scalars.entries.push(entry.clone());
         } else {
-            let names = TOP_FIELDS.iter().map(|f| f.name).chain(TABLES.iter().copied());
+            let names = TOP_FIELDS
+                .iter()
+                .map(|f| f.name)
+                .chain(TABLES.iter().copied());
             let hint = match error::suggest(&entry.key, names.clone()) {
                 Some(s) => format!("; did you mean `{s}`?"),
                 None => String::new(),
@@ -100,7 +146,11 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
             return Err(ctx.error(
                 &entry.key_span,
                 &entry.key,
-                format!("unknown key `{}`{hint} (valid keys: {})", entry.key, error::list_choices(names)),
+                format!(
+                    "unknown key `{}`{hint} (valid keys: {})",
+                    entry.key,
+                    error::list_choices(names)
+                ),
             ));
         }
     }
@@ -110,7 +160,11 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
     };
     let top = Fields::check(ctx, &scalars_node, &[TOP_FIELDS], "")?;
     let name = text(&top, "name")?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
         return Err(top.error(
             "name",
             format!("`{name}` cannot be a report folder name: use letters, digits, `-` and `_`"),
@@ -126,7 +180,10 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
             return Err(ctx.error(
                 &axis.span,
                 &axis.path,
-                format!("`{}` cannot be a matrix axis: every cell shares it", axis.path),
+                format!(
+                    "`{}` cannot be a matrix axis: every cell shares it",
+                    axis.path
+                ),
             ));
         }
     }
@@ -149,7 +206,10 @@ fn text(f: &Fields, name: &str) -> Result<String, ScenarioError> {
         None => Ok(String::new()),
         Some(node) => match &node.value {
             Value::Str(s) => Ok(s.clone()),
-            other => Err(f.error(name, format!("expected a string, found {}", other.type_name()))),
+            other => Err(f.error(
+                name,
+                format!("expected a string, found {}", other.type_name()),
+            )),
         },
     }
 }

@@ -14,8 +14,14 @@ use crate::dice::DiceExpr;
 /// What a field holds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
-    Int { min: i64, max: i64 },
-    Float { min: f64, max: f64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+    },
     Bool,
     /// Dice notation, e.g. `1d8+3`.
     Dice,
@@ -48,7 +54,12 @@ pub struct Field {
 }
 
 impl Field {
-    pub const fn new(name: &'static str, kind: Kind, default: Option<Lit>, doc: &'static str) -> Field {
+    pub const fn new(
+        name: &'static str,
+        kind: Kind,
+        default: Option<Lit>,
+        doc: &'static str,
+    ) -> Field {
         Field {
             name,
             kind,
@@ -136,7 +147,11 @@ impl<'a> Fields<'a> {
             ));
         };
         for entry in &table.entries {
-            if !schema.iter().flat_map(|s| s.iter()).any(|f| f.name == entry.key) {
+            if !schema
+                .iter()
+                .flat_map(|s| s.iter())
+                .any(|f| f.name == entry.key)
+            {
                 let names = schema.iter().flat_map(|s| s.iter()).map(|f| f.name);
                 let hint = match suggest(&entry.key, names.clone()) {
                     Some(s) => format!("; did you mean `{s}`?"),
@@ -145,16 +160,29 @@ impl<'a> Fields<'a> {
                 return Err(ctx.error(
                     &entry.key_span,
                     &join(path, &entry.key),
-                    format!("unknown key `{}`{hint} (valid keys: {})", entry.key, list_choices(names)),
+                    format!(
+                        "unknown key `{}`{hint} (valid keys: {})",
+                        entry.key,
+                        list_choices(names)
+                    ),
                 ));
             }
         }
-        for field in schema.iter().flat_map(|s| s.iter()).filter(|f| f.default.is_none()) {
+        for field in schema
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|f| f.default.is_none())
+        {
             if table.get(field.name).is_none() {
                 return Err(ctx.error(
                     &node.span,
                     path,
-                    format!("missing required key `{}` ({}: {})", field.name, field.type_text(), field.doc),
+                    format!(
+                        "missing required key `{}` ({}: {})",
+                        field.name,
+                        field.type_text(),
+                        field.doc
+                    ),
                 ));
             }
         }
@@ -203,7 +231,12 @@ impl<'a> Fields<'a> {
     fn wrong_type(&self, name: &str, node: &Node, field: &Field) -> ScenarioError {
         self.error(
             name,
-            format!("expected {}, found {} `{}`", field.type_text(), node.value.type_name(), node.value.render()),
+            format!(
+                "expected {}, found {} `{}`",
+                field.type_text(),
+                node.value.type_name(),
+                node.value.render()
+            ),
         )
     }
 
@@ -223,7 +256,10 @@ impl<'a> Fields<'a> {
             },
         };
         if !(min..=max).contains(&v) {
-            return Err(self.error(name, format!("expected an integer from {min} to {max}, found {v}")));
+            return Err(self.error(
+                name,
+                format!("expected an integer from {min} to {max}, found {v}"),
+            ));
         }
         Ok(v)
     }
@@ -245,7 +281,10 @@ impl<'a> Fields<'a> {
             },
         };
         if !(min..=max).contains(&v) {
-            return Err(self.error(name, format!("expected a number from {min} to {max}, found {v}")));
+            return Err(self.error(
+                name,
+                format!("expected a number from {min} to {max}, found {v}"),
+            ));
         }
         Ok(v)
     }
@@ -321,12 +360,19 @@ impl<'a> Fields<'a> {
                 return Err(self.ctx.error(
                     &item.span,
                     &self.key_path(name),
-                    format!("expected names (strings) in the list, found {}", item.value.type_name()),
+                    format!(
+                        "expected names (strings) in the list, found {}",
+                        item.value.type_name()
+                    ),
                 ));
             };
             if let Some(choices) = choices {
                 if !choices.contains(&s.as_str()) {
-                    return Err(self.ctx.error(&item.span, &self.key_path(name), unknown_choice(s, choices)));
+                    return Err(self.ctx.error(
+                        &item.span,
+                        &self.key_path(name),
+                        unknown_choice(s, choices),
+                    ));
                 }
             }
             out.push((s.clone(), item.span.clone()));
@@ -355,7 +401,10 @@ pub fn unknown_choice(text: &str, choices: &[&str]) -> String {
         Some(s) => format!("; did you mean `{s}`?"),
         None => String::new(),
     };
-    format!("unknown value `{text}`{hint} (valid: {})", list_choices(choices.iter().copied()))
+    format!(
+        "unknown value `{text}`{hint} (valid: {})",
+        list_choices(choices.iter().copied())
+    )
 }
 
 /// `a.b` from `a` and `b`; quoted if `b` has a dot.

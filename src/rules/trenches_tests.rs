@@ -1,0 +1,614 @@
+//! `trenches` rules pinned with scripted dice, and checked statistically
+//! against exact probabilities.
+
+use super::*;
+use crate::dice::{RngDice, ScriptedDice};
+use crate::engine::{Encounter, Fight, Outcome};
+use crate::testkit::{as_turn, encounter, fight};
+
+/// Unit 0 (`a`, side red) attacks unit 1 (`b`, side blue: AC 16, 30 HP).
+/// `weapon` is the body of `[weapons.w]`; `opts` of `[options]`; the entries
+/// are the inline tables of the two unit groups.
+fn duel(opts: &str, weapon: &str, a_entry: &str, b_entry: &str) -> Encounter<Trenches> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "trenches"
+[options]
+{opts}
+[weapons.w]
+{weapon}
+[units.a]
+hp = 30
+weapons = ["w"]
+[units.b]
+hp = 30
+endurance = 3
+armor = 3
+weapons = ["w"]
+[sides.red]
+a = {{ {a_entry} }}
+[sides.blue]
+b = {{ {b_entry} }}
+"#
+    ))
+}
+
+const SWORD: &str = "attack = 5\ndamage = \"1d8+3\"";
+const RIFLE: &str = "kind = \"firearm\"\nattack = 5\ndamage = \"1d10+2\"";
+
+/// One attack by unit 0 on unit 1 with unit 0's first weapon.
+fn swing(enc: &Encounter<Trenches>, rolls: &[(u32, u32)]) -> (AttackResult, Fight<Trenches>) {
+    let mut f = fight(enc);
+    let mut dice = ScriptedDice::new(rolls);
+    let weapon = enc.units[0].stats.weapons[0];
+    let r = as_turn(enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+    dice.assert_done();
+    (r, f)
+}
+
+#[test]
+fn initiative_is_d20_plus_dex_then_natural_then_roll_order() {
+    let enc = duel("initiative_ties = \"roster\"", SWORD, "", "");
+    let mut f = fight(&enc);
+    // Totals 15 v 14: a first.
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 15), (20, 11)]));
+    assert_eq!(f.turn_order(), &[0, 1]);
+    // b has DEX +0 too: make b faster with a higher roll.
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 9), (20, 12)]));
+    assert_eq!(f.turn_order(), &[1, 0]);
+
+    // Tied totals: the higher natural roll (lower DEX) goes first.
+    let enc = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+[options]
+initiative_ties = "roster"
+[weapons.w]
+damage = "1d4"
+[units.slow]
+hp = 5
+dex = 0
+weapons = ["w"]
+[units.quick]
+hp = 5
+dex = 3
+weapons = ["w"]
+[sides.red]
+quick = {}
+[sides.blue]
+slow = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 10), (20, 13)]));
+    assert_eq!(
+        f.turn_order(),
+        &[1, 0],
+        "13+0 ties 10+3: the natural 13 goes first"
+    );
+
+    // Identical totals and naturals: roster order (who rolled first) ...
+    let enc = duel("initiative_ties = \"roster\"", SWORD, "", "");
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 10), (20, 10)]));
+    assert_eq!(f.turn_order(), &[0, 1]);
+    // ... or, by default, a random order among the tied (one d2).
+    let enc = duel("", SWORD, "", "");
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 10), (20, 10), (2, 1)]));
+    assert_eq!(f.turn_order(), &[1, 0]);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 10), (20, 10), (2, 2)]));
+    assert_eq!(f.turn_order(), &[0, 1]);
+}
+
+#[test]
+fn fixed_initiative_orders_by_dex_without_rolling() {
+    let enc = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+[options]
+initiative = "fixed"
+[weapons.w]
+damage = "1d4"
+[units.slow]
+hp = 5
+weapons = ["w"]
+[units.quick]
+hp = 5
+dex = 2
+weapons = ["w"]
+[sides.red]
+slow = {}
+[sides.blue]
+quick = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[]));
+    assert_eq!(f.turn_order(), &[1, 0]);
+}
+
+#[test]
+fn a_hit_needs_total_at_least_ac() {
+    let enc = duel("", SWORD, "", "");
+    // 11 + 5 = 16 = AC: hit, 1d8+3 with a 4 = 7 damage.
+    let (r, f) = swing(&enc, &[(20, 11), (8, 4)]);
+    assert!(r.hit && !r.crit);
+    assert_eq!((r.total, r.ac, r.damage), (16, 16, 7));
+    assert_eq!(f.units[1].state.hp, 23);
+    assert_eq!(f.damage[0], 7);
+    // 10 + 5 = 15: miss, no damage rolled.
+    let (r, f) = swing(&enc, &[(20, 10)]);
+    assert!(!r.hit);
+    assert_eq!(f.units[1].state.hp, 30);
+}
+
+#[test]
+fn advantage_and_disadvantage_cancel_whatever_their_number() {
+    // Attacker prone and frightened (two disadvantages), target restrained
+    // (one advantage): a single d20.
+    let enc = duel(
+        "",
+        SWORD,
+        "conditions = [\"prone\", \"frightened\"]",
+        "conditions = [\"restrained\"]",
+    );
+    let (r, _) = swing(&enc, &[(20, 11), (8, 1)]);
+    assert_eq!(r.natural, 11);
+    // Advantage only: the higher of two.
+    let enc = duel("", SWORD, "", "conditions = [\"restrained\"]");
+    let (r, _) = swing(&enc, &[(20, 3), (20, 14), (8, 1)]);
+    assert_eq!(r.natural, 14);
+    // Disadvantage only: the lower of two.
+    let enc = duel("", SWORD, "conditions = [\"prone\"]", "");
+    let (r, _) = swing(&enc, &[(20, 3), (20, 14)]);
+    assert_eq!(r.natural, 3);
+    assert!(!r.hit);
+}
+
+#[test]
+fn cover_raises_ac_against_firearms_only() {
+    for (cover, firearm_ac) in [
+        ("none", 16),
+        ("half", 18),
+        ("three-quarters", 21),
+        ("full", 26),
+    ] {
+        let entry = format!("cover = \"{cover}\"");
+        let enc = duel("", RIFLE, "", &entry);
+        // A natural 19 + 5 = 24: hits up to three-quarters cover.
+        let mut rolls = vec![(20, 19)];
+        if 24 >= firearm_ac {
+            rolls.push((10, 5));
+        }
+        let (r, _) = swing(&enc, &rolls);
+        assert_eq!(r.ac, firearm_ac, "{cover}");
+        assert_eq!(r.hit, 24 >= firearm_ac, "{cover}");
+        // Melee ignores cover.
+        let enc = duel("", SWORD, "", &entry);
+        let (r, _) = swing(&enc, &[(20, 11), (8, 1)]);
+        assert_eq!(r.ac, 16, "melee vs {cover}");
+        assert!(r.hit);
+    }
+}
+
+#[test]
+fn full_cover_cuts_firearm_damage_rounding_down() {
+    let strong_rifle = "kind = \"firearm\"\nattack = 15\ndamage = \"1d10+2\"";
+    let enc = duel("", strong_rifle, "", "cover = \"full\"");
+    // 11 + 15 = 26 = AC 16 + 10: hit; 7 + 2 = 9 damage, halved to 4.
+    let (r, f) = swing(&enc, &[(20, 11), (10, 7)]);
+    assert_eq!((r.hit, r.damage), (true, 4));
+    assert_eq!(f.units[1].state.hp, 26);
+    let enc = duel(
+        "full_cover_damage = 0.25",
+        strong_rifle,
+        "",
+        "cover = \"full\"",
+    );
+    let (r, _) = swing(&enc, &[(20, 11), (10, 7)]);
+    assert_eq!(r.damage, 2);
+    // Melee against full cover: no cut.
+    let strong_sword = "attack = 15\ndamage = \"1d10+2\"";
+    let enc = duel("", strong_sword, "", "cover = \"full\"");
+    let (r, _) = swing(&enc, &[(20, 11), (10, 7)]);
+    assert_eq!(r.damage, 9);
+}
+
+#[test]
+fn each_crit_option_scales_damage_as_documented() {
+    for (option, rolls, damage) in [
+        ("double-dice", vec![(20, 20), (8, 5), (8, 2)], 5 + 2 + 3),
+        ("double-total", vec![(20, 20), (8, 5)], 2 * (5 + 3)),
+        ("max-plus-roll", vec![(20, 20), (8, 5)], 8 + 5 + 3),
+        ("none", vec![(20, 20), (8, 5)], 5 + 3),
+    ] {
+        let enc = duel(&format!("crit = \"{option}\""), SWORD, "", "");
+        let (r, _) = swing(&enc, &rolls);
+        assert!(r.crit, "{option}");
+        assert_eq!(r.damage, damage, "{option}");
+    }
+}
+
+#[test]
+fn natural_one_and_twenty_options() {
+    let sure = "attack = 30\ndamage = \"1d4\"";
+    let (r, _) = swing(&duel("", sure, "", ""), &[(20, 1)]);
+    assert!(!r.hit, "a natural 1 misses by default, whatever the bonus");
+    let (r, _) = swing(
+        &duel("nat1_misses = false", sure, "", ""),
+        &[(20, 1), (4, 2)],
+    );
+    assert!(r.hit);
+
+    let hopeless = "attack = -20\ndamage = \"1d4\"";
+    let (r, _) = swing(&duel("", hopeless, "", ""), &[(20, 20), (4, 1), (4, 1)]);
+    assert!(r.hit && r.crit, "a natural 20 hits and crits by default");
+    let (r, _) = swing(&duel("nat20_hits = false", hopeless, "", ""), &[(20, 20)]);
+    assert!(!r.hit && !r.crit);
+    // With nat20_hits off a natural 20 that hits anyway is no crit.
+    let (r, _) = swing(
+        &duel("nat20_hits = false", SWORD, "", ""),
+        &[(20, 20), (8, 3)],
+    );
+    assert!(r.hit && !r.crit);
+}
+
+#[test]
+fn proficiency_adds_to_attacks_only_with_the_option() {
+    let (r, _) = swing(&duel("", SWORD, "", ""), &[(20, 9)]);
+    assert_eq!(r.total, 14);
+    let (r, _) = swing(
+        &duel("proficiency_on_attacks = true", SWORD, "", ""),
+        &[(20, 9), (8, 1)],
+    );
+    assert_eq!(r.total, 16);
+    assert!(r.hit);
+}
+
+#[test]
+fn hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits() {
+    for cond in ["paralyzed", "unconscious"] {
+        let entry = format!("conditions = [\"{cond}\"]");
+        // Advantage (two d20, keep 12): 12 + 5 hits and, within 5 m, crits.
+        let (r, _) = swing(
+            &duel("", SWORD, "", &entry),
+            &[(20, 12), (20, 3), (8, 4), (8, 4)],
+        );
+        assert!(r.hit && r.crit, "{cond}");
+        assert_eq!(r.damage, 11);
+        // From 10 m with a rifle: a hit, but no automatic crit.
+        let far = format!("{entry}, distance = 10");
+        let (r, _) = swing(&duel("", RIFLE, "", &far), &[(20, 12), (20, 3), (10, 4)]);
+        assert!(r.hit && !r.crit, "{cond} at 10 m");
+    }
+    // Stunned: advantage but no automatic crit.
+    let (r, _) = swing(
+        &duel("", SWORD, "", "conditions = [\"stunned\"]"),
+        &[(20, 12), (20, 3), (8, 4)],
+    );
+    assert!(r.hit && !r.crit);
+}
+
+#[test]
+fn blinded_attackers() {
+    let blind = "conditions = [\"blinded\"]";
+    // Melee: disadvantage.
+    let (r, _) = swing(&duel("", SWORD, blind, ""), &[(20, 15), (20, 4)]);
+    assert_eq!(r.natural, 4);
+    // Ranged within 10 m: no penalty.
+    let near = format!("{blind}, distance = 10");
+    let (r, _) = swing(&duel("", RIFLE, &near, ""), &[(20, 15), (10, 1)]);
+    assert_eq!((r.natural, r.total), (15, 20));
+    // Ranged beyond 10 m: disadvantage and −5.
+    let far = format!("{blind}, distance = 11");
+    let (r, _) = swing(&duel("", RIFLE, &far, ""), &[(20, 15), (20, 18)]);
+    assert_eq!((r.natural, r.total), (15, 15));
+    assert!(!r.hit);
+    // Attacks against a blinded unit have advantage.
+    let (r, _) = swing(&duel("", SWORD, "", blind), &[(20, 2), (20, 17), (8, 1)]);
+    assert_eq!(r.natural, 17);
+}
+
+#[test]
+fn prone_targets_are_easy_up_close_and_hard_from_afar() {
+    let prone = "conditions = [\"prone\"]";
+    let (r, _) = swing(&duel("", SWORD, "", prone), &[(20, 2), (20, 17), (8, 1)]);
+    assert_eq!(r.natural, 17, "advantage within 5 m");
+    let far = format!("{prone}, distance = 6");
+    let (r, _) = swing(&duel("", RIFLE, "", &far), &[(20, 2), (20, 17)]);
+    assert_eq!(r.natural, 2, "disadvantage beyond 5 m");
+}
+
+#[test]
+fn exhaustion_levels() {
+    let enc = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+[weapons.w]
+attack = 5
+damage = "1d4"
+[units.tired]
+hp = 30
+exhaustion = 3
+weapons = ["w"]
+[units.spent]
+hp = 31
+exhaustion = 4
+weapons = ["w"]
+[units.gone]
+hp = 30
+exhaustion = 6
+weapons = ["w"]
+[sides.red]
+tired = {}
+gone = {}
+[sides.blue]
+spent = {}
+"#,
+    );
+    let f = fight(&enc);
+    // Level 4 halves HP (rounded down); level 6 is death: out from the start.
+    assert_eq!(f.units[2].state.hp, 15);
+    assert!(f.units[1].out && !f.units[0].out);
+    assert_eq!(f.standing(0), 1);
+    // Level 3: disadvantage on attacks.
+    let mut f = fight(&enc);
+    // (The target, `spent`, has AC 10: 6 + 5 still hits.)
+    let mut dice = ScriptedDice::new(&[(20, 18), (20, 6), (4, 1)]);
+    let weapon = enc.units[0].stats.weapons[0];
+    let r = as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 2, &weapon));
+    assert_eq!(r.natural, 6);
+    dice.assert_done();
+}
+
+#[test]
+fn units_that_cannot_act_roll_nothing() {
+    for cond in ["incapacitated", "paralyzed", "stunned", "unconscious"] {
+        let entry = format!("conditions = [\"{cond}\"]");
+        let enc = duel("", SWORD, &entry, "");
+        let mut f = fight(&enc);
+        let mut dice = ScriptedDice::new(&[]);
+        as_turn(&enc, &mut f, &mut dice, 0, Trenches::take_turn);
+        assert_eq!(f.counters[counter::ATTACKS], 0, "{cond}");
+    }
+}
+
+#[test]
+fn zero_hp_takes_a_unit_out_and_counts_only_hp_removed() {
+    let enc = duel("", "attack = 5\ndamage = \"1d8+40\"", "", "");
+    let (r, f) = swing(&enc, &[(20, 15), (8, 1)]);
+    assert_eq!(r.damage, 41);
+    assert_eq!(f.units[1].state.hp, 0);
+    assert!(f.units[1].out);
+    assert!(f.units[1].conditions.has(Condition::Unconscious));
+    assert_eq!(f.damage[0], 30, "harm counts hit points removed");
+    assert_eq!(f.counters[counter::DOWNED], 1);
+    assert_eq!(f.standing(1), 0);
+}
+
+#[test]
+fn a_fight_runs_to_a_winner_and_the_round_cap_is_a_draw() {
+    let enc = duel(
+        "initiative_ties = \"roster\"",
+        "attack = 5\ndamage = \"1d8+40\"",
+        "",
+        "",
+    );
+    let mut f = Fight::new();
+    // Initiative 10 v 5: a first, hits with 15, kills with any damage.
+    let mut dice = ScriptedDice::new(&[(20, 10), (20, 5), (20, 15), (8, 1)]);
+    assert_eq!(
+        f.run(&enc, &mut dice),
+        Outcome {
+            winner: Some(0),
+            rounds: 1
+        }
+    );
+    dice.assert_done();
+
+    let harmless = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+max_rounds = 3
+[options]
+initiative = "fixed"
+initiative_ties = "roster"
+[weapons.w]
+attack = -20
+damage = "1d4"
+[units.a]
+hp = 5
+weapons = ["w"]
+[sides.red]
+a = {}
+[sides.blue]
+a = {}
+"#,
+    );
+    // Three rounds of two misses each (fixed order rolls nothing).
+    let mut dice = ScriptedDice::new(&[(20, 5); 6]);
+    assert_eq!(
+        f.run(&harmless, &mut dice),
+        Outcome {
+            winner: None,
+            rounds: 3
+        }
+    );
+    dice.assert_done();
+}
+
+#[test]
+fn team_alternating_activation_and_side_initiative() {
+    let text = |scheme: &str| {
+        format!(
+            r#"
+name = "t"
+rules = "trenches"
+[options]
+initiative = "{scheme}"
+initiative_ties = "roster"
+[weapons.w]
+damage = "1d4"
+[units.a]
+hp = 5
+weapons = ["w"]
+[sides.red]
+a = {{ count = 1 }}
+[sides.blue]
+a = {{ count = 3 }}
+"#
+        )
+    };
+    // Alternating: each side's units in rolled order (blue: 2, 3, 1), red
+    // first; red runs out after one activation and blue finishes.
+    let enc = encounter::<Trenches>(&text("alternating"));
+    let mut f = fight(&enc);
+    f.make_order(
+        &enc,
+        &mut ScriptedDice::new(&[(20, 1), (20, 5), (20, 15), (20, 10)]),
+    );
+    assert_eq!(f.turn_order(), &[2, 3, 1, 0]);
+    // Side initiative: one roll per side (its first unit's); blue wins 12 v 4
+    // and all of blue acts, in roster order, before red.
+    let enc = encounter::<Trenches>(&text("side"));
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(20, 4), (20, 12)]));
+    assert_eq!(f.turn_order(), &[1, 2, 3, 0]);
+}
+
+#[test]
+fn targeting_policies() {
+    let text = |policy: &str| {
+        format!(
+            r#"
+name = "t"
+rules = "trenches"
+[weapons.w]
+attack = 50
+damage = "1d4"
+[units.a]
+hp = 10
+weapons = ["w"]
+[sides.red]
+a = {{ target = "{policy}" }}
+[sides.blue]
+a = {{ count = 3 }}
+"#
+        )
+    };
+    let hurt = |f: &mut Fight<Trenches>| {
+        f.units[1].state.hp = 9;
+        f.units[2].state.hp = 3;
+        f.units[3].state.hp = 6;
+    };
+    // Weakest: unit 2 (3/10), no tie, no roll for the choice.
+    let enc = encounter::<Trenches>(&text("weakest"));
+    let mut f = fight(&enc);
+    hurt(&mut f);
+    let mut dice = ScriptedDice::new(&[]);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(2)
+    );
+    let enc = encounter::<Trenches>(&text("strongest"));
+    let mut f = fight(&enc);
+    hurt(&mut f);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(1)
+    );
+    // Random: one d3 among three candidates.
+    let enc = encounter::<Trenches>(&text("random"));
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[(3, 2)]);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(2)
+    );
+    // Focus: picks at random once, then sticks to it while it stands.
+    let enc = encounter::<Trenches>(&text("focus"));
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[(3, 3)]);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(3)
+    );
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(3)
+    );
+    dice.assert_done();
+    // Targets the rules forbid are never chosen.
+    let mut dice = ScriptedDice::new(&[]);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t
+            .choose_target(|_, i| i == 1)),
+        Some(1)
+    );
+}
+
+/// Fraction of `n` trials for which `trial` is true, with fixed-seed dice.
+fn rate(n: u32, mut trial: impl FnMut(&mut RngDice) -> bool) -> f64 {
+    let mut dice = RngDice::for_batch(99, 0);
+    (0..n).filter(|_| trial(&mut dice)).count() as f64 / n as f64
+}
+
+/// Four standard errors of a proportion `p` over `n` trials.
+fn four_se(p: f64, n: u32) -> f64 {
+    4.0 * (p * (1.0 - p) / n as f64).sqrt()
+}
+
+#[test]
+fn statistically_plus_5_vs_ac_16_hits_half_the_time_and_three_quarters_with_advantage() {
+    const N: u32 = 200_000;
+    let enc = duel("", SWORD, "", "");
+    let weapon = enc.units[0].stats.weapons[0];
+    let mut f = fight(&enc);
+    let plain = rate(N, |dice| {
+        f.reset(&enc);
+        as_turn(&enc, &mut f, dice, 0, |t| attack(t, 1, &weapon)).hit
+    });
+    assert!(
+        (plain - 0.5).abs() < four_se(0.5, N),
+        "P(hit) = {plain}, exactly 1/2"
+    );
+
+    let enc = duel("", SWORD, "", "conditions = [\"restrained\"]");
+    let with_advantage = rate(N, |dice| {
+        f.reset(&enc);
+        as_turn(&enc, &mut f, dice, 0, |t| attack(t, 1, &weapon)).hit
+    });
+    assert!(
+        (with_advantage - 0.75).abs() < four_se(0.75, N),
+        "P(hit | advantage) = {with_advantage}, exactly 3/4"
+    );
+}
+
+#[test]
+fn statistically_one_swing_of_1d8_plus_3_averages_159_over_40() {
+    // Hits on 11..=19 (9/20) for 1d8+3 (mean 7.5, E[X²] 61.5) and crits on
+    // 20 (1/20) for 2d8+3 (mean 12, E[X²] 154.5): mean 159/40 = 3.975,
+    // variance 35.4 − 3.975² ≈ 19.60.
+    const N: u32 = 200_000;
+    let enc = duel("", SWORD, "", "");
+    let weapon = enc.units[0].stats.weapons[0];
+    let mut f = fight(&enc);
+    let mut dice = RngDice::for_batch(7, 0);
+    let mut total = 0i64;
+    for _ in 0..N {
+        f.reset(&enc);
+        total += as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon)).damage as i64;
+    }
+    let mean = total as f64 / N as f64;
+    let se = (35.4f64 - 3.975 * 3.975).sqrt() / (N as f64).sqrt();
+    assert!(
+        (mean - 159.0 / 40.0).abs() < 4.0 * se,
+        "mean damage {mean}, exactly 3.975"
+    );
+}
