@@ -107,14 +107,14 @@ fn compile_cell<R: Ruleset>(
         cell: None,
     };
     compile::<R>(ctx, &cell.root, scenario.max_rounds).map_err(|e| {
-        let from_axis = e
-            .place()
-            .and_then(|p| p.line_col)
-            .is_some_and(|(line, col)| {
-                cell.spans
-                    .iter()
-                    .any(|s| scenario.source.line_col(s.start) == (line, col))
-            });
+        // An error inside a value the matrix put in (an axis value, or an
+        // item of a list value) belongs to the cell.
+        let line_col = |offset| scenario.source.line_col(offset);
+        let from_axis = e.place().and_then(|p| p.line_col).is_some_and(|at| {
+            cell.spans
+                .iter()
+                .any(|s| line_col(s.start) <= at && at < line_col(s.end))
+        });
         if from_axis {
             e.in_cell(&cell.label)
         } else {

@@ -52,6 +52,8 @@ pub struct Fight<R: Ruleset> {
     /// The ruleset's counters this fight, in `R::COUNTERS` order.
     pub counters: [u32; MAX_COUNTERS],
     standing: [u8; MAX_SIDES],
+    /// Sides with a unit standing: the fight is over when this drops to 1.
+    sides_standing: u8,
     focus: [u8; MAX_SIDES],
     /// Units in this fight (`units[..n]`).
     n: usize,
@@ -67,6 +69,7 @@ impl<R: Ruleset> Default for Fight<R> {
             damage: [0; MAX_SIDES],
             counters: [0; MAX_COUNTERS],
             standing: [0; MAX_SIDES],
+            sides_standing: 0,
             focus: [NO_FOCUS; MAX_SIDES],
             n: 0,
             order: [0; MAX_UNITS],
@@ -108,14 +111,20 @@ impl<R: Ruleset> Fight<R> {
                 self.standing[spec.side as usize] += 1;
             }
         }
+        self.sides_standing = self.standing[..enc.sides]
+            .iter()
+            .filter(|&&s| s > 0)
+            .count() as u8;
     }
 
-    fn sides_standing(&self, sides: usize) -> usize {
-        self.standing[..sides].iter().filter(|&&s| s > 0).count()
+    /// True once at most one side has a unit standing.
+    #[inline]
+    fn over(&self) -> bool {
+        self.sides_standing <= 1
     }
 
     fn winner(&self, sides: usize) -> Option<u8> {
-        match self.sides_standing(sides) {
+        match self.sides_standing {
             1 => self.standing[..sides]
                 .iter()
                 .position(|&s| s > 0)
@@ -187,7 +196,7 @@ impl<R: Ruleset> Fight<R> {
     pub fn run<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> Outcome {
         self.reset(enc);
         let sides = enc.sides;
-        if self.sides_standing(sides) <= 1 {
+        if self.over() {
             return Outcome {
                 winner: self.winner(sides),
                 rounds: 0,
@@ -227,7 +236,7 @@ impl<R: Ruleset> Fight<R> {
             dice,
             actor,
         });
-        self.sides_standing(enc.sides) <= 1
+        self.over()
     }
 
     fn ordered_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
@@ -493,7 +502,11 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         let u = &mut self.fight.units[i];
         if !u.out {
             u.out = true;
-            self.fight.standing[u.side as usize] -= 1;
+            let side = u.side as usize;
+            self.fight.standing[side] -= 1;
+            if self.fight.standing[side] == 0 {
+                self.fight.sides_standing -= 1;
+            }
         }
     }
 
@@ -502,7 +515,11 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         let u = &mut self.fight.units[i];
         if u.out {
             u.out = false;
-            self.fight.standing[u.side as usize] += 1;
+            let side = u.side as usize;
+            if self.fight.standing[side] == 0 {
+                self.fight.sides_standing += 1;
+            }
+            self.fight.standing[side] += 1;
         }
     }
 }

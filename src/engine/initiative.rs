@@ -91,9 +91,19 @@ pub(crate) fn sort_by_keys<D: Dice>(
     ties: Ties,
     dice: &mut D,
 ) {
-    // Roster order first so that equal keys stay in roster order; the sort is
-    // unstable but the unit index in the key makes it total.
-    order.sort_unstable_by_key(|&u| (std::cmp::Reverse(keys[u as usize]), u));
+    // Insertion sort: n is small (at most MAX_UNITS) and usually tiny, and
+    // this runs once per fight. `order` comes in roster order and the sort is
+    // stable, so exact ties stay in roster order.
+    for i in 1..order.len() {
+        let u = order[i];
+        let key = keys[u as usize];
+        let mut j = i;
+        while j > 0 && keys[order[j - 1] as usize] < key {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = u;
+    }
     if ties == Ties::Roster {
         return;
     }
@@ -104,7 +114,9 @@ pub(crate) fn sort_by_keys<D: Dice>(
         while end < order.len() && keys[order[end] as usize] == key {
             end += 1;
         }
-        shuffle(&mut order[start..end], dice);
+        if end - start > 1 {
+            shuffle(&mut order[start..end], dice);
+        }
         start = end;
     }
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// Reading, writing, renaming or removing a file or folder failed.
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}", path.display())]
     Io {
         /// What was being done, e.g. `"write"`, `"rename into place"`.
         action: &'static str,
@@ -29,14 +29,14 @@ pub enum ReportError {
     #[error("cannot register the embedded DejaVu Sans font for {file}")]
     Font { file: &'static str },
     /// Encoding a rendered chart as PNG failed.
-    #[error("cannot encode {file} as PNG: {source}")]
+    #[error("cannot encode {file} as PNG")]
     Png {
         file: &'static str,
         #[source]
         source: png::EncodingError,
     },
     /// polars failed while building or serialising a table.
-    #[error("cannot build the table of {file}: {source}")]
+    #[error("cannot build the table of {file}")]
     Frame {
         file: &'static str,
         #[source]

@@ -367,8 +367,9 @@ impl Ruleset for Trenches {
         else {
             return;
         };
-        if let Some(weapon) = best_weapon(stats, turn.distance(me, target)) {
-            attack(turn, target, weapon);
+        let distance = turn.distance(me, target);
+        if let Some(weapon) = best_weapon(stats, distance) {
+            attack_at(turn, target, weapon, distance);
         }
     }
 
@@ -400,27 +401,43 @@ pub fn attack<D: Dice>(
     target: usize,
     weapon: &Weapon,
 ) -> AttackResult {
+    let distance = turn.distance(turn.actor, target);
+    attack_at(turn, target, weapon, distance)
+}
+
+/// [`attack`] with the distance already known.
+#[inline]
+fn attack_at<D: Dice>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    weapon: &Weapon,
+    distance: i32,
+) -> AttackResult {
     let me = turn.actor;
     let enc = turn.enc;
     let opts = &enc.options;
     let stats = &enc.units[me].stats;
     let mine = turn.unit(me).conditions;
     let theirs = *turn.unit(target);
-    let distance = turn.distance(me, target);
     let firearm = weapon.kind == WeaponKind::Firearm;
     let near = distance <= REACH;
 
-    // Advantage and disadvantage sources; any of each, cancelling.
-    let blind = mine.has(Condition::Blinded);
-    let blind_far_shot = blind && firearm && distance > BLIND_RANGE;
-    let prone_target = theirs.conditions.has(Condition::Prone);
-    let advantage = theirs.conditions.any(EXPOSED) || (prone_target && near);
-    let disadvantage = mine.any(HAMPERED)
-        || stats.exhaustion >= 3
-        || (blind && !firearm)
-        || blind_far_shot
-        || (prone_target && !near);
-    let natural = Edge::from_sources(advantage, disadvantage).roll(turn.dice);
+    // Blinded units' shots beyond 10 m: disadvantage and −5.
+    let blind_far_shot = mine.has(Condition::Blinded) && firearm && distance > BLIND_RANGE;
+    // Most attacks involve no condition at all: skip the bookkeeping.
+    let edge = if mine.is_empty() && theirs.conditions.is_empty() && stats.exhaustion < 3 {
+        Edge::Normal
+    } else {
+        edge(
+            mine,
+            theirs.conditions,
+            stats,
+            firearm,
+            near,
+            blind_far_shot,
+        )
+    };
+    let natural = edge.roll(turn.dice);
 
     let mut total = natural as i32 + weapon.attack + stats.attack;
     if opts.proficiency_on_attacks {
@@ -468,6 +485,26 @@ pub fn attack<D: Dice>(
     result.damage = damage;
     apply_damage(turn, target, damage);
     result
+}
+
+/// Advantage and disadvantage from conditions: any of each, cancelling.
+fn edge(
+    mine: Conditions,
+    theirs: Conditions,
+    stats: &Unit,
+    firearm: bool,
+    near: bool,
+    blind_far_shot: bool,
+) -> Edge {
+    let blind = mine.has(Condition::Blinded);
+    let prone_target = theirs.has(Condition::Prone);
+    let advantage = theirs.any(EXPOSED) || (prone_target && near);
+    let disadvantage = mine.any(HAMPERED)
+        || stats.exhaustion >= 3
+        || (blind && !firearm)
+        || blind_far_shot
+        || (prone_target && !near);
+    Edge::from_sources(advantage, disadvantage)
 }
 
 /// Critical damage under the crit option.

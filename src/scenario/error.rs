@@ -55,7 +55,7 @@ impl fmt::Display for Place {
 /// Anything wrong with a scenario file.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("{path}: cannot read the scenario file: {source}")]
+    #[error("{path}: cannot read the scenario file")]
     Read {
         path: String,
         #[source]
