@@ -218,6 +218,10 @@ pub struct DiceExpr {
     terms: [DiceTerm; MAX_TERMS],
     n_terms: u8,
     bonus: i32,
+    /// Sides of the die when the expression is one plain die plus a
+    /// constant (`1d8+3`, the common weapon), else 0: such rolls take an
+    /// inlined fast path in the fight loop.
+    single: u16,
 }
 
 /// Why a dice string is not dice notation.
@@ -274,6 +278,10 @@ impl DiceExpr {
             if rest.is_empty() {
                 return Err(fail("it ends with a sign"));
             }
+        }
+        let t = expr.terms[0];
+        if expr.n_terms == 1 && t.count == 1 && t.keep == Keep::All && !t.negative {
+            expr.single = t.sides;
         }
         Ok(expr)
     }
@@ -377,8 +385,17 @@ impl DiceExpr {
     }
 
     /// Roll the dice only, without the constant (crit rules that double dice).
-    #[inline]
+    #[inline(always)]
     pub fn roll_dice<D: Dice>(&self, dice: &mut D) -> i32 {
+        if self.single != 0 {
+            return dice.roll(self.single as u32) as i32;
+        }
+        self.roll_groups(dice)
+    }
+
+    /// [`DiceExpr::roll_dice`] for anything but a single plain die.
+    #[inline(never)]
+    fn roll_groups<D: Dice>(&self, dice: &mut D) -> i32 {
         // Fast path for the common weapon: one plain group of dice.
         if self.n_terms == 1 && self.terms[0].keep == Keep::All && !self.terms[0].negative {
             let t = &self.terms[0];

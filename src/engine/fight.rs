@@ -54,6 +54,10 @@ pub struct Fight<R: Ruleset> {
     standing: [u8; MAX_SIDES],
     /// Sides with a unit standing: the fight is over when this drops to 1.
     sides_standing: u8,
+    /// Bit `i` set: unit `i` is in the fight (`!units[i].out`).
+    in_fight: u64,
+    /// Bit `i` of `side_units[s]` set: unit `i` is on side `s`.
+    side_units: [u64; MAX_SIDES],
     focus: [u8; MAX_SIDES],
     /// Units in this fight (`units[..n]`).
     n: usize,
@@ -70,6 +74,8 @@ impl<R: Ruleset> Default for Fight<R> {
             counters: [0; MAX_COUNTERS],
             standing: [0; MAX_SIDES],
             sides_standing: 0,
+            in_fight: 0,
+            side_units: [0; MAX_SIDES],
             focus: [NO_FOCUS; MAX_SIDES],
             n: 0,
             order: [0; MAX_UNITS],
@@ -97,7 +103,9 @@ impl<R: Ruleset> Fight<R> {
         self.standing = [0; MAX_SIDES];
         self.focus = [NO_FOCUS; MAX_SIDES];
         self.n = enc.n;
-        for (unit, spec) in self.units.iter_mut().zip(enc.specs()) {
+        self.in_fight = 0;
+        self.side_units = [0; MAX_SIDES];
+        for (i, (unit, spec)) in self.units.iter_mut().zip(enc.specs()).enumerate() {
             *unit = Combatant {
                 side: spec.side,
                 out: false,
@@ -107,8 +115,10 @@ impl<R: Ruleset> Fight<R> {
                 state: R::State::default(),
             };
             R::enter(unit, spec, &enc.options);
+            self.side_units[spec.side as usize] |= 1 << i;
             if !unit.out {
                 self.standing[spec.side as usize] += 1;
+                self.in_fight |= 1 << i;
             }
         }
         self.sides_standing = self.standing[..enc.sides]
@@ -311,7 +321,11 @@ impl<R: Ruleset> Fight<R> {
             tally.survivors[s] += self.standing[s] as u64;
             tally.damage[s] += self.damage[s] as u64;
         }
-        for (t, &c) in tally.counters.iter_mut().zip(&self.counters) {
+        let used = R::COUNTERS.len();
+        for (t, &c) in tally.counters[..used]
+            .iter_mut()
+            .zip(&self.counters[..used])
+        {
             *t += c as u64;
         }
     }
@@ -364,13 +378,23 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         }
     }
 
+    /// Distance from the actor to an enemy (cheaper than [`Turn::distance`]
+    /// when the caller knows `enemy` is on another side).
+    #[inline]
+    pub fn enemy_distance(&self, enemy: usize) -> i32 {
+        self.fight.units[self.actor].position + self.fight.units[enemy].position
+    }
+
     /// Enemies of the actor still in the fight.
-    pub fn enemies(&self) -> impl Iterator<Item = usize> + '_ {
-        let side = self.fight.units[self.actor].side;
-        (0..self.enc.n).filter(move |&i| {
-            let u = &self.fight.units[i];
-            u.side != side && !u.out
-        })
+    pub fn enemies(&self) -> impl Iterator<Item = usize> + 'static {
+        Bits(self.enemy_mask())
+    }
+
+    /// Enemies of the actor still in the fight, as a bit set.
+    #[inline]
+    fn enemy_mask(&self) -> u64 {
+        let side = self.fight.units[self.actor].side as usize;
+        self.fight.in_fight & !self.fight.side_units[side]
     }
 
     /// Pick a target for the actor among enemies in the fight for which
@@ -398,33 +422,18 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     /// Uniform choice among allowed enemies: count, then roll an index.
     #[inline(always)]
     fn random_target(&mut self, allowed: &impl Fn(&Self, usize) -> bool) -> Option<usize> {
-        let side = self.fight.units[self.actor].side;
-        let is_candidate = |t: &Self, i: usize| {
-            t.fight.units[i].side != side && !t.fight.units[i].out && allowed(t, i)
-        };
-        let mut count = 0u32;
-        let mut last = 0usize;
-        for i in 0..self.enc.n {
-            if is_candidate(self, i) {
-                count += 1;
-                last = i;
+        let mut candidates = 0u64;
+        for i in Bits(self.enemy_mask()) {
+            if allowed(self, i) {
+                candidates |= 1 << i;
             }
         }
-        match count {
-            0 => None,
-            1 => Some(last),
-            k => {
-                let mut pick = self.dice.roll(k);
-                (0..self.enc.n).find(|&i| {
-                    if is_candidate(self, i) {
-                        pick -= 1;
-                        pick == 0
-                    } else {
-                        false
-                    }
-                })
-            }
+        if candidates & candidates.wrapping_sub(1) == 0 {
+            // None or exactly one: no roll (and no population count).
+            return (candidates != 0).then(|| candidates.trailing_zeros() as usize);
         }
+        let pick = self.dice.roll(candidates.count_ones()) as usize - 1;
+        Bits(candidates).nth(pick)
     }
 
     /// The allowed enemy with the best score; ties broken at random.
@@ -502,6 +511,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         let u = &mut self.fight.units[i];
         if !u.out {
             u.out = true;
+            self.fight.in_fight &= !(1 << i);
             let side = u.side as usize;
             self.fight.standing[side] -= 1;
             if self.fight.standing[side] == 0 {
@@ -515,11 +525,29 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         let u = &mut self.fight.units[i];
         if u.out {
             u.out = false;
+            self.fight.in_fight |= 1 << i;
             let side = u.side as usize;
             if self.fight.standing[side] == 0 {
                 self.fight.sides_standing += 1;
             }
             self.fight.standing[side] += 1;
         }
+    }
+}
+
+/// The indices of the set bits of a `u64`, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
     }
 }

@@ -85,6 +85,7 @@ pub struct InitiativeRoll {
 
 /// Sort `order` (unit indices) by `keys` (indexed by unit), highest first;
 /// exact ties are broken by `ties`. No allocation: sorts in place.
+#[inline]
 pub(crate) fn sort_by_keys<D: Dice>(
     order: &mut [u8],
     keys: &[InitiativeRoll],
@@ -104,7 +105,7 @@ pub(crate) fn sort_by_keys<D: Dice>(
         }
         order[j] = u;
     }
-    if ties == Ties::Roster {
+    if ties == Ties::Roster || !has_adjacent_ties(order, keys) {
         return;
     }
     let mut start = 0;
@@ -119,6 +120,13 @@ pub(crate) fn sort_by_keys<D: Dice>(
         }
         start = end;
     }
+}
+
+#[inline]
+fn has_adjacent_ties(order: &[u8], keys: &[InitiativeRoll]) -> bool {
+    order
+        .windows(2)
+        .any(|w| keys[w[0] as usize] == keys[w[1] as usize])
 }
 
 /// Fisher-Yates; rolls nothing for a run of one.

@@ -76,6 +76,8 @@ pub struct Unit {
     /// Weapons, best expected damage first.
     pub weapons: [Weapon; MAX_WEAPONS],
     pub n_weapons: u8,
+    /// The longest reach or range among the weapons.
+    pub max_range: i32,
 }
 
 impl Unit {
@@ -315,6 +317,7 @@ impl Ruleset for Trenches {
         sorted.sort_by(|a, b| b.damage.mean().total_cmp(&a.damage.mean()));
         unit.weapons[..sorted.len()].copy_from_slice(&sorted);
         unit.n_weapons = sorted.len() as u8;
+        unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
         Ok(unit)
     }
 
@@ -362,12 +365,10 @@ impl Ruleset for Trenches {
         // The encounter outlives the turn, so stats borrowed from it do not
         // hold the turn (and its dice) borrowed.
         let stats = &turn.enc.units[me].stats;
-        let Some(target) =
-            turn.choose_target(|t, i| best_weapon(stats, t.distance(me, i)).is_some())
-        else {
+        let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range) else {
             return;
         };
-        let distance = turn.distance(me, target);
+        let distance = turn.enemy_distance(target);
         if let Some(weapon) = best_weapon(stats, distance) {
             attack_at(turn, target, weapon, distance);
         }
