@@ -733,12 +733,15 @@ fn bad_scenarios_exit_2_with_a_precise_message_and_write_nothing() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
 }
 
+/// A bad command line: arguments (before `--out out --quiet`), files to
+/// create as (name, text), and what stderr must contain.
+type BadCommand<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a [&'a str]);
+
 /// Bad command lines and bad files: exit 2, a message, nothing written.
 #[test]
 fn bad_arguments_and_files_exit_2_and_write_nothing() {
     let bad_fights = edit(SMALL, &[("fights = 2000", "fights = 0")]);
-    // (args before `--out out --quiet`, files to create, stderr must contain)
-    let cases: &[(&[&str], &[(&str, &str)], &[&str])] = &[
+    let cases: &[BadCommand] = &[
         (
             &["run", "small.toml", "--fights", "0"],
             &[("small.toml", SMALL)],
