@@ -2,7 +2,7 @@
 //! fixed capacity and read-only while fights run; every check was done when
 //! it was built.
 
-use super::{Conditions, Cover, Initiative, Targeting};
+use super::{Conditions, Cover, Initiative, Tactic, Targeting};
 use crate::rules::Ruleset;
 
 /// Most units in one fight, all sides together.
@@ -21,6 +21,8 @@ pub struct UnitSpec<R: Ruleset> {
     /// Conditions the unit starts the fight with.
     pub conditions: Conditions,
     pub targeting: Targeting,
+    /// The tactic, resolved (never `Auto`).
+    pub tactic: Tactic,
     /// Distance from the front line at the start, in the ruleset's unit.
     pub distance: i32,
 }

@@ -24,11 +24,24 @@ pub struct Combatant<S> {
     /// not count for its side. Change it only through [`Turn::take_out`] and
     /// [`Turn::bring_back`], which keep the side counts right.
     pub out: bool,
-    /// Distance from the front line, in the ruleset's unit.
+    /// Place on the one-dimensional front, in the ruleset's unit: the front
+    /// line is 0, even-numbered sides start behind it on the negative side
+    /// and face +, odd-numbered sides on the positive side facing −.
     pub position: i32,
     pub cover: Cover,
     pub conditions: Conditions,
+    /// Out of the fight but still given turns (a dying unit rolling death
+    /// saves, say). Set and cleared by the ruleset.
+    pub lingering: bool,
     pub state: S,
+}
+
+impl<S> Combatant<S> {
+    /// Takes turns: in the fight, or out of it but lingering.
+    #[inline]
+    pub fn takes_turns(&self) -> bool {
+        !self.out || self.lingering
+    }
 }
 
 /// How a fight ended.
@@ -109,9 +122,10 @@ impl<R: Ruleset> Fight<R> {
             *unit = Combatant {
                 side: spec.side,
                 out: false,
-                position: spec.distance,
+                position: -facing(spec.side) * spec.distance,
                 cover: spec.cover,
                 conditions: spec.conditions,
+                lingering: false,
                 state: R::State::default(),
             };
             R::enter(unit, spec, &enc.options);
@@ -252,7 +266,7 @@ impl<R: Ruleset> Fight<R> {
     fn ordered_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
         for k in 0..enc.n {
             let actor = self.order[k] as usize;
-            if !self.units[actor].out && self.turn(enc, dice, actor) {
+            if self.units[actor].takes_turns() && self.turn(enc, dice, actor) {
                 return true;
             }
         }
@@ -288,7 +302,7 @@ impl<R: Ruleset> Fight<R> {
         while *cursor < enc.n {
             let u = self.order[*cursor] as usize;
             *cursor += 1;
-            if self.units[u].side as usize == side && !self.units[u].out {
+            if self.units[u].side as usize == side && self.units[u].takes_turns() {
                 return Some(u);
             }
         }
@@ -365,24 +379,63 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         &self.enc.options
     }
 
-    /// Distance between two units on the one-dimensional front: enemies stand
-    /// on opposite sides of the front line (their distances add up); allies
-    /// stand on the same side.
+    /// Distance between two units on the one-dimensional front.
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> i32 {
-        let (ua, ub) = (&self.fight.units[a], &self.fight.units[b]);
-        if ua.side == ub.side {
-            (ua.position - ub.position).abs()
-        } else {
-            ua.position + ub.position
-        }
+        (self.fight.units[a].position - self.fight.units[b].position).abs()
     }
 
-    /// Distance from the actor to an enemy (cheaper than [`Turn::distance`]
-    /// when the caller knows `enemy` is on another side).
+    /// Distance from the actor to another unit.
     #[inline]
     pub fn enemy_distance(&self, enemy: usize) -> i32 {
-        self.fight.units[self.actor].position + self.fight.units[enemy].position
+        self.distance(self.actor, enemy)
+    }
+
+    /// Enemies of unit `of` still in the fight within `reach` of it, as a
+    /// bit set (bit `i` = unit `i`).
+    pub fn enemies_within(&self, of: usize, reach: i32) -> u64 {
+        let u = &self.fight.units[of];
+        let mut mask = 0;
+        for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
+            if (u.position - self.fight.units[i].position).abs() <= reach {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// Whether `target` is flanked: two or more enemies in the fight within
+    /// `reach` of it (for rulesets that have flanking).
+    pub fn flanked(&self, target: usize, reach: i32) -> bool {
+        self.enemies_within(target, reach).count_ones() >= 2
+    }
+
+    /// Move the actor toward `target` by at most `budget`, stopping once it is
+    /// `stop_at` away. Returns the distance moved.
+    pub fn approach(&mut self, target: usize, budget: i32, stop_at: i32) -> i32 {
+        let to = self.fight.units[target].position;
+        let me = &mut self.fight.units[self.actor];
+        let gap = (to - me.position).abs() - stop_at;
+        let step = budget.min(gap).max(0);
+        me.position += step * (to - me.position).signum();
+        step
+    }
+
+    /// Move the actor back, away from the enemy's side, by `amount`.
+    pub fn back_off(&mut self, amount: i32) {
+        let me = &mut self.fight.units[self.actor];
+        me.position -= facing(me.side) * amount.max(0);
+    }
+
+    /// Run `body` as unit `actor`'s action inside this turn (reactions such
+    /// as attacks of opportunity), then carry on as the current actor.
+    pub fn as_actor<T>(&mut self, actor: usize, body: impl FnOnce(&mut Turn<'_, R, D>) -> T) -> T {
+        body(&mut Turn {
+            enc: self.enc,
+            fight: &mut *self.fight,
+            dice: &mut *self.dice,
+            actor,
+        })
     }
 
     /// Enemies of the actor still in the fight.
@@ -535,8 +588,18 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     }
 }
 
-/// The indices of the set bits of a `u64`, lowest first.
-struct Bits(u64);
+/// The direction side `side` faces on the front: even sides +1, odd −1.
+#[inline]
+pub fn facing(side: u8) -> i32 {
+    if side % 2 == 0 {
+        1
+    } else {
+        -1
+    }
+}
+
+/// The indices of the set bits of a `u64`, lowest first: iterate unit masks.
+pub struct Bits(pub u64);
 
 impl Iterator for Bits {
     type Item = usize;

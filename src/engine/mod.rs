@@ -10,13 +10,15 @@ pub mod cover;
 mod encounter;
 mod fight;
 pub mod initiative;
+pub mod tactic;
 pub mod tally;
 pub mod targeting;
 
 pub use condition::{Condition, Conditions};
 pub use cover::Cover;
 pub use encounter::{Encounter, UnitSpec, MAX_UNITS};
-pub use fight::{Combatant, Fight, Outcome, Turn};
+pub use fight::{Bits, Combatant, Fight, Outcome, Turn};
 pub use initiative::{Initiative, InitiativeKind, InitiativeRoll, Ties};
+pub use tactic::Tactic;
 pub use tally::{BatchStat, Tally, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES};
 pub use targeting::Targeting;

@@ -15,7 +15,7 @@
 use std::fmt::Debug;
 
 use crate::dice::Dice;
-use crate::engine::{Combatant, InitiativeKind, InitiativeRoll, Turn, UnitSpec};
+use crate::engine::{Combatant, InitiativeKind, InitiativeRoll, Tactic, Turn, UnitSpec};
 use crate::results::CounterInfo;
 use crate::scenario::schema::{Field, Fields};
 use crate::scenario::ScenarioError;
@@ -64,6 +64,8 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     fn compile_unit(f: &Fields, weapons: &[Self::Weapon]) -> Result<Self::Unit, ScenarioError>;
     /// A few words on a stat block for summaries, e.g. `30 HP, AC 16/16`.
     fn describe_unit(unit: &Self::Unit) -> String;
+    /// The tactic a unit group gets with `tactic = "auto"`: by its weapons.
+    fn default_tactic(unit: &Self::Unit) -> Tactic;
 
     /// Roll one unit's initiative (used by `rolled`, `rerolled`,
     /// `alternating` and `side`).
@@ -76,7 +78,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// ruleset sets `state` and may take the unit out (e.g. exhaustion 6).
     fn enter(unit: &mut Combatant<Self::State>, spec: &UnitSpec<Self>, options: &Self::Options);
 
-    /// Play one unit's turn. Called only for units still in the fight.
+    /// Play one unit's turn. Called for units in the fight, and for units
+    /// out of it that the ruleset marked `lingering` (e.g. dying units that
+    /// roll death saves).
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
 
     /// Remaining and full health, for the weakest/strongest targeting policies.

@@ -9,26 +9,38 @@
 //! three-quarters / full gives +2 / +5 / +10 AC vs firearms only, and full
 //! cover cuts firearm damage by a fraction the text lost (option, default
 //! ×0.5); hits on a paralyzed or unconscious target from within 5 m are
-//! critical; 0 HP takes a unit out of the fight.
+//! critical; 0 HP: unconscious, dying and out of the fight.
+//!
+//! A turn is movement (30 m; half in difficult terrain) and one action: an
+//! attack, or Sprint (double movement), or dropping prone. Leaving an
+//! enemy's 5 m reach provokes an attack of opportunity (its reaction; the
+//! text's "disengage" is undefined, so nobody disengages). Trenches has no
+//! flanking rule.
 //!
 //! Gaps in the text are options with the digest's defaults: the crit effect
 //! (default: double the damage dice), natural 1 always misses, natural 20
-//! always hits (and is a critical), proficiency on attacks (default off).
+//! always hits (and is a critical), proficiency on attacks (default off), the
+//! lost fractions (deafened, crawling, standing up, exhaustion 2: one half
+//! each), and what 0 HP means (out of the fight, or 5e death saves).
 //!
-//! Conditions (per unit, from the scenario): blinded (attacks against it have
-//! advantage; its melee attacks disadvantage; its ranged attacks beyond 10 m
-//! disadvantage and −5), frightened (disadvantage on its attacks: the source
-//! is taken to be in sight), incapacitated / paralyzed / stunned / unconscious
-//! (no actions; attacks against the last three have advantage, and hits from
-//! within 5 m on paralyzed or unconscious units are critical), prone (its
+//! Conditions: blinded (attacks against it have advantage; its melee attacks
+//! disadvantage; its ranged attacks beyond 10 m disadvantage and −5),
+//! deafened (loses part of its speed), frightened (disadvantage on its
+//! attacks and it cannot move closer to the enemy: the source of its fear is
+//! taken to be the enemy, in sight), grappled and restrained (speed 0;
+//! restrained: attacks against it advantage, its attacks disadvantage),
+//! incapacitated / paralyzed / stunned / unconscious (no actions or
+//! reactions; the last three cannot move and attacks against them have
+//! advantage; hits from within 5 m on paralyzed or unconscious units are
+//! critical), prone (crawls; standing costs part of the turn's movement; its
 //! attacks have disadvantage; attacks against it have advantage within 5 m,
-//! disadvantage beyond), restrained (attacks against it advantage, its
-//! attacks disadvantage). Deafened and grappled only affect movement.
-//! Exhaustion: level 3 gives disadvantage on attacks, 4 halves HP, 6 is death.
+//! disadvantage beyond). Exhaustion: 2 speed reduced, 3 disadvantage on
+//! attacks, 4 HP halved, 5 speed 0, 6 dead.
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
-    Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Turn, UnitSpec,
+    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
+    UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
 use crate::rules::d20::Edge;
@@ -73,11 +85,22 @@ pub struct Unit {
     pub attack: i32,
     pub proficiency: i32,
     pub exhaustion: u8,
+    /// Movement per turn, metres.
+    pub speed: i32,
+    /// Throws itself prone when holding a position in the open.
+    pub drop_prone: bool,
     /// Weapons, best expected damage first.
     pub weapons: [Weapon; MAX_WEAPONS],
     pub n_weapons: u8,
     /// The longest reach or range among the weapons.
     pub max_range: i32,
+    /// The longest reach among the melee weapons (0: none).
+    pub melee_reach: i32,
+    /// The longest range among the firearms (0: none).
+    pub firearm_range: i32,
+    /// How close an advancing unit gets: its melee reach, or its longest
+    /// range if it has no melee weapon.
+    pub advance_reach: i32,
 }
 
 impl Unit {
@@ -111,6 +134,18 @@ pub enum Crit {
     None,
 }
 
+/// What 0 HP means (the text gives no death-save procedure).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtZeroHp {
+    /// Unconscious and out of the fight for good.
+    #[default]
+    Out,
+    /// Out of the fight and dying: 5e death saves at the start of each of its
+    /// turns (d20 ≥ 10 succeeds; 1 counts twice; 20 regains 1 HP and returns
+    /// to the fight; three successes: stable; three failures: dead).
+    DeathSaves,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub crit: Crit,
@@ -119,6 +154,16 @@ pub struct Options {
     pub proficiency_on_attacks: bool,
     /// Damage multiplier for firearm hits on a target in full cover.
     pub full_cover_damage: f64,
+    pub difficult_terrain: bool,
+    /// Fraction of its speed a deafened unit loses.
+    pub deafened_speed_loss: f64,
+    /// Crawling speed as a fraction of speed.
+    pub crawl_speed: f64,
+    /// Fraction of the turn's movement that standing up costs.
+    pub stand_up_cost: f64,
+    /// Fraction of speed kept at exhaustion level 2 or more.
+    pub exhaustion_speed: f64,
+    pub at_zero_hp: AtZeroHp,
 }
 
 impl Default for Options {
@@ -129,6 +174,12 @@ impl Default for Options {
             nat20_hits: true,
             proficiency_on_attacks: false,
             full_cover_damage: 0.5,
+            difficult_terrain: false,
+            deafened_speed_loss: 0.5,
+            crawl_speed: 0.5,
+            stand_up_cost: 0.5,
+            exhaustion_speed: 0.5,
+            at_zero_hp: AtZeroHp::Out,
         }
     }
 }
@@ -136,6 +187,13 @@ impl Default for Options {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct State {
     pub hp: i32,
+    /// Movement per turn standing, after terrain, deafness and exhaustion.
+    pub speed: i32,
+    /// The reaction is spent until the start of the unit's next turn.
+    pub reacted: bool,
+    /// Death saves so far (with `at_zero_hp = "death-saves"`).
+    pub saves: u8,
+    pub failures: u8,
 }
 
 /// Indices into [`Trenches::COUNTERS`].
@@ -144,15 +202,28 @@ pub mod counter {
     pub const HITS: usize = 1;
     pub const CRITS: usize = 2;
     pub const DOWNED: usize = 3;
+    pub const OPPORTUNITY: usize = 4;
+    pub const SPRINTS: usize = 5;
+    pub const DEATHS: usize = 6;
+    pub const REVIVED: usize = 7;
 }
 
 const CRIT_NAMES: &[&str] = &["double-dice", "double-total", "max-plus-roll", "none"];
 const KIND_NAMES: &[&str] = &["melee", "firearm"];
+const ZERO_HP_NAMES: &[&str] = &["out", "death-saves"];
 
-/// Conditions that stop a unit from acting.
+/// Conditions that stop a unit from acting (and reacting).
 const NO_ACTIONS: Conditions = Conditions::of(&[
     Condition::Incapacitated,
     Condition::Paralyzed,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+/// Conditions that leave a unit with speed 0.
+const ROOTED: Conditions = Conditions::of(&[
+    Condition::Grappled,
+    Condition::Paralyzed,
+    Condition::Restrained,
     Condition::Stunned,
     Condition::Unconscious,
 ]);
@@ -178,7 +249,8 @@ impl Ruleset for Trenches {
     const TITLE: &'static str = "Trenches and Alchemy (seed 000)";
     const ABOUT: &'static str = "WWI trench warfare on a d20 chassis: d20 + DEX initiative, \
         separate AC vs melee and vs firearms, cover that only stops bullets, \
-        advantage and disadvantage from conditions. Distances in metres.";
+        advantage and disadvantage from conditions, 30 m of movement and one \
+        action a turn, attacks of opportunity. Distances in metres.";
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
@@ -202,7 +274,19 @@ impl Ruleset for Trenches {
             Some(Lit::Int(2)),
             "proficiency bonus (+2/+3/+4 by year); added to attacks only with option proficiency_on_attacks",
         ),
-        Field::new("exhaustion", Kind::Int { min: 0, max: 6 }, Some(Lit::Int(0)), "exhaustion level: 3 disadvantage on attacks, 4 HP halved, 6 dead"),
+        Field::new("speed", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(30)), "movement per turn in metres (Sprint doubles it)"),
+        Field::new(
+            "exhaustion",
+            Kind::Int { min: 0, max: 6 },
+            Some(Lit::Int(0)),
+            "exhaustion level: 2 speed reduced, 3 disadvantage on attacks, 4 HP halved, 5 speed 0, 6 dead",
+        ),
+        Field::new(
+            "drop_prone",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "when holding or keeping range in the open (no cover), throw itself prone (an action) and fight from the ground",
+        ),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best reachable one is used"),
     ];
 
@@ -239,12 +323,43 @@ impl Ruleset for Trenches {
             Some(Lit::Float(0.5)),
             "damage multiplier for firearm hits on a unit in full cover (the text's fraction is lost; rounded down)",
         ),
+        Field::new("difficult_terrain", Kind::Bool, Some(Lit::Bool(false)), "the ground is difficult terrain: speed halved"),
+        Field::new(
+            "deafened_speed_loss",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "fraction of its speed a deafened unit loses (the text's fraction is lost)",
+        ),
+        Field::new(
+            "crawl_speed",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "crawling speed of a prone unit, as a fraction of its speed (the text's fraction is lost)",
+        ),
+        Field::new(
+            "stand_up_cost",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "fraction of the turn's movement that standing up from prone costs (the text's fraction is lost)",
+        ),
+        Field::new(
+            "exhaustion_speed",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "fraction of its speed a unit keeps at exhaustion 2 to 4 (the text's value is lost)",
+        ),
+        Field::new(
+            "at_zero_hp",
+            Kind::Choice(ZERO_HP_NAMES),
+            Some(Lit::Str("out")),
+            "0 HP (no death saves in the text): out of the fight, or 5e death saves (a natural 20 returns with 1 HP)",
+        ),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo {
             name: "attacks",
-            doc: "attack rolls made per fight",
+            doc: "attack rolls made per fight (attacks of opportunity included)",
         },
         CounterInfo {
             name: "hits",
@@ -257,6 +372,22 @@ impl Ruleset for Trenches {
         CounterInfo {
             name: "downed",
             doc: "units brought to 0 HP per fight",
+        },
+        CounterInfo {
+            name: "opportunity_attacks",
+            doc: "attacks of opportunity per fight",
+        },
+        CounterInfo {
+            name: "sprints",
+            doc: "Sprint actions per fight",
+        },
+        CounterInfo {
+            name: "deaths",
+            doc: "units dead of three failed death saves (at_zero_hp = death-saves)",
+        },
+        CounterInfo {
+            name: "revived",
+            doc: "units back in the fight on a natural 20 death save",
         },
     ];
 
@@ -277,6 +408,12 @@ impl Ruleset for Trenches {
             nat20_hits: f.bool("nat20_hits")?,
             proficiency_on_attacks: f.bool("proficiency_on_attacks")?,
             full_cover_damage: f.float("full_cover_damage")?,
+            difficult_terrain: f.bool("difficult_terrain")?,
+            deafened_speed_loss: f.float("deafened_speed_loss")?,
+            crawl_speed: f.float("crawl_speed")?,
+            stand_up_cost: f.float("stand_up_cost")?,
+            exhaustion_speed: f.float("exhaustion_speed")?,
+            at_zero_hp: [AtZeroHp::Out, AtZeroHp::DeathSaves][f.choice("at_zero_hp")?],
         })
     }
 
@@ -306,6 +443,8 @@ impl Ruleset for Trenches {
             attack: f.int("attack")? as i32,
             proficiency: f.int("proficiency")? as i32,
             exhaustion: f.int("exhaustion")? as u8,
+            speed: f.int("speed")? as i32,
+            drop_prone: f.bool("drop_prone")?,
             ..Unit::default()
         };
         if weapons.is_empty() {
@@ -317,7 +456,22 @@ impl Ruleset for Trenches {
         sorted.sort_by(|a, b| b.damage.mean().total_cmp(&a.damage.mean()));
         unit.weapons[..sorted.len()].copy_from_slice(&sorted);
         unit.n_weapons = sorted.len() as u8;
-        unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
+        let longest = |kind: Option<WeaponKind>| {
+            sorted
+                .iter()
+                .filter(|w| kind.is_none_or(|k| w.kind == k))
+                .map(|w| w.range)
+                .max()
+                .unwrap_or(0)
+        };
+        unit.max_range = longest(None);
+        unit.melee_reach = longest(Some(WeaponKind::Melee));
+        unit.firearm_range = longest(Some(WeaponKind::Firearm));
+        unit.advance_reach = if unit.melee_reach > 0 {
+            unit.melee_reach
+        } else {
+            unit.max_range
+        };
         Ok(unit)
     }
 
@@ -328,10 +482,24 @@ impl Ruleset for Trenches {
             format!("AC {} melee / {} firearms", u.ac_melee, u.ac_firearm)
         };
         let mut s = format!("{} HP, {ac}, DEX {:+}", u.hp, u.dex);
+        if u.speed != 30 {
+            s.push_str(&format!(", speed {} m", u.speed));
+        }
         if u.exhaustion > 0 {
             s.push_str(&format!(", exhaustion {}", u.exhaustion));
         }
+        if u.drop_prone {
+            s.push_str(", drops prone");
+        }
         s
+    }
+
+    fn default_tactic(unit: &Unit) -> Tactic {
+        if unit.firearm_range > 0 {
+            Tactic::Hold
+        } else {
+            Tactic::Advance
+        }
     }
 
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
@@ -348,9 +516,11 @@ impl Ruleset for Trenches {
         unit.dex
     }
 
-    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {
         unit.state = State {
             hp: spec.stats.max_hp(),
+            speed: speed(&spec.stats, spec.conditions, options),
+            ..State::default()
         };
         if spec.stats.exhaustion >= 6 {
             unit.out = true;
@@ -359,18 +529,19 @@ impl Ruleset for Trenches {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
+        if turn.unit(me).out {
+            // Only lingering (dying) units get here.
+            death_save(turn);
+            return;
+        }
+        turn.unit_mut(me).state.reacted = false;
         if turn.unit(me).conditions.any(NO_ACTIONS) {
             return;
         }
-        // The encounter outlives the turn, so stats borrowed from it do not
-        // hold the turn (and its dice) borrowed.
-        let stats = &turn.enc.units[me].stats;
-        let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range) else {
-            return;
-        };
-        let distance = turn.enemy_distance(target);
-        if let Some(weapon) = best_weapon(stats, distance) {
-            attack_at(turn, target, weapon, distance);
+        match turn.spec(me).tactic {
+            Tactic::Hold | Tactic::Auto => hold(turn),
+            Tactic::Advance => advance(turn),
+            Tactic::KeepRange => keep_range(turn),
         }
     }
 
@@ -379,10 +550,217 @@ impl Ruleset for Trenches {
     }
 }
 
+/// Standing speed for the fight: 0 when held fast or at exhaustion 5;
+/// reduced by difficult terrain, deafness and exhaustion 2; rounded down.
+pub fn speed(unit: &Unit, conditions: Conditions, opts: &Options) -> i32 {
+    if conditions.is_empty() && unit.exhaustion < 2 && !opts.difficult_terrain {
+        return unit.speed;
+    }
+    if conditions.any(ROOTED) || unit.exhaustion >= 5 {
+        return 0;
+    }
+    let mut s = unit.speed as f64;
+    if opts.difficult_terrain {
+        s *= 0.5;
+    }
+    if conditions.has(Condition::Deafened) {
+        s *= 1.0 - opts.deafened_speed_loss;
+    }
+    if unit.exhaustion >= 2 {
+        s *= opts.exhaustion_speed;
+    }
+    s.floor() as i32
+}
+
+/// Movement available this turn: stand up first (paying part of it) unless
+/// the unit fights from the ground; a unit still prone crawls.
+fn movement<D: Dice>(turn: &mut Turn<'_, Trenches, D>, stay_down: bool) -> i32 {
+    let me = turn.actor;
+    let opts = *turn.options();
+    let unit = turn.unit_mut(me);
+    let full = unit.state.speed;
+    if !unit.conditions.has(Condition::Prone) {
+        return full;
+    }
+    if stay_down {
+        return (full as f64 * opts.crawl_speed).floor() as i32;
+    }
+    unit.conditions.clear(Condition::Prone);
+    full - (full as f64 * opts.stand_up_cost).ceil() as i32
+}
+
 /// The first (best) of a unit's weapons that reaches `distance`.
 #[inline]
 fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
     stats.weapons().iter().find(|w| distance <= w.range)
+}
+
+/// Attack the target with the best weapon that reaches it, if any.
+fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) -> bool {
+    let stats = &turn.enc.units[turn.actor].stats;
+    let distance = turn.enemy_distance(target);
+    match best_weapon(stats, distance) {
+        Some(weapon) => {
+            attack_at(turn, target, weapon, distance);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Hold: stay put, attack whatever is in range. A `drop_prone` unit in the
+/// open first throws itself down (its action) when no enemy is within reach.
+fn hold<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+    let me = turn.actor;
+    stand_unless_fighting_prone(turn);
+    if drop_prone(turn) {
+        return;
+    }
+    let stats = &turn.enc.units[me].stats;
+    if let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range) {
+        attack_if_in_reach(turn, target);
+    }
+}
+
+/// A prone unit that does not choose to fight from the ground stands up
+/// (paying movement it may not need this turn).
+fn stand_unless_fighting_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+    let me = turn.actor;
+    if turn.unit(me).conditions.has(Condition::Prone) && !turn.spec(me).stats.drop_prone {
+        movement(turn, false);
+    }
+}
+
+/// Drop prone if this unit does that and is in the open, standing, with no
+/// enemy in reach. Returns true if it did (the action is spent).
+fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
+    let me = turn.actor;
+    let unit = turn.unit(me);
+    if !turn.spec(me).stats.drop_prone
+        || unit.cover != Cover::None
+        || unit.conditions.has(Condition::Prone)
+        || turn.enemies_within(me, REACH) != 0
+    {
+        return false;
+    }
+    turn.unit_mut(me).conditions.set(Condition::Prone);
+    true
+}
+
+/// Advance: close on the target to melee. Attack if it is in reach after
+/// moving; otherwise shoot if a firearm reaches; otherwise sprint.
+fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    let Some(target) = turn.choose_target(|_, _| true) else {
+        return;
+    };
+    let reach = stats.advance_reach;
+    let mut distance = turn.enemy_distance(target);
+    // Already in reach and on its feet (the usual case once engaged): no
+    // movement to work out.
+    if distance > reach || turn.unit(me).conditions.has(Condition::Prone) {
+        let budget = movement(turn, false);
+        if distance > reach && !turn.unit(me).conditions.has(Condition::Frightened) {
+            turn.approach(target, budget, reach);
+            distance = turn.enemy_distance(target);
+        }
+    }
+    if let Some(weapon) = best_weapon(stats, distance) {
+        attack_at(turn, target, weapon, distance);
+        return;
+    }
+    // Nothing reaches: Sprint (the action) moves the unit's speed again.
+    let sprint = turn.unit(me).state.speed;
+    if !turn.unit(me).conditions.has(Condition::Frightened) && sprint > 0 {
+        turn.count(counter::SPRINTS);
+        turn.approach(target, sprint, reach);
+    }
+}
+
+/// Keep range: back off when an enemy is within reach (provoking attacks of
+/// opportunity), move only as close as the firearms need, shoot.
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    let range = if stats.firearm_range > 0 {
+        stats.firearm_range
+    } else {
+        stats.max_range
+    };
+    stand_unless_fighting_prone(turn);
+    let engaged = turn.enemies_within(me, REACH);
+    if engaged != 0 {
+        let budget = movement(turn, false);
+        move_away(turn, budget, engaged);
+        if turn.unit(me).out {
+            return;
+        }
+    } else if drop_prone(turn) {
+        return;
+    }
+    let target = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range);
+    let target = match target {
+        Some(t) => t,
+        None => {
+            // Nothing in range: close in to firing range, then shoot.
+            let Some(t) = turn.choose_target(|_, _| true) else {
+                return;
+            };
+            let fearful = turn.unit(me).conditions.has(Condition::Frightened);
+            if engaged == 0 && !fearful {
+                let stay_down = turn.unit(me).conditions.has(Condition::Prone);
+                let budget = movement(turn, stay_down);
+                turn.approach(t, budget, range);
+            }
+            t
+        }
+    };
+    attack_if_in_reach(turn, target);
+}
+
+/// Back off by `budget`; every enemy in `engaged` that is left behind beyond
+/// its reach may take an attack of opportunity, rolled as the mover leaves.
+fn move_away<D: Dice>(turn: &mut Turn<'_, Trenches, D>, budget: i32, engaged: u64) {
+    let me = turn.actor;
+    let before: [i32; MAX_UNITS] = {
+        let mut d = [0; MAX_UNITS];
+        for e in Bits(engaged) {
+            d[e] = turn.enemy_distance(e);
+        }
+        d
+    };
+    turn.back_off(budget);
+    for enemy in Bits(engaged) {
+        if turn.enemy_distance(enemy) > REACH && !turn.unit(me).out {
+            opportunity_attack(turn, enemy, me, before[enemy]);
+        }
+    }
+}
+
+/// `reactor` attacks `mover`, who just left its reach at `distance`, with a
+/// melee weapon, if it can react.
+fn opportunity_attack<D: Dice>(
+    turn: &mut Turn<'_, Trenches, D>,
+    reactor: usize,
+    mover: usize,
+    distance: i32,
+) {
+    let unit = turn.unit(reactor);
+    if unit.out || unit.state.reacted || unit.conditions.any(NO_ACTIONS) {
+        return;
+    }
+    let stats = &turn.enc.units[reactor].stats;
+    let Some(weapon) = stats
+        .weapons()
+        .iter()
+        .find(|w| w.kind == WeaponKind::Melee && distance <= w.range)
+    else {
+        return;
+    };
+    turn.unit_mut(reactor).state.reacted = true;
+    turn.count(counter::OPPORTUNITY);
+    turn.as_actor(reactor, |t| attack_at(t, mover, weapon, distance));
 }
 
 /// How an attack went (for tests).
@@ -402,11 +780,12 @@ pub fn attack<D: Dice>(
     target: usize,
     weapon: &Weapon,
 ) -> AttackResult {
-    let distance = turn.distance(turn.actor, target);
+    let distance = turn.enemy_distance(target);
     attack_at(turn, target, weapon, distance)
 }
 
-/// [`attack`] with the distance already known.
+/// [`attack`] at a given distance (attacks of opportunity are rolled at the
+/// distance the target left from).
 #[inline]
 fn attack_at<D: Dice>(
     turn: &mut Turn<'_, Trenches, D>,
@@ -537,11 +916,43 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, damage
     let dealt = before - unit.state.hp;
     turn.harm(dealt as u32);
     if before > 0 && turn.unit(target).state.hp == 0 {
-        // 0 HP: unconscious and dying; the text has no death saves, so the
-        // unit is out of the fight.
-        turn.unit_mut(target).conditions.set(Condition::Unconscious);
+        // 0 HP: unconscious (and so prone), dying, out of the fight.
+        let dying = turn.options().at_zero_hp == AtZeroHp::DeathSaves;
+        let unit = turn.unit_mut(target);
+        unit.conditions.set(Condition::Unconscious);
+        unit.conditions.set(Condition::Prone);
+        unit.lingering = dying;
+        unit.state.saves = 0;
+        unit.state.failures = 0;
         turn.count(counter::DOWNED);
         turn.take_out(target);
+    }
+}
+
+/// A dying unit's death save at the start of its turn.
+fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+    let me = turn.actor;
+    let roll = turn.dice.d20();
+    let unit = turn.unit_mut(me);
+    match roll {
+        20 => {
+            unit.state.hp = 1;
+            unit.lingering = false;
+            unit.conditions.clear(Condition::Unconscious);
+            turn.count(counter::REVIVED);
+            turn.bring_back(me);
+        }
+        10..=19 => unit.state.saves += 1,
+        1 => unit.state.failures += 2,
+        _ => unit.state.failures += 1,
+    }
+    let unit = turn.unit_mut(me);
+    if unit.state.failures >= 3 {
+        unit.lingering = false;
+        turn.count(counter::DEATHS);
+    } else if unit.state.saves >= 3 {
+        // Stable: unconscious, out of the fight, no longer rolling.
+        unit.lingering = false;
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
-use crate::engine::{Encounter, Fight, Outcome};
+use crate::engine::{Condition, Conditions, Encounter, Fight, Outcome, Tactic};
 use crate::testkit::{as_turn, encounter, fight};
 
 /// Unit 0 (`a`, side red) attacks unit 1 (`b`, side blue: AC 16, 30 HP).
@@ -610,5 +610,465 @@ fn statistically_one_swing_of_1d8_plus_3_averages_159_over_40() {
     assert!(
         (mean - 159.0 / 40.0).abs() < 4.0 * se,
         "mean damage {mean}, exactly 3.975"
+    );
+}
+
+// ---- The battlefield: movement, tactics, reach and range, reactions ----
+
+/// A red `a` (unit 0) against blue `b` (unit 1) with custom entries and
+/// weapons; `a` has `a_weapons`, `b` has `b_weapons`.
+fn field(
+    opts: &str,
+    a_weapons: &str,
+    a_entry: &str,
+    b_weapons: &str,
+    b_entry: &str,
+    a_extra: &str,
+) -> Encounter<Trenches> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "trenches"
+[options]
+{opts}
+[weapons.bayonet]
+attack = 5
+damage = "1d6+2"
+[weapons.rifle]
+kind = "firearm"
+attack = 5
+damage = "1d10+2"
+[weapons.pistol]
+kind = "firearm"
+attack = 5
+damage = "1d8"
+range = 50
+[units.a]
+hp = 30
+weapons = [{a_weapons}]
+{a_extra}
+[units.b]
+hp = 30
+endurance = 3
+armor = 3
+weapons = [{b_weapons}]
+[sides.red]
+a = {{ {a_entry} }}
+[sides.blue]
+b = {{ {b_entry} }}
+"#
+    ))
+}
+
+/// Distance between units 0 and 1.
+fn gap(f: &Fight<Trenches>) -> i32 {
+    (f.units[0].position - f.units[1].position).abs()
+}
+
+/// Unit `actor` plays one turn with `rolls`; all rolls must be used.
+fn play(enc: &Encounter<Trenches>, f: &mut Fight<Trenches>, actor: usize, rolls: &[(u32, u32)]) {
+    let mut dice = ScriptedDice::new(rolls);
+    as_turn(enc, f, &mut dice, actor, Trenches::take_turn);
+    dice.assert_done();
+}
+
+#[test]
+fn the_default_tactic_follows_the_weapons() {
+    let enc = field("", "\"bayonet\"", "", "\"rifle\", \"bayonet\"", "", "");
+    assert_eq!(enc.units[0].tactic, Tactic::Advance);
+    assert_eq!(enc.units[1].tactic, Tactic::Hold);
+}
+
+#[test]
+fn advancing_units_move_30_m_and_sprint_when_nothing_reaches() {
+    let enc = field("", "\"bayonet\"", "distance = 60", "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    // 60 m away: move 30, still 30 away, no firearm: Sprint another 25 m,
+    // stopping at 5 m reach. No dice.
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 5);
+    assert_eq!(f.counters[counter::SPRINTS], 1);
+    // Next turn: already in reach, attack (hit 11 + 5 vs AC 16, 1d6+2).
+    play(&enc, &mut f, 0, &[(20, 11), (6, 3)]);
+    assert_eq!(f.units[1].state.hp, 25);
+    assert_eq!(f.counters[counter::SPRINTS], 1);
+}
+
+#[test]
+fn advancing_units_attack_after_moving_into_reach() {
+    let enc = field("", "\"bayonet\"", "distance = 20", "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (6, 1)]);
+    assert_eq!(gap(&f), 5);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // Out of reach after a full move (40 m): no attack, sprint closes in.
+    let enc = field("", "\"bayonet\"", "distance = 65", "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 5);
+}
+
+#[test]
+fn advancing_riflemen_shoot_on_the_way() {
+    let enc = field(
+        "",
+        "\"pistol\", \"bayonet\"",
+        "distance = 80, tactic = \"advance\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    // Move 30 to 50 m: the pistol (range 50) reaches; shoot instead of sprinting.
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 50);
+    assert_eq!(f.counters[counter::SPRINTS], 0);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn weapons_need_reach_or_range() {
+    // A pistol (range 50) cannot reach 60 m: a holding unit does nothing.
+    let enc = field("", "\"pistol\"", "distance = 60", "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+    // At 50 m it shoots.
+    let enc = field("", "\"pistol\"", "distance = 50", "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // A bayonet reaches 5 m and no further; holding at 6 m, nothing.
+    let enc = field(
+        "",
+        "\"bayonet\"",
+        "distance = 6, tactic = \"hold\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+}
+
+#[test]
+fn backing_off_provokes_attacks_of_opportunity_once_per_round() {
+    // Red keeps range with a rifle; blue stands next to it with a bayonet.
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "tactic = \"keep-range\"",
+        "\"bayonet\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    // Red backs off 30 m: blue's attack of opportunity (d20 12 + 5 = 17 vs
+    // AC 10: hit, 1d6+2 with a 4), then red shoots from 30 m (miss on 2).
+    play(&enc, &mut f, 0, &[(20, 12), (6, 4), (20, 2)]);
+    assert_eq!(gap(&f), 30);
+    assert_eq!(f.units[0].state.hp, 24);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    assert!(f.units[1].state.reacted);
+    // Blue's reaction is spent until its own turn: a second escape in the
+    // same round draws no attack.
+    f.units[0].position = f.units[1].position;
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    // Blue's turn restores its reaction (it advances 25 m and attacks).
+    f.units[0].position = f.units[1].position - 30;
+    play(&enc, &mut f, 1, &[(20, 2)]);
+    assert!(!f.units[1].state.reacted);
+}
+
+#[test]
+fn no_attack_of_opportunity_without_a_melee_weapon_or_when_incapacitated() {
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "tactic = \"keep-range\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "tactic = \"keep-range\"",
+        "\"bayonet\"",
+        "conditions = [\"stunned\"]",
+        "",
+    );
+    let mut f = fight(&enc);
+    // (Red's shot at the stunned unit has advantage: two d20.)
+    play(&enc, &mut f, 0, &[(20, 2), (20, 3)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+}
+
+#[test]
+fn flanked_means_two_enemies_within_reach() {
+    let enc = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+[weapons.w]
+damage = "1d4"
+[units.a]
+hp = 5
+weapons = ["w"]
+[sides.red]
+a = { count = 2 }
+[sides.blue]
+a = { distance = 0 }
+"#,
+    );
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[]);
+    assert!(as_turn(&enc, &mut f, &mut dice, 0, |t| t.flanked(2, REACH)));
+    f.units[1].position = -6;
+    assert!(!as_turn(&enc, &mut f, &mut dice, 0, |t| t.flanked(2, REACH)));
+}
+
+#[test]
+fn speed_conditions_and_terrain() {
+    let opts = Options::default();
+    let base = encounter::<Trenches>(
+        "name = \"t\"\nrules = \"trenches\"\n[weapons.w]\ndamage = \"1d4\"\n[units.a]\nhp = 5\nweapons = [\"w\"]\n[sides.r]\na = {}\n[sides.b]\na = {}\n",
+    )
+    .units[0]
+        .stats;
+    let c = |cs: &[Condition]| cs.iter().copied().collect::<Conditions>();
+    assert_eq!(speed(&base, c(&[]), &opts), 30);
+    assert_eq!(speed(&base, c(&[Condition::Deafened]), &opts), 15);
+    for rooted in [
+        Condition::Grappled,
+        Condition::Restrained,
+        Condition::Paralyzed,
+        Condition::Stunned,
+        Condition::Unconscious,
+    ] {
+        assert_eq!(speed(&base, c(&[rooted]), &opts), 0, "{rooted:?}");
+    }
+    let rough = Options {
+        difficult_terrain: true,
+        ..opts
+    };
+    assert_eq!(speed(&base, c(&[]), &rough), 15);
+    assert_eq!(
+        speed(&base, c(&[Condition::Deafened]), &rough),
+        7,
+        "halved twice, rounded down"
+    );
+    let tired = Unit {
+        exhaustion: 2,
+        ..base
+    };
+    assert_eq!(speed(&tired, c(&[]), &opts), 15);
+    let spent = Unit {
+        exhaustion: 5,
+        ..base
+    };
+    assert_eq!(speed(&spent, c(&[]), &opts), 0);
+    let deaf_quarter = Options {
+        deafened_speed_loss: 0.25,
+        ..opts
+    };
+    assert_eq!(speed(&base, c(&[Condition::Deafened]), &deaf_quarter), 22);
+}
+
+#[test]
+fn grappled_units_stay_put_and_frightened_units_do_not_close_in() {
+    let enc = field(
+        "",
+        "\"bayonet\"",
+        "distance = 20, conditions = [\"grappled\"]",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 20);
+    let enc = field(
+        "",
+        "\"bayonet\"",
+        "distance = 20, conditions = [\"frightened\"]",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 20);
+    assert_eq!(f.counters[counter::SPRINTS], 0);
+}
+
+#[test]
+fn prone_units_stand_up_for_half_their_movement() {
+    let enc = field(
+        "",
+        "\"bayonet\"",
+        "distance = 40, conditions = [\"prone\"]",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    // Stand (15 m of 30), move 15 to 25 m; Sprint adds the full 30: 5 m.
+    play(&enc, &mut f, 0, &[]);
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(gap(&f), 5);
+    let enc = field(
+        "stand_up_cost = 1.0",
+        "\"bayonet\"",
+        "distance = 40, conditions = [\"prone\"]",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(
+        gap(&f),
+        10,
+        "standing took all movement; the sprint moved 30"
+    );
+}
+
+#[test]
+fn drop_prone_units_go_down_in_the_open_then_fight_from_the_ground() {
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "distance = 40",
+        "\"rifle\"",
+        "",
+        "drop_prone = true",
+    );
+    let mut f = fight(&enc);
+    // First turn: the action is spent dropping prone.
+    play(&enc, &mut f, 0, &[]);
+    assert!(f.units[0].conditions.has(Condition::Prone));
+    // Then it shoots prone: disadvantage (two d20, keep the lower).
+    play(&enc, &mut f, 0, &[(20, 18), (20, 3)]);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // Enemy fire from beyond 5 m has disadvantage against it.
+    // (Red has AC 10: a kept 4 + 5 misses.)
+    let weapon = enc.units[1].stats.weapons[0];
+    let mut dice = ScriptedDice::new(&[(20, 17), (20, 4)]);
+    let r = as_turn(&enc, &mut f, &mut dice, 1, |t| attack(t, 0, &weapon));
+    assert_eq!(r.natural, 4);
+    // In cover, no need to drop.
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "distance = 40, cover = \"half\"",
+        "\"rifle\"",
+        "",
+        "drop_prone = true",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+}
+
+#[test]
+fn keep_range_units_close_only_to_firing_range() {
+    let enc = field(
+        "",
+        "\"pistol\"",
+        "distance = 90, tactic = \"keep-range\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    // 90 m: pistol range 50, move 30 to 60 m, still out of range: no shot.
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 60);
+    // Next turn: move 10 to 50 m and shoot.
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 50);
+}
+
+#[test]
+fn death_saves_option() {
+    let enc = field(
+        "at_zero_hp = \"death-saves\"",
+        "\"bayonet\"",
+        "",
+        "\"bayonet\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    // Drop unit 1 to 0 HP.
+    let weapon = enc.units[0].stats.weapons[0];
+    f.units[1].state.hp = 3;
+    let mut dice = ScriptedDice::new(&[(20, 15), (6, 6)]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+    assert!(f.units[1].out && f.units[1].lingering);
+    assert!(
+        f.units[1].conditions.has(Condition::Unconscious)
+            && f.units[1].conditions.has(Condition::Prone)
+    );
+    // Its turns are death saves: a 1 counts twice, a 5 once: dead.
+    play(&enc, &mut f, 1, &[(20, 1)]);
+    assert_eq!(f.units[1].state.failures, 2);
+    play(&enc, &mut f, 1, &[(20, 5)]);
+    assert!(!f.units[1].lingering);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+
+    // A natural 20 brings it back with 1 HP, still prone.
+    let mut f = fight(&enc);
+    f.units[1].state.hp = 3;
+    let mut dice = ScriptedDice::new(&[(20, 15), (6, 6)]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+    play(&enc, &mut f, 1, &[(20, 12)]);
+    assert_eq!(f.units[1].state.saves, 1);
+    play(&enc, &mut f, 1, &[(20, 20)]);
+    assert!(!f.units[1].out && !f.units[1].lingering);
+    assert_eq!(f.units[1].state.hp, 1);
+    assert_eq!(f.standing(1), 1);
+    assert_eq!(f.counters[counter::REVIVED], 1);
+
+    // Three successes: stable, out for good, no more rolls.
+    let mut f = fight(&enc);
+    f.units[1].state.hp = 3;
+    let mut dice = ScriptedDice::new(&[(20, 15), (6, 6)]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+    for _ in 0..3 {
+        play(&enc, &mut f, 1, &[(20, 10)]);
+    }
+    assert!(f.units[1].out && !f.units[1].lingering);
+
+    // By default a downed unit never rolls: it is out for good.
+    let enc = field("", "\"bayonet\"", "", "\"bayonet\"", "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.hp = 3;
+    let mut dice = ScriptedDice::new(&[(20, 15), (6, 6)]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+    assert!(f.units[1].out && !f.units[1].lingering);
+}
+
+#[test]
+fn statistically_a_blinded_swordsman_hits_a_quarter_of_the_time() {
+    // Disadvantage: both d20 must show 11+ (a natural 1 misses anyway):
+    // (10/20)² = 1/4 exactly.
+    const N: u32 = 200_000;
+    let enc = duel("", SWORD, "conditions = [\"blinded\"]", "");
+    let weapon = enc.units[0].stats.weapons[0];
+    let mut f = fight(&enc);
+    let p = rate(N, |dice| {
+        f.reset(&enc);
+        as_turn(&enc, &mut f, dice, 0, |t| attack(t, 1, &weapon)).hit
+    });
+    assert!(
+        (p - 0.25).abs() < four_se(0.25, N),
+        "P(hit | blinded) = {p}, exactly 1/4"
     );
 }

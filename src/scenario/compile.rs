@@ -6,8 +6,8 @@ use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
 use super::schema::{unknown_choice, Ctx, Field, Fields, Kind, Lit};
 use crate::engine::{
-    Condition, Cover, Encounter, Initiative, InitiativeKind, Targeting, Ties, UnitSpec, MAX_SIDES,
-    MAX_UNITS,
+    Condition, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties, UnitSpec,
+    MAX_SIDES, MAX_UNITS,
 };
 use crate::rules::{Ruleset, MAX_WEAPONS};
 
@@ -66,6 +66,12 @@ pub const SIDE_ENTRY_FIELDS: &[Field] = &[
         Kind::Choice(Targeting::NAMES),
         Some(Lit::Str("random")),
         "targeting policy",
+    ),
+    Field::new(
+        "tactic",
+        Kind::Choice(Tactic::NAMES),
+        Some(Lit::Str("auto")),
+        "advance (close to melee), hold (stay and shoot), keep-range (shoot, back off when engaged); auto: by the weapons",
     ),
     Field::new(
         "conditions",
@@ -277,6 +283,12 @@ pub fn compile<R: Ruleset>(
             let targeting = Targeting::parse(Targeting::NAMES[f.choice("target")?])
                 .expect("choices mirror Targeting");
             let distance = f.int("distance")? as i32;
+            let tactic = match Tactic::parse(Tactic::NAMES[f.choice("tactic")?])
+                .expect("choices mirror Tactic")
+            {
+                Tactic::Auto => R::default_tactic(stats),
+                chosen => chosen,
+            };
             let conditions = f
                 .names("conditions")?
                 .iter()
@@ -302,6 +314,7 @@ pub fn compile<R: Ruleset>(
                     cover,
                     conditions,
                     targeting,
+                    tactic,
                     distance,
                 };
                 n += 1;
@@ -357,6 +370,7 @@ fn describe_group<R: Ruleset>(
             R::DISTANCE_UNIT
         ));
     }
+    extras.push(spec.tactic.name().to_string());
     if spec.targeting != Targeting::Random {
         extras.push(format!("targets {}", spec.targeting.name()));
     }
