@@ -821,3 +821,41 @@ fn missing_file_message_states_the_os_error_once() {
     assert_eq!(o.code, 2, "{o:#?}");
     assert_eq!(o.stderr.matches("os error 2").count(), 1, "{}", o.stderr);
 }
+
+/// Determinism holds with the battlefield in: a scenario where units move,
+/// sprint and provoke attacks of opportunity gives byte-identical reports at
+/// one and two threads.
+#[test]
+fn reports_with_movement_are_identical_across_thread_counts() {
+    let scenario = std::fs::canonicalize("scenarios/over_the_top.toml").expect("example scenario");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("t{threads}"));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+            .args([
+                "run",
+                "--quiet",
+                "--fights",
+                "3000",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&out)
+            .arg(&scenario)
+            .status()
+            .expect("runs");
+        assert!(status.success());
+    }
+    for file in [
+        "cells.csv",
+        "rounds.csv",
+        "win_rate.png",
+        "rounds.png",
+        "summary.md",
+    ] {
+        let a = std::fs::read(dir.path().join("t1/over_the_top").join(file)).expect("written");
+        let b = std::fs::read(dir.path().join("t2/over_the_top").join(file)).expect("written");
+        assert!(a == b, "{file} differs between 1 and 2 threads");
+    }
+}

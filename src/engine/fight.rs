@@ -319,6 +319,7 @@ impl<R: Ruleset> Fight<R> {
     ) {
         for _ in 0..fights {
             let outcome = self.run(enc, dice);
+            R::finish(self, enc, outcome);
             self.record(enc, outcome, tally);
         }
     }
@@ -389,6 +390,26 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     #[inline]
     pub fn enemy_distance(&self, enemy: usize) -> i32 {
         self.distance(self.actor, enemy)
+    }
+
+    /// Allies of the actor (its own side, the actor excluded), in the fight
+    /// or not, as a bit set: for rules that act on fallen allies.
+    #[inline]
+    pub fn allies(&self) -> u64 {
+        let side = self.fight.units[self.actor].side as usize;
+        self.fight.side_units[side] & !(1 << self.actor)
+    }
+
+    /// Units of `side`, in the fight or not, as a bit set.
+    #[inline]
+    pub fn side_units(&self, side: usize) -> u64 {
+        self.fight.side_units[side]
+    }
+
+    /// Units in the fight, as a bit set.
+    #[inline]
+    pub fn in_fight(&self) -> u64 {
+        self.fight.in_fight
     }
 
     /// Enemies of unit `of` still in the fight within `reach` of it, as a

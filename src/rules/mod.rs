@@ -15,7 +15,9 @@
 use std::fmt::Debug;
 
 use crate::dice::Dice;
-use crate::engine::{Combatant, InitiativeKind, InitiativeRoll, Tactic, Turn, UnitSpec};
+use crate::engine::{
+    Combatant, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Turn, UnitSpec,
+};
 use crate::results::CounterInfo;
 use crate::scenario::schema::{Field, Fields};
 use crate::scenario::ScenarioError;
@@ -82,6 +84,12 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// out of it that the ruleset marked `lingering` (e.g. dying units that
     /// roll death saves).
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
+
+    /// Called once when a fight has ended, before it is tallied: settle what
+    /// the end of a fight decides (units still dying die, say). Default:
+    /// nothing.
+    #[inline]
+    fn finish(_fight: &mut Fight<Self>, _enc: &Encounter<Self>, _outcome: Outcome) {}
 
     /// Remaining and full health, for the weakest/strongest targeting policies.
     fn vitality(unit: &Combatant<Self::State>, spec: &UnitSpec<Self>) -> (u32, u32);

@@ -786,7 +786,7 @@ pub fn attack<D: Dice>(
 
 /// [`attack`] at a given distance (attacks of opportunity are rolled at the
 /// distance the target left from).
-#[inline]
+#[inline(always)]
 fn attack_at<D: Dice>(
     turn: &mut Turn<'_, Trenches, D>,
     target: usize,

@@ -1072,3 +1072,22 @@ fn statistically_a_blinded_swordsman_hits_a_quarter_of_the_time() {
         "P(hit | blinded) = {p}, exactly 1/4"
     );
 }
+
+#[test]
+fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
+    // A drop_prone pistol unit keeping range, already down, 90 m out: it
+    // crawls 15 m toward pistol range (50 m) and stays down.
+    let enc = field(
+        "",
+        "\"pistol\"",
+        "distance = 90, tactic = \"keep-range\", conditions = [\"prone\"]",
+        "\"rifle\"",
+        "",
+        "drop_prone = true",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 75);
+    assert!(f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(f.counters[counter::SPRINTS], 0);
+}
