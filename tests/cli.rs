@@ -843,9 +843,13 @@ fn reports_with_movement_are_identical_across_thread_counts() {
             ])
             .arg(&out)
             .arg(&scenario)
-            .status()
+            .output()
             .expect("runs");
-        assert!(status.success());
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
     }
     for file in [
         "cells.csv",

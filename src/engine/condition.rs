@@ -3,59 +3,23 @@
 //! The engine only stores them; each ruleset defines what each one does and
 //! documents the ones it ignores.
 
-/// One condition. The discriminant is its bit in [`Conditions`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Condition {
-    Blinded,
-    Deafened,
-    Frightened,
-    Grappled,
-    Incapacitated,
-    Paralyzed,
-    Prone,
-    Restrained,
-    Stunned,
-    Unconscious,
-}
+use super::named::named_enum;
 
-impl Condition {
-    pub const ALL: [Condition; 10] = [
-        Condition::Blinded,
-        Condition::Deafened,
-        Condition::Frightened,
-        Condition::Grappled,
-        Condition::Incapacitated,
-        Condition::Paralyzed,
-        Condition::Prone,
-        Condition::Restrained,
-        Condition::Stunned,
-        Condition::Unconscious,
-    ];
-
-    /// Names as written in scenario files.
-    pub const NAMES: &'static [&'static str] = &[
-        "blinded",
-        "deafened",
-        "frightened",
-        "grappled",
-        "incapacitated",
-        "paralyzed",
-        "prone",
-        "restrained",
-        "stunned",
-        "unconscious",
-    ];
-
-    pub fn parse(name: &str) -> Option<Condition> {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == name)
-            .map(|i| Self::ALL[i])
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+named_enum! {
+    /// One condition. The discriminant is its bit in [`Conditions`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[repr(u8)]
+    pub enum Condition {
+        Blinded = "blinded",
+        Deafened = "deafened",
+        Frightened = "frightened",
+        Grappled = "grappled",
+        Incapacitated = "incapacitated",
+        Paralyzed = "paralyzed",
+        Prone = "prone",
+        Restrained = "restrained",
+        Stunned = "stunned",
+        Unconscious = "unconscious",
     }
 }
 
@@ -105,7 +69,7 @@ impl Conditions {
     }
 
     pub fn iter(self) -> impl Iterator<Item = Condition> {
-        Condition::ALL.into_iter().filter(move |&c| self.has(c))
+        Condition::ALL.iter().copied().filter(move |&c| self.has(c))
     }
 }
 
@@ -130,7 +94,7 @@ mod tests {
         assert!(!s.has(Condition::Stunned));
         s.clear(Condition::Prone);
         assert!(!s.has(Condition::Prone));
-        for c in Condition::ALL {
+        for &c in Condition::ALL {
             assert_eq!(Condition::parse(c.name()), Some(c));
         }
     }

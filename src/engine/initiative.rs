@@ -2,69 +2,38 @@
 //! ruleset names its own default and supplies the roll (dice + modifier) and
 //! the stat for fixed orders.
 
+use super::named::named_enum;
 use crate::dice::Dice;
 
-/// How turn order is decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InitiativeKind {
-    /// Each unit rolls once per fight (the ruleset's dice and tie-breaks).
-    Rolled,
-    /// Each unit rolls again at the start of every round.
-    Rerolled,
-    /// Fixed order by a stat, highest first (the ruleset says which stat).
-    Fixed,
-    /// Team-alternating activation: sides take turns activating one unit each,
-    /// the first side first; each side activates its units in rolled order;
-    /// a side out of units lets the others finish the round.
-    Alternating,
-    /// Side initiative: each side rolls once per fight (with its first unit's
-    /// modifier); the whole side acts, in roster order, before the next.
-    Side,
-}
-
-impl InitiativeKind {
-    pub const NAMES: &'static [&'static str] =
-        &["rolled", "rerolled", "fixed", "alternating", "side"];
-
-    pub fn parse(name: &str) -> Option<InitiativeKind> {
-        Some(match name {
-            "rolled" => InitiativeKind::Rolled,
-            "rerolled" => InitiativeKind::Rerolled,
-            "fixed" => InitiativeKind::Fixed,
-            "alternating" => InitiativeKind::Alternating,
-            "side" => InitiativeKind::Side,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+named_enum! {
+    /// How turn order is decided.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum InitiativeKind {
+        /// Each unit rolls once per fight (the ruleset's dice and tie-breaks).
+        Rolled = "rolled",
+        /// Each unit rolls again at the start of every round.
+        Rerolled = "rerolled",
+        /// Fixed order by a stat, highest first (the ruleset says which stat).
+        Fixed = "fixed",
+        /// Team-alternating activation: sides take turns activating one unit each,
+        /// the first side first; each side activates its units in rolled order;
+        /// a side out of units lets the others finish the round.
+        Alternating = "alternating",
+        /// Side initiative: each side rolls once per fight (with its first unit's
+        /// modifier); the whole side acts, in roster order, before the next.
+        Side = "side",
     }
 }
 
-/// How units still tied after the ruleset's own tie-breaks are ordered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Ties {
-    /// A random order among the tied units (drawn once when the order is made).
-    #[default]
-    Random,
-    /// Roster order: sides in file order, units in file order within a side.
-    Roster,
-}
-
-impl Ties {
-    pub const NAMES: &'static [&'static str] = &["random", "roster"];
-
-    pub fn parse(name: &str) -> Option<Ties> {
-        Some(match name {
-            "random" => Ties::Random,
-            "roster" => Ties::Roster,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+named_enum! {
+    /// How units still tied after the ruleset's own tie-breaks are ordered.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub enum Ties {
+        /// A random order among the tied units (drawn once when the order is made).
+        #[default]
+        Random = "random",
+        /// Roster order: sides in file order, units in file order within a side.
+        Roster = "roster",
     }
 }
 

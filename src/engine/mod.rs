@@ -10,6 +10,7 @@ pub mod cover;
 mod encounter;
 mod fight;
 pub mod initiative;
+mod named;
 pub mod tactic;
 pub mod tally;
 pub mod targeting;

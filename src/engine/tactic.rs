@@ -5,37 +5,23 @@
 //! front line, enemies on the other side of it. Moving toward the enemy
 //! lowers a unit's distance (down to the line), backing off raises it.
 
-/// A unit's tactic.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Tactic {
-    /// Chosen from the unit's weapons by the ruleset: units whose weapons all
-    /// need reach advance, units with a ranged weapon hold.
-    #[default]
-    Auto,
-    /// Close to melee with the target: move toward it, attack when in reach,
-    /// shoot on the way if a ranged weapon reaches, sprint if nothing does.
-    Advance,
-    /// Stay put and attack whatever is in range.
-    Hold,
-    /// Shoot from range; back off when an enemy is in melee reach; move only
-    /// as close as the longest weapon needs.
-    KeepRange,
-}
+use super::named::named_enum;
 
-impl Tactic {
-    pub const NAMES: &'static [&'static str] = &["auto", "advance", "hold", "keep-range"];
-
-    pub fn parse(name: &str) -> Option<Tactic> {
-        Some(match name {
-            "auto" => Tactic::Auto,
-            "advance" => Tactic::Advance,
-            "hold" => Tactic::Hold,
-            "keep-range" => Tactic::KeepRange,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+named_enum! {
+    /// A unit's tactic.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub enum Tactic {
+        /// Chosen from the unit's weapons by the ruleset: units whose weapons all
+        /// need reach advance, units with a ranged weapon hold.
+        #[default]
+        Auto = "auto",
+        /// Close to melee with the target: move toward it, attack when in reach,
+        /// shoot on the way if a ranged weapon reaches, sprint if nothing does.
+        Advance = "advance",
+        /// Stay put and attack whatever is in range.
+        Hold = "hold",
+        /// Shoot from range; back off when an enemy is in melee reach; move only
+        /// as close as the longest weapon needs.
+        KeepRange = "keep-range",
     }
 }

@@ -129,11 +129,9 @@ pub fn compile<R: Ruleset>(
     let initiative = Initiative {
         kind: match opts.choice("initiative")? {
             0 => R::DEFAULT_INITIATIVE,
-            k => InitiativeKind::parse(InitiativeKind::NAMES[k - 1])
-                .expect("choices mirror InitiativeKind"),
+            k => InitiativeKind::ALL[k - 1],
         },
-        ties: Ties::parse(Ties::NAMES[opts.choice("initiative_ties")?])
-            .expect("choices mirror Ties"),
+        ties: Ties::ALL[opts.choice("initiative_ties")?],
     };
     let options = R::compile_options(&opts)?;
 
@@ -278,14 +276,10 @@ pub fn compile<R: Ruleset>(
             };
             let f = Fields::check(ctx, &g.node, &entry_schema, &path)?;
             let count = f.int("count")? as usize;
-            let cover =
-                Cover::parse(Cover::NAMES[f.choice("cover")?]).expect("choices mirror Cover");
-            let targeting = Targeting::parse(Targeting::NAMES[f.choice("target")?])
-                .expect("choices mirror Targeting");
+            let cover = Cover::ALL[f.choice("cover")?];
+            let targeting = Targeting::ALL[f.choice("target")?];
             let distance = f.int("distance")? as i32;
-            let tactic = match Tactic::parse(Tactic::NAMES[f.choice("tactic")?])
-                .expect("choices mirror Tactic")
-            {
+            let tactic = match Tactic::ALL[f.choice("tactic")?] {
                 Tactic::Auto => R::default_tactic(stats),
                 chosen => chosen,
             };
