@@ -5,6 +5,8 @@
 //!   nat 1 misses) with the same dice source: the ceiling on this machine.
 //! - `duel`: the same duel through skirmish (scenarios/duel.toml's base).
 //! - `trench_raid`: the 4v4 raid (scenarios/trench_raid.toml's base).
+//! - `osr_patrol_4v6`: `osr`, 4 PCs v 6 brigands with morale, death clock
+//!   and stabilising (scenarios/osr_patrol.toml's base).
 //!
 //! Run: `cargo bench --bench kernel`. Compare `duel` with `bare_duel` as a
 //! ratio: these machines are noisy, ratios travel better than absolutes.
@@ -12,7 +14,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use skirmish::dice::{Dice, RngDice};
 use skirmish::engine::{Fight, Tally};
-use skirmish::rules::{Ruleset, Trenches};
+use skirmish::rules::{Osr, Ruleset, Trenches};
 use skirmish::scenario::compile::compile_str;
 
 const FIGHTS: u32 = 4096;
@@ -74,6 +76,14 @@ fn kernel(c: &mut Criterion) {
         let mut fight = Fight::<Trenches>::new();
         let mut tally = Tally::default();
         b.iter(|| fight.run_into(&raid, &mut dice, FIGHTS, &mut tally));
+    });
+
+    let patrol = scenario::<Osr>("scenarios/osr_patrol.toml");
+    group.bench_function("osr_patrol_4v6", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Osr>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&patrol, &mut dice, FIGHTS, &mut tally));
     });
     group.finish();
 }

@@ -827,7 +827,19 @@ fn missing_file_message_states_the_os_error_once() {
 /// one and two threads.
 #[test]
 fn reports_with_movement_are_identical_across_thread_counts() {
-    let scenario = std::fs::canonicalize("scenarios/over_the_top.toml").expect("example scenario");
+    identical_across_thread_counts("over_the_top");
+}
+
+/// The same for `osr`: morale routs, death clocks, stabilising and units
+/// coming back into the fight.
+#[test]
+fn osr_reports_are_identical_across_thread_counts() {
+    identical_across_thread_counts("osr_patrol");
+}
+
+fn identical_across_thread_counts(name: &str) {
+    let scenario =
+        std::fs::canonicalize(format!("scenarios/{name}.toml")).expect("example scenario");
     let dir = tempfile::tempdir().expect("temp dir");
     for threads in ["1", "2"] {
         let out = dir.path().join(format!("t{threads}"));
@@ -858,8 +870,8 @@ fn reports_with_movement_are_identical_across_thread_counts() {
         "rounds.png",
         "summary.md",
     ] {
-        let a = std::fs::read(dir.path().join("t1/over_the_top").join(file)).expect("written");
-        let b = std::fs::read(dir.path().join("t2/over_the_top").join(file)).expect("written");
+        let a = std::fs::read(dir.path().join("t1").join(name).join(file)).expect("written");
+        let b = std::fs::read(dir.path().join("t2").join(name).join(file)).expect("written");
         assert!(a == b, "{file} differs between 1 and 2 threads");
     }
 }

@@ -1,7 +1,45 @@
 //! The d20 chassis shared by the 5e-like rulesets (trenches, osr,
-//! escalation): advantage and disadvantage.
+//! escalation): advantage and disadvantage, and critical damage.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, DiceExpr};
+
+/// What a critical hit does to damage (each ruleset picks its default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Crit {
+    /// Roll the damage dice twice, add the modifiers once (5e).
+    #[default]
+    DoubleDice,
+    /// Double the whole damage roll, modifiers included.
+    DoubleTotal,
+    /// Maximum dice plus a normal roll.
+    MaxPlusRoll,
+    /// No extra damage.
+    None,
+}
+
+impl Crit {
+    /// Option values, in the order of [`Crit::ALL`].
+    pub const NAMES: &'static [&'static str] =
+        &["double-dice", "double-total", "max-plus-roll", "none"];
+    pub const ALL: [Crit; 4] = [
+        Crit::DoubleDice,
+        Crit::DoubleTotal,
+        Crit::MaxPlusRoll,
+        Crit::None,
+    ];
+}
+
+/// Critical damage: `damage` plus a flat `bonus` (an ability modifier the
+/// ruleset adds outside the weapon's dice), under the crit rule `crit`.
+#[inline]
+pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, bonus: i32, dice: &mut D) -> i32 {
+    match crit {
+        Crit::DoubleDice => damage.roll_dice(dice) + damage.roll(dice) + bonus,
+        Crit::DoubleTotal => 2 * (damage.roll(dice) + bonus),
+        Crit::MaxPlusRoll => damage.max_dice() + damage.roll(dice) + bonus,
+        Crit::None => damage.roll(dice) + bonus,
+    }
+}
 
 /// Advantage state of a d20 roll after all sources are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

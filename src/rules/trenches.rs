@@ -43,7 +43,8 @@ use crate::engine::{
     UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
-use crate::rules::d20::Edge;
+use crate::rules::common::{kit, KitWeapon};
+use crate::rules::d20::{crit_damage, Crit, Edge};
 use crate::rules::{Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
@@ -71,6 +72,18 @@ pub struct Weapon {
     pub damage: DiceExpr,
     /// Reach (melee) or range (firearm) in metres.
     pub range: i32,
+}
+
+impl KitWeapon for Weapon {
+    fn mean_damage(&self) -> f64 {
+        self.damage.mean()
+    }
+    fn range(&self) -> i32 {
+        self.range
+    }
+    fn is_melee(&self) -> bool {
+        self.kind == WeaponKind::Melee
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -118,20 +131,6 @@ impl Unit {
             self.hp
         }
     }
-}
-
-/// What a natural 20 (or an automatic critical) does to damage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Crit {
-    /// Roll the damage dice twice, add the modifier once (5e).
-    #[default]
-    DoubleDice,
-    /// Double the whole damage roll.
-    DoubleTotal,
-    /// Maximum dice plus a normal roll.
-    MaxPlusRoll,
-    /// No extra damage.
-    None,
 }
 
 /// What 0 HP means (the text gives no death-save procedure).
@@ -208,7 +207,6 @@ pub mod counter {
     pub const REVIVED: usize = 7;
 }
 
-const CRIT_NAMES: &[&str] = &["double-dice", "double-total", "max-plus-roll", "none"];
 const KIND_NAMES: &[&str] = &["melee", "firearm"];
 const ZERO_HP_NAMES: &[&str] = &["out", "death-saves"];
 
@@ -305,7 +303,7 @@ impl Ruleset for Trenches {
     const OPTIONS: &'static [Field] = &[
         Field::new(
             "crit",
-            Kind::Choice(CRIT_NAMES),
+            Kind::Choice(Crit::NAMES),
             Some(Lit::Str("double-dice")),
             "critical damage (the text's crit rule is cut off): roll the dice twice, double the total, max dice + roll, or none",
         ),
@@ -398,12 +396,7 @@ impl Ruleset for Trenches {
 
     fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
         Ok(Options {
-            crit: [
-                Crit::DoubleDice,
-                Crit::DoubleTotal,
-                Crit::MaxPlusRoll,
-                Crit::None,
-            ][f.choice("crit")?],
+            crit: Crit::ALL[f.choice("crit")?],
             nat1_misses: f.bool("nat1_misses")?,
             nat20_hits: f.bool("nat20_hits")?,
             proficiency_on_attacks: f.bool("proficiency_on_attacks")?,
@@ -447,31 +440,13 @@ impl Ruleset for Trenches {
             drop_prone: f.bool("drop_prone")?,
             ..Unit::default()
         };
-        if weapons.is_empty() {
-            return Err(f.error("weapons", "a unit needs at least one weapon to fight"));
-        }
-        // Best expected damage first: the turn uses the first weapon that
-        // reaches its target.
-        let mut sorted = weapons.to_vec();
-        sorted.sort_by(|a, b| b.damage.mean().total_cmp(&a.damage.mean()));
-        unit.weapons[..sorted.len()].copy_from_slice(&sorted);
-        unit.n_weapons = sorted.len() as u8;
-        let longest = |kind: Option<WeaponKind>| {
-            sorted
-                .iter()
-                .filter(|w| kind.is_none_or(|k| w.kind == k))
-                .map(|w| w.range)
-                .max()
-                .unwrap_or(0)
-        };
-        unit.max_range = longest(None);
-        unit.melee_reach = longest(Some(WeaponKind::Melee));
-        unit.firearm_range = longest(Some(WeaponKind::Firearm));
-        unit.advance_reach = if unit.melee_reach > 0 {
-            unit.melee_reach
-        } else {
-            unit.max_range
-        };
+        let kit = kit(f, weapons)?;
+        unit.weapons = kit.weapons;
+        unit.n_weapons = kit.n;
+        unit.max_range = kit.max_range;
+        unit.melee_reach = kit.melee_reach;
+        unit.firearm_range = kit.ranged_range;
+        unit.advance_reach = kit.advance_reach;
         Ok(unit)
     }
 
@@ -853,7 +828,7 @@ fn attack_at<D: Dice>(
     let crit = (natural == 20 && opts.nat20_hits) || (near && theirs.conditions.any(HELPLESS));
     let mut damage = if crit {
         turn.count(counter::CRITS);
-        crit_damage(opts.crit, &weapon.damage, turn.dice)
+        crit_damage(opts.crit, &weapon.damage, 0, turn.dice)
     } else {
         weapon.damage.roll(turn.dice)
     };
@@ -885,17 +860,6 @@ fn edge(
         || blind_far_shot
         || (prone_target && !near);
     Edge::from_sources(advantage, disadvantage)
-}
-
-/// Critical damage under the crit option.
-#[inline]
-pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, dice: &mut D) -> i32 {
-    match crit {
-        Crit::DoubleDice => damage.roll_dice(dice) + damage.roll(dice),
-        Crit::DoubleTotal => 2 * damage.roll(dice),
-        Crit::MaxPlusRoll => damage.max_dice() + damage.roll(dice),
-        Crit::None => damage.roll(dice),
-    }
 }
 
 /// AC bonus of cover against firearms.

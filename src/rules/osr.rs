@@ -1,0 +1,1239 @@
+//! `osr`: the 5e-derived old-school hack of seed 001 ("Gameplay — Checks,
+//! Actions, & Combat"). Distances in feet.
+//!
+//! As written: everything is a check (d20 + ability modifier + proficiency if
+//! proficient); initiative is a fixed order by DEX *score*, highest first,
+//! the same every round (a unit may delay to a slower place); a turn has one
+//! Active, one Movement (30 ft) and one Quick action, and the Active action
+//! can be traded down (an advancing unit with nothing in reach moves twice);
+//! an attack is d20 + STR mod (melee) or DEX mod (ranged) + proficiency vs
+//! AC; a ranged attack made at close range (an enemy within 5 ft of the
+//! shooter) has disadvantage; light (darkness, dim, brilliant) gives
+//! disadvantage as the text lists, darksight inverts darkness; a natural 20
+//! doubles damage; a natural 1 on a check that damages a PC doubles the
+//! damage that PC suffers (with the `defense_checks` variant, where PCs roll
+//! to defend); 0 HP incapacitates, and the unit dies unless an ally
+//! stabilises it within a minute (10 rounds) or by the end of the fight; a
+//! stabilised unit rolls on the injury table and (unless it died) returns
+//! with 1 HP; morale checks (d20 + WIS mod + morale bonus vs DC 11) on the
+//! text's triggers send the losers fleeing; a unit may Retreat (its whole
+//! turn; it fails if any attack hits it).
+//!
+//! The text has no cover rules (cover is ignored) and no attacks of
+//! opportunity (moving away from an enemy is free; leaving the fight is the
+//! Retreat action). Conditions: incapacitated / paralyzed / stunned /
+//! unconscious units cannot act; grappled, restrained, paralyzed, stunned
+//! and unconscious units cannot move; prone units crawl at half speed;
+//! blinded units attack at disadvantage; deafened and frightened have no
+//! effect here (the text has no such conditions).
+
+use crate::dice::{Dice, DiceExpr};
+use crate::engine::{
+    Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
+    Outcome, Tactic, Turn, UnitSpec,
+};
+use crate::results::CounterInfo;
+use crate::rules::common::{kit, KitWeapon};
+use crate::rules::d20::{crit_damage, Crit, Edge};
+use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::scenario::schema::{Field, Fields, Kind, Lit};
+use crate::scenario::ScenarioError;
+
+/// The ruleset marker type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Osr;
+
+/// Melee reach and the close range band, in feet.
+pub const REACH: i32 = 5;
+
+/// Ability indices into `abilities`.
+pub const STR: usize = 0;
+pub const DEX: usize = 1;
+pub const CON: usize = 2;
+pub const INT: usize = 3;
+pub const WIS: usize = 4;
+pub const CHA: usize = 5;
+const ABILITY_KEYS: [&str; 6] = ["str", "dex", "con", "int", "wis", "cha"];
+
+/// Ability modifier of a score (5e: (score − 10) / 2, rounded down).
+#[inline]
+pub fn modifier(score: i32) -> i32 {
+    (score - 10).div_euclid(2)
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WeaponKind {
+    #[default]
+    Melee,
+    Ranged,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weapon {
+    pub kind: WeaponKind,
+    /// Magic or quality bonus to attack rolls.
+    pub attack: i32,
+    /// Damage dice; the attack's ability modifier is added.
+    pub damage: DiceExpr,
+    /// Reach (melee) or range (ranged), feet.
+    pub range: i32,
+}
+
+impl KitWeapon for Weapon {
+    fn mean_damage(&self) -> f64 {
+        self.damage.mean()
+    }
+    fn range(&self) -> i32 {
+        self.range
+    }
+    fn is_melee(&self) -> bool {
+        self.kind == WeaponKind::Melee
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unit {
+    pub hp: i32,
+    pub ac: i32,
+    /// Scores: STR, DEX, CON, INT, WIS, CHA.
+    pub abilities: [i32; 6],
+    pub proficiency: i32,
+    /// Proficient with its weapons (adds `proficiency` to attacks).
+    pub proficient: bool,
+    /// Monster morale bonus (from HD).
+    pub morale: i32,
+    /// Adds `proficiency` to morale checks.
+    pub morale_proficient: bool,
+    /// Adds `proficiency` to stabilising checks; with `stabilise = "medics"`
+    /// only medics stabilise.
+    pub medic: bool,
+    pub speed: i32,
+    /// Loads carried: each above the STR score costs 5 ft and gives
+    /// disadvantage on all checks.
+    pub load: i32,
+    pub pc: bool,
+    pub leader: bool,
+    pub darksight: bool,
+    /// Initiative place: its DEX score, or a slower place it delays to.
+    pub initiative: i32,
+    /// Retreats (the whole-turn action) at or below this many HP; 0: never.
+    pub retreat_at: i32,
+    /// Weapons, best expected damage first.
+    pub weapons: [Weapon; MAX_WEAPONS],
+    pub n_weapons: u8,
+    pub max_range: i32,
+    pub melee_reach: i32,
+    pub ranged_range: i32,
+    pub advance_reach: i32,
+}
+
+impl Unit {
+    #[inline]
+    pub fn weapons(&self) -> &[Weapon] {
+        &self.weapons[..self.n_weapons as usize]
+    }
+}
+
+/// Light level of the scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Light {
+    #[default]
+    WellLit,
+    Darkness,
+    Dim,
+    Brilliant,
+}
+
+/// What 0 HP means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtZeroHp {
+    /// As written: incapacitated and dying; dead unless stabilised within the
+    /// death clock or by the end of the fight.
+    #[default]
+    DeathClock,
+    /// Dead at once (for comparison).
+    Dead,
+}
+
+/// Who spends its Active action to stabilise dying allies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stabilise {
+    #[default]
+    Anyone,
+    Medics,
+    Never,
+}
+
+/// Who returns to the fight after stabilising.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rejoin {
+    /// As written: every survivor of the injury table returns at 1 HP (a 20
+    /// with 1d8 HP).
+    #[default]
+    All,
+    /// Only a 20 ("Standing") returns to the fight; the others stay down.
+    Standing,
+}
+
+/// Who checks morale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Morale {
+    Off,
+    /// NPCs only ("PCs rarely have to check morale").
+    #[default]
+    Npcs,
+    /// NPCs and PCs (PCs always individually).
+    All,
+}
+
+/// How NPCs roll morale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Groups {
+    /// One roll for the side's NPCs (by its leader, else its first NPC).
+    #[default]
+    Side,
+    /// One roll per unit group.
+    Group,
+    Individual,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub crit: Crit,
+    pub nat20_hits: bool,
+    pub nat1_misses: bool,
+    /// Hit on total > AC instead of ≥.
+    pub hit_must_beat: bool,
+    pub nat1_doubles: bool,
+    pub defense_checks: bool,
+    pub light: Light,
+    pub long_range: f64,
+    pub flanking: bool,
+    pub difficult_terrain: bool,
+    pub at_zero_hp: AtZeroHp,
+    pub death_clock: u32,
+    pub stabilise: Stabilise,
+    pub stabilise_dc: i32,
+    pub rejoin: Rejoin,
+    pub morale: Morale,
+    pub morale_groups: Groups,
+    pub morale_dc: i32,
+    pub morale_outnumbered: bool,
+    pub morale_start: bool,
+    pub morale_first_fall: bool,
+    pub morale_leader: bool,
+    /// A side checks once when its standing units drop to this fraction of
+    /// its roster or below; 0: never.
+    pub morale_tide: f64,
+    pub retreat_dc: i32,
+    pub retreat_attacks: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            crit: Crit::DoubleTotal,
+            nat20_hits: true,
+            nat1_misses: true,
+            hit_must_beat: false,
+            nat1_doubles: true,
+            defense_checks: false,
+            light: Light::WellLit,
+            long_range: 0.5,
+            flanking: false,
+            difficult_terrain: false,
+            at_zero_hp: AtZeroHp::DeathClock,
+            death_clock: 10,
+            stabilise: Stabilise::Anyone,
+            stabilise_dc: 11,
+            rejoin: Rejoin::All,
+            morale: Morale::Npcs,
+            morale_groups: Groups::Side,
+            morale_dc: 11,
+            morale_outnumbered: true,
+            morale_start: true,
+            morale_first_fall: true,
+            morale_leader: true,
+            morale_tide: 0.5,
+            retreat_dc: 11,
+            retreat_attacks: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    pub hp: i32,
+    /// Current ability scores (the injury table lowers them).
+    pub abilities: [i32; 6],
+    /// Injury 14–19: disadvantage on all checks until rest.
+    pub injured: bool,
+    /// At 0 HP, not yet stabilised or dead.
+    pub dying: bool,
+    /// The round it went down in (the death clock runs from it).
+    pub down_round: u32,
+    /// The fight has begun (the battle-begins morale check is done); set on
+    /// every unit by the first turn of the fight.
+    pub begun: bool,
+    /// Its side has made its "tide of battle" morale check this fight.
+    pub tide_checked: bool,
+}
+
+/// Indices into [`Osr::COUNTERS`].
+pub mod counter {
+    pub const ATTACKS: usize = 0;
+    pub const HITS: usize = 1;
+    pub const CRITS: usize = 2;
+    pub const DOWNED: usize = 3;
+    pub const DEATHS: usize = 4;
+    pub const STABILISED: usize = 5;
+    pub const INJURY_ABILITY: usize = 6;
+    pub const INJURY_BODY: usize = 7;
+    pub const INJURY_HAMPERED: usize = 8;
+    pub const BACK: usize = 9;
+    pub const ROUTS: usize = 10;
+    pub const RETREATS: usize = 11;
+}
+
+const KIND_NAMES: &[&str] = &["melee", "ranged"];
+const CRIT_NAMES: &[&str] = &["double-total", "double-dice"];
+const LIGHT_NAMES: &[&str] = &["well-lit", "darkness", "dim", "brilliant"];
+const HIT_NAMES: &[&str] = &["meet", "beat"];
+const ZERO_HP_NAMES: &[&str] = &["death-clock", "dead"];
+const STABILISE_NAMES: &[&str] = &["anyone", "medics", "never"];
+const REJOIN_NAMES: &[&str] = &["all", "standing"];
+const MORALE_NAMES: &[&str] = &["npcs", "all", "off"];
+const GROUP_NAMES: &[&str] = &["side", "group", "individual"];
+
+/// Conditions that stop a unit from acting.
+const NO_ACTIONS: Conditions = Conditions::of(&[
+    Condition::Incapacitated,
+    Condition::Paralyzed,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+/// Conditions that leave a unit with speed 0.
+const ROOTED: Conditions = Conditions::of(&[
+    Condition::Grappled,
+    Condition::Paralyzed,
+    Condition::Restrained,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+
+const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> Field {
+    Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
+}
+
+const fn flag(name: &'static str, default: bool, doc: &'static str) -> Field {
+    Field::new(name, Kind::Bool, Some(Lit::Bool(default)), doc)
+}
+
+impl Ruleset for Osr {
+    const NAME: &'static str = "osr";
+    const TITLE: &'static str = "5e-derived OSR hack (seed 001)";
+    const ABOUT: &'static str = "An old-school game on the 5e chassis: fixed initiative by DEX \
+        score, one Active, one Movement and one Quick action a turn, attacks as checks vs AC, \
+        light levels, natural 20s double damage, 0 HP starts a death clock that allies race \
+        with stabilising checks and an injury table, and morale checks that rout NPCs. \
+        Distances in feet.";
+    const DISTANCE_UNIT: &'static str = "ft";
+    const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
+    const INITIATIVE_STAT: &'static str = "dex (score), or delay_to";
+
+    const UNIT_FIELDS: &'static [Field] = &[
+        Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
+        int("ac", -10, 50, 10, "armour class"),
+        int("str", 1, 30, 10, "STR score: melee attacks and damage; loads above it slow and hamper"),
+        int("dex", 1, 30, 10, "DEX score: initiative place (the score, not the modifier); ranged attacks and damage"),
+        int("con", 1, 30, 10, "CON score (0 after an injury: dead)"),
+        int("int", 1, 30, 10, "INT score (0 after an injury: dead)"),
+        int("wis", 1, 30, 10, "WIS score: morale and stabilising checks"),
+        int("cha", 1, 30, 10, "CHA score (0 after an injury: dead)"),
+        int("proficiency", 0, 10, 2, "proficiency bonus"),
+        flag("proficient", true, "proficient with its weapons: adds proficiency to attacks"),
+        int("morale", -10, 20, 0, "monster morale bonus (from HD; the text's table is absent)"),
+        flag("morale_proficient", false, "adds proficiency to morale checks (\"if fitting\")"),
+        flag("medic", false, "adds proficiency to stabilising checks; with stabilise = \"medics\" only medics stabilise"),
+        int("speed", 0, 1000, 30, "movement per Movement action, feet"),
+        int("load", 0, 100, 0, "loads carried: each above the STR score is -5 ft of speed, and any gives disadvantage on all checks"),
+        flag("pc", false, "a player character: rarely checks morale (option morale), rolls morale individually, and the natural-1 rule applies to it"),
+        flag("leader", false, "its fall triggers a morale check for its side; it rolls its side's morale"),
+        flag("darksight", false, "sees in darkness: darkness's disadvantages become advantages"),
+        int("delay_to", 0, 30, 0, "delay: act at this DEX score instead of its own (at most its DEX; 0 = no delay)"),
+        int("retreat_at", 0, 100_000, 0, "takes the Retreat action at or below this many HP (0 = never retreats)"),
+        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best one that reaches is used"),
+    ];
+
+    const WEAPON_FIELDS: &'static [Field] = &[
+        Field::new(
+            "kind",
+            Kind::Choice(KIND_NAMES),
+            Some(Lit::Str("melee")),
+            "melee (STR) or ranged (DEX)",
+        ),
+        int(
+            "attack",
+            -20,
+            50,
+            0,
+            "bonus to attack rolls with this weapon (magic, quality)",
+        ),
+        Field::new(
+            "damage",
+            Kind::Dice,
+            None,
+            "damage dice; the attack's ability modifier is added (e.g. 1d8 + STR mod)",
+        ),
+        int(
+            "range",
+            0,
+            100_000,
+            0,
+            "reach (melee, 5-10 ft) or range (ranged) in feet; 0 = 5 ft reach, or 120 ft range",
+        ),
+    ];
+
+    const OPTIONS: &'static [Field] = &[
+        Field::new(
+            "crit",
+            Kind::Choice(CRIT_NAMES),
+            Some(Lit::Str("double-total")),
+            "a natural 20 doubles damage: the whole total (modifier included), or the dice only",
+        ),
+        flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
+        flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
+        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat)"),
+        flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
+        flag(
+            "defense_checks",
+            false,
+            "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus, instead of the NPC rolling",
+        ),
+        Field::new(
+            "light",
+            Kind::Choice(LIGHT_NAMES),
+            Some(Lit::Str("well-lit")),
+            "darkness: disadvantage on all attacks (advantage with darksight) and on morale without darksight; dim: on ranged attacks; brilliant: on long-range attacks",
+        ),
+        Field::new(
+            "long_range",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "a ranged attack beyond this fraction of the weapon's range is long-range (brilliant light)",
+        ),
+        flag("flanking", false, "melee attacks on a target with two or more enemies within 5 ft have advantage (GM's call; off as written)"),
+        flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
+        Field::new(
+            "at_zero_hp",
+            Kind::Choice(ZERO_HP_NAMES),
+            Some(Lit::Str("death-clock")),
+            "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight (as written); or dead at once",
+        ),
+        int("death_clock", 1, 1000, 10, "rounds a dying unit lasts (the text's 1 minute)"),
+        Field::new(
+            "stabilise",
+            Kind::Choice(STABILISE_NAMES),
+            Some(Lit::Str("anyone")),
+            "who spends its Active action to stabilise a dying ally it can reach this turn (before attacking): anyone, medics, never",
+        ),
+        int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)"),
+        Field::new(
+            "rejoin",
+            Kind::Choice(REJOIN_NAMES),
+            Some(Lit::Str("all")),
+            "after the injury table: every survivor returns to the fight at 1 HP (as written), or only a 20 (with 1d8 HP)",
+        ),
+        Field::new("morale", Kind::Choice(MORALE_NAMES), Some(Lit::Str("npcs")), "who checks morale: NPCs only, everyone, or nobody"),
+        Field::new(
+            "morale_groups",
+            Kind::Choice(GROUP_NAMES),
+            Some(Lit::Str("side")),
+            "NPCs roll morale as a side (one roll, by its leader or first NPC), per unit group, or individually; PCs always individually",
+        ),
+        int("morale_dc", 1, 40, 11, "morale check DC"),
+        flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage"),
+        flag("morale_start", true, "morale check when the battle begins"),
+        flag("morale_first_fall", true, "the side of the first unit to fall (0 HP) checks morale"),
+        flag("morale_leader", true, "a side checks morale when a leader of it falls"),
+        Field::new(
+            "morale_tide",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.5)),
+            "\"the tide is obvious\": a side checks once when its units standing drop to this fraction of its roster (0 = never)",
+        ),
+        int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee (0 = no check)"),
+        flag("retreat_attacks", true, "enemies within 5 ft attack a retreating unit; any hit stops the retreat"),
+    ];
+
+    const COUNTERS: &'static [CounterInfo] = &[
+        CounterInfo { name: "attacks", doc: "attack rolls (or defense checks) per fight" },
+        CounterInfo { name: "hits", doc: "attacks that hit, per fight" },
+        CounterInfo { name: "crits", doc: "natural-20 critical hits and natural-1 doubled damage, per fight" },
+        CounterInfo { name: "downed", doc: "units brought to 0 HP per fight" },
+        CounterInfo {
+            name: "deaths",
+            doc: "deaths per fight: death clock, still dying at the end, false hope (injury 1), an ability at 0, or 0 HP with at_zero_hp = dead",
+        },
+        CounterInfo { name: "stabilised", doc: "successful stabilising checks per fight" },
+        CounterInfo { name: "injury_ability", doc: "injury table 2-7: lost 1d6 of an ability (and lived)" },
+        CounterInfo { name: "injury_body", doc: "injury table 8-13: lost a body part" },
+        CounterInfo { name: "injury_hampered", doc: "injury table 14-19: disadvantage on all checks until rest" },
+        CounterInfo { name: "back_in_fight", doc: "stabilised units back in the fight" },
+        CounterInfo { name: "routs", doc: "units that failed a morale check and fled" },
+        CounterInfo { name: "retreats", doc: "successful Retreat actions" },
+    ];
+
+    type Weapon = Weapon;
+    type Unit = Unit;
+    type State = State;
+    type Options = Options;
+
+    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+        Ok(Options {
+            crit: [Crit::DoubleTotal, Crit::DoubleDice][f.choice("crit")?],
+            nat20_hits: f.bool("nat20_hits")?,
+            nat1_misses: f.bool("nat1_misses")?,
+            hit_must_beat: f.choice("hit_on")? == 1,
+            nat1_doubles: f.bool("nat1_doubles")?,
+            defense_checks: f.bool("defense_checks")?,
+            light: [
+                Light::WellLit,
+                Light::Darkness,
+                Light::Dim,
+                Light::Brilliant,
+            ][f.choice("light")?],
+            long_range: f.float("long_range")?,
+            flanking: f.bool("flanking")?,
+            difficult_terrain: f.bool("difficult_terrain")?,
+            at_zero_hp: [AtZeroHp::DeathClock, AtZeroHp::Dead][f.choice("at_zero_hp")?],
+            death_clock: f.int("death_clock")? as u32,
+            stabilise: [Stabilise::Anyone, Stabilise::Medics, Stabilise::Never]
+                [f.choice("stabilise")?],
+            stabilise_dc: f.int("stabilise_dc")? as i32,
+            rejoin: [Rejoin::All, Rejoin::Standing][f.choice("rejoin")?],
+            morale: [Morale::Npcs, Morale::All, Morale::Off][f.choice("morale")?],
+            morale_groups: [Groups::Side, Groups::Group, Groups::Individual]
+                [f.choice("morale_groups")?],
+            morale_dc: f.int("morale_dc")? as i32,
+            morale_outnumbered: f.bool("morale_outnumbered")?,
+            morale_start: f.bool("morale_start")?,
+            morale_first_fall: f.bool("morale_first_fall")?,
+            morale_leader: f.bool("morale_leader")?,
+            morale_tide: f.float("morale_tide")?,
+            retreat_dc: f.int("retreat_dc")? as i32,
+            retreat_attacks: f.bool("retreat_attacks")?,
+        })
+    }
+
+    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+        let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
+        let range = match (f.int("range")? as i32, kind) {
+            (0, WeaponKind::Melee) => REACH,
+            (0, WeaponKind::Ranged) => 120,
+            (r, _) => r,
+        };
+        Ok(Weapon {
+            kind,
+            attack: f.int("attack")? as i32,
+            damage: f.dice("damage")?,
+            range,
+        })
+    }
+
+    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+        let mut abilities = [0; 6];
+        for (a, key) in abilities.iter_mut().zip(ABILITY_KEYS) {
+            *a = f.int(key)? as i32;
+        }
+        let delay = f.int("delay_to")? as i32;
+        if delay > abilities[DEX] {
+            return Err(f.error(
+                "delay_to",
+                format!(
+                    "a unit can only delay to a slower place: delay_to must be at most its DEX score ({})",
+                    abilities[DEX]
+                ),
+            ));
+        }
+        let mut unit = Unit {
+            hp: f.int("hp")? as i32,
+            ac: f.int("ac")? as i32,
+            abilities,
+            proficiency: f.int("proficiency")? as i32,
+            proficient: f.bool("proficient")?,
+            morale: f.int("morale")? as i32,
+            morale_proficient: f.bool("morale_proficient")?,
+            medic: f.bool("medic")?,
+            speed: f.int("speed")? as i32,
+            load: f.int("load")? as i32,
+            pc: f.bool("pc")?,
+            leader: f.bool("leader")?,
+            darksight: f.bool("darksight")?,
+            initiative: if delay > 0 { delay } else { abilities[DEX] },
+            retreat_at: f.int("retreat_at")? as i32,
+            ..Unit::default()
+        };
+        let kit = kit(f, weapons)?;
+        unit.weapons = kit.weapons;
+        unit.n_weapons = kit.n;
+        unit.max_range = kit.max_range;
+        unit.melee_reach = kit.melee_reach;
+        unit.ranged_range = kit.ranged_range;
+        unit.advance_reach = kit.advance_reach;
+        Ok(unit)
+    }
+
+    fn describe_unit(u: &Unit) -> String {
+        let a = &u.abilities;
+        let mut s = format!(
+            "{} HP, AC {}, STR {} DEX {} WIS {}",
+            u.hp, u.ac, a[STR], a[DEX], a[WIS]
+        );
+        if u.pc {
+            s.push_str(", PC");
+        }
+        if u.leader {
+            s.push_str(", leader");
+        }
+        if u.darksight {
+            s.push_str(", darksight");
+        }
+        if u.morale != 0 {
+            s.push_str(&format!(", morale {:+}", u.morale));
+        }
+        if u.load > a[STR] {
+            s.push_str(&format!(", overloaded by {}", u.load - a[STR]));
+        }
+        s
+    }
+
+    fn default_tactic(unit: &Unit) -> Tactic {
+        if unit.ranged_range > 0 {
+            Tactic::Hold
+        } else {
+            Tactic::Advance
+        }
+    }
+
+    fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
+        // For the rolled schemes: d20 + DEX modifier, ties to the higher score.
+        InitiativeRoll {
+            total: dice.d20() as i32 + modifier(unit.abilities[DEX]),
+            tiebreak: unit.initiative,
+        }
+    }
+
+    fn initiative_stat(unit: &Unit) -> i32 {
+        unit.initiative
+    }
+
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+        unit.state = State {
+            hp: spec.stats.hp,
+            abilities: spec.stats.abilities,
+            ..State::default()
+        };
+    }
+
+    fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+        let me = turn.actor;
+        if turn.unit(me).out {
+            // Only dying units linger.
+            death_clock(turn);
+            return;
+        }
+        if !turn.unit(me).state.begun {
+            begin(turn);
+            if turn.unit(me).out {
+                return;
+            }
+        }
+        if turn.unit(me).conditions.any(NO_ACTIONS) {
+            return;
+        }
+        let stats = &turn.enc.units[me].stats;
+        if stats.retreat_at > 0 && turn.unit(me).state.hp <= stats.retreat_at {
+            retreat(turn);
+            return;
+        }
+        if tend(turn) {
+            return;
+        }
+        match turn.spec(me).tactic {
+            Tactic::Hold | Tactic::Auto => hold(turn),
+            Tactic::Advance => advance(turn),
+            Tactic::KeepRange => keep_range(turn),
+        }
+    }
+
+    fn finish(fight: &mut Fight<Self>, enc: &Encounter<Self>, _outcome: Outcome) {
+        // "Dead ... by the end of the fight": whoever is still dying dies.
+        for unit in &mut fight.units[..enc.n] {
+            if unit.state.dying {
+                unit.state.dying = false;
+                unit.lingering = false;
+                fight.counters[counter::DEATHS] += 1;
+            }
+        }
+    }
+
+    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
+        (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
+    }
+}
+
+// ---- Checks ----
+
+/// Disadvantage on all of this unit's checks: overloaded, or injured (14-19).
+#[inline]
+fn hampered(stats: &Unit, state: &State) -> bool {
+    state.injured || stats.load > state.abilities[STR]
+}
+
+/// Speed this turn: −5 ft per load above STR, halved for difficult terrain
+/// and for crawling (prone); 0 when held fast.
+pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
+    if unit.conditions.any(ROOTED) {
+        return 0;
+    }
+    let over = (stats.load - unit.state.abilities[STR]).max(0);
+    let mut s = (stats.speed - 5 * over).max(0);
+    if opts.difficult_terrain {
+        s /= 2;
+    }
+    if unit.conditions.has(Condition::Prone) {
+        s /= 2;
+    }
+    s
+}
+
+/// An ability check by unit `u`: d20 (with `edge`, and disadvantage if it is
+/// hampered) + the ability's modifier + `bonus` >= `dc`.
+fn check<D: Dice>(
+    turn: &mut Turn<'_, Osr, D>,
+    u: usize,
+    ability: usize,
+    bonus: i32,
+    dc: i32,
+    advantage: bool,
+    disadvantage: bool,
+) -> bool {
+    let stats = &turn.enc.units[u].stats;
+    let state = &turn.fight.units[u].state;
+    let edge = Edge::from_sources(advantage, disadvantage || hampered(stats, state));
+    let modifier = modifier(state.abilities[ability]);
+    edge.roll(turn.dice) as i32 + modifier + bonus >= dc
+}
+
+// ---- Tactics ----
+
+/// The first (best) weapon that reaches `distance`.
+#[inline]
+fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
+    stats.weapons().iter().find(|w| distance <= w.range)
+}
+
+fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize) -> bool {
+    let stats = &turn.enc.units[turn.actor].stats;
+    match best_weapon(stats, turn.enemy_distance(target)) {
+        Some(w) => {
+            attack(turn, target, w);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Hold: stay put, attack whatever is in range.
+fn hold<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let stats = &turn.enc.units[turn.actor].stats;
+    if let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range) {
+        attack_if_in_reach(turn, target);
+    }
+}
+
+/// Advance: Movement toward the target, then the Active action: attack if a
+/// weapon reaches, otherwise trade it down to a second Movement.
+fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    let Some(target) = turn.choose_target(|_, _| true) else {
+        return;
+    };
+    let reach = stats.advance_reach;
+    let budget = speed(stats, turn.unit(me), turn.options());
+    if turn.enemy_distance(target) > reach {
+        turn.approach(target, budget, reach);
+    }
+    if attack_if_in_reach(turn, target) {
+        return;
+    }
+    // Active traded down to Movement.
+    turn.approach(target, budget, reach);
+}
+
+/// Keep range: step back out of melee (no attacks of opportunity in this
+/// game), close only to weapon range, shoot.
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    let budget = speed(stats, turn.unit(me), turn.options());
+    let range = if stats.ranged_range > 0 {
+        stats.ranged_range
+    } else {
+        stats.max_range
+    };
+    if turn.enemies_within(me, REACH) != 0 {
+        turn.back_off(budget);
+    } else if turn
+        .enemies()
+        .all(|i| turn.enemy_distance(i) > stats.max_range)
+    {
+        // Nothing in range: close in to firing range.
+        if let Some(t) = turn.choose_target(|_, _| true) {
+            turn.approach(t, budget, range);
+        }
+    }
+    hold(turn);
+}
+
+/// Stabilise: spend the Active action (after moving up to the fallen) on the
+/// nearest dying ally this unit can reach this turn. Returns true if it did.
+fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
+    let me = turn.actor;
+    let opts = *turn.options();
+    let stats = &turn.enc.units[me].stats;
+    match opts.stabilise {
+        Stabilise::Never => return false,
+        Stabilise::Medics if !stats.medic => return false,
+        _ => {}
+    }
+    let budget = speed(stats, turn.unit(me), &opts);
+    let mut best: Option<(i32, usize)> = None;
+    for a in Bits(turn.allies() & !turn.in_fight()) {
+        if !turn.unit(a).state.dying {
+            continue;
+        }
+        let d = turn.distance(me, a);
+        if d <= budget + REACH && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, a));
+        }
+    }
+    let Some((_, ally)) = best else {
+        return false;
+    };
+    turn.approach(ally, budget, REACH);
+    let bonus = if stats.medic { stats.proficiency } else { 0 };
+    if check(turn, me, WIS, bonus, opts.stabilise_dc, false, false) {
+        stabilised(turn, ally);
+    }
+    true
+}
+
+/// A dying unit has been stabilised: the injury table.
+pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
+    turn.count(counter::STABILISED);
+    let unit = turn.unit_mut(u);
+    unit.state.dying = false;
+    unit.lingering = false;
+    let roll = turn.dice.d20();
+    let mut hp = 1;
+    match roll {
+        1 => {
+            // A false hope.
+            turn.count(counter::DEATHS);
+            return;
+        }
+        2..=7 => {
+            let ability = [STR, DEX, CON, INT, WIS, CHA][roll as usize - 2];
+            let loss = turn.dice.roll(6) as i32;
+            let unit = turn.unit_mut(u);
+            unit.state.abilities[ability] -= loss;
+            if unit.state.abilities[ability] <= 0 {
+                turn.count(counter::DEATHS);
+                return;
+            }
+            turn.count(counter::INJURY_ABILITY);
+        }
+        8..=13 => turn.count(counter::INJURY_BODY),
+        14..=19 => {
+            turn.unit_mut(u).state.injured = true;
+            turn.count(counter::INJURY_HAMPERED);
+        }
+        _ => hp = turn.dice.roll(8) as i32,
+    }
+    turn.unit_mut(u).state.hp = hp;
+    if turn.options().rejoin == Rejoin::All || roll == 20 {
+        turn.count(counter::BACK);
+        turn.bring_back(u);
+    }
+}
+
+/// A dying unit's turn: dead once the clock has run out.
+fn death_clock<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    let clock = turn.options().death_clock;
+    let round = turn.fight.round;
+    let state = turn.unit(me).state;
+    if state.dying && round >= state.down_round + clock {
+        let unit = turn.unit_mut(me);
+        unit.state.dying = false;
+        unit.lingering = false;
+        turn.count(counter::DEATHS);
+    }
+}
+
+/// Retreat: the whole turn. Breaking away from melee takes a DEX check, and
+/// every enemy within 5 ft may attack; a failed check or any hit stops it.
+fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    let opts = *turn.options();
+    let engaged = turn.enemies_within(me, REACH);
+    if engaged != 0 {
+        if opts.retreat_dc > 0 && !check(turn, me, DEX, 0, opts.retreat_dc, false, false) {
+            return;
+        }
+        if opts.retreat_attacks {
+            for e in Bits(engaged) {
+                let stats = &turn.enc.units[e].stats;
+                let distance = turn.enemy_distance(e);
+                let Some(w) = best_weapon(stats, distance) else {
+                    continue;
+                };
+                if turn.unit(e).conditions.any(NO_ACTIONS) {
+                    continue;
+                }
+                if turn.as_actor(e, |t| attack(t, me, w)).hit {
+                    return;
+                }
+            }
+        }
+    }
+    turn.count(counter::RETREATS);
+    turn.take_out(me);
+    let side = turn.unit(me).side as usize;
+    tide(turn, side);
+}
+
+// ---- Attacks ----
+
+/// How an attack went (for tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackResult {
+    /// The natural d20 kept: the attacker's, or the defender's with a
+    /// defense check.
+    pub natural: u32,
+    pub total: i32,
+    /// AC, or the defense check's DC.
+    pub target_number: i32,
+    pub defended: bool,
+    pub hit: bool,
+    /// Damage doubled (natural 20, or a PC's natural-1 defense check).
+    pub doubled: bool,
+    pub damage: i32,
+}
+
+/// Advantage and disadvantage of the acting unit's attack on `target`.
+fn attack_edge<D: Dice>(turn: &Turn<'_, Osr, D>, target: usize, weapon: &Weapon) -> (bool, bool) {
+    let me = turn.actor;
+    let opts = turn.options();
+    let stats = &turn.enc.units[me].stats;
+    let unit = turn.unit(me);
+    let ranged = weapon.kind == WeaponKind::Ranged;
+    let mut adv = false;
+    let mut dis = hampered(stats, &unit.state) || unit.conditions.has(Condition::Blinded);
+    if ranged && turn.enemies_within(me, REACH) != 0 {
+        // Ranged attack at close range.
+        dis = true;
+    }
+    match opts.light {
+        Light::WellLit => {}
+        Light::Darkness => {
+            if stats.darksight {
+                adv = true;
+            } else {
+                dis = true;
+            }
+        }
+        Light::Dim => dis |= ranged,
+        Light::Brilliant => {
+            dis |= ranged
+                && turn.enemy_distance(target) as f64 > opts.long_range * weapon.range as f64;
+        }
+    }
+    if opts.flanking && !ranged && turn.flanked(target, REACH) {
+        adv = true;
+    }
+    (adv, dis)
+}
+
+/// One attack by the acting unit on `target` with `weapon`.
+pub fn attack<D: Dice>(
+    turn: &mut Turn<'_, Osr, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> AttackResult {
+    let me = turn.actor;
+    let enc = turn.enc;
+    let opts = &enc.options;
+    let stats = &enc.units[me].stats;
+    let state = turn.unit(me).state;
+    let ability = if weapon.kind == WeaponKind::Ranged {
+        DEX
+    } else {
+        STR
+    };
+    let ability_mod = modifier(state.abilities[ability]);
+    let bonus = ability_mod
+        + weapon.attack
+        + if stats.proficient {
+            stats.proficiency
+        } else {
+            0
+        };
+    let (adv, dis) = attack_edge(turn, target, weapon);
+    let target_stats = &enc.units[target].stats;
+    turn.count(counter::ATTACKS);
+
+    let defended = opts.defense_checks && target_stats.pc && !stats.pc;
+    let (natural, total, target_number, hit, doubled) = if defended {
+        // The PC rolls: d20 + (AC − 10) vs 12 + attack bonus (the same odds
+        // as the attack roll), with the attack's edge turned around.
+        let tstate = &turn.unit(target).state;
+        let edge = Edge::from_sources(dis, adv || hampered(target_stats, tstate));
+        let natural = edge.roll(turn.dice);
+        let total = natural as i32 + target_stats.ac - 10;
+        let dc = 12 + bonus;
+        let held = match natural {
+            20 if opts.nat1_misses => true,
+            1 if opts.nat20_hits => false,
+            _ => total >= dc,
+        };
+        (natural, total, dc, !held, natural == 1 && opts.nat1_doubles)
+    } else {
+        let natural = Edge::from_sources(adv, dis).roll(turn.dice);
+        let total = natural as i32 + bonus;
+        let meets = if opts.hit_must_beat {
+            total > target_stats.ac
+        } else {
+            total >= target_stats.ac
+        };
+        let hit = match natural {
+            1 if opts.nat1_misses => false,
+            20 if opts.nat20_hits => true,
+            _ => meets,
+        };
+        (natural, total, target_stats.ac, hit, natural == 20)
+    };
+    let mut result = AttackResult {
+        natural,
+        total,
+        target_number,
+        defended,
+        hit,
+        doubled: false,
+        damage: 0,
+    };
+    if !hit {
+        return result;
+    }
+    turn.count(counter::HITS);
+    let damage = if doubled {
+        turn.count(counter::CRITS);
+        if defended {
+            2 * (weapon.damage.roll(turn.dice) + ability_mod)
+        } else {
+            crit_damage(opts.crit, &weapon.damage, ability_mod, turn.dice)
+        }
+    } else {
+        weapon.damage.roll(turn.dice) + ability_mod
+    }
+    .max(0);
+    result.doubled = doubled;
+    result.damage = damage;
+    apply_damage(turn, target, damage);
+    result
+}
+
+fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32) {
+    let round = turn.fight.round;
+    let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
+    let unit = turn.unit_mut(target);
+    let before = unit.state.hp;
+    unit.state.hp = (before - damage).max(0);
+    let dealt = before - unit.state.hp;
+    turn.harm(dealt as u32);
+    if before > 0 && turn.unit(target).state.hp == 0 {
+        let unit = turn.unit_mut(target);
+        unit.state.dying = dying;
+        unit.state.down_round = round;
+        unit.lingering = dying;
+        turn.count(counter::DOWNED);
+        if !dying {
+            turn.count(counter::DEATHS);
+        }
+        turn.take_out(target);
+        fallen(turn, target);
+    }
+}
+
+// ---- Morale ----
+
+/// The first turn of the fight: mark the fight begun and make the
+/// battle-begins checks, side by side.
+fn begin<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    for u in &mut turn.fight.units[..turn.enc.n] {
+        u.state.begun = true;
+    }
+    if turn.options().morale_start {
+        for side in 0..turn.enc.sides {
+            side_morale(turn, side);
+        }
+    }
+}
+
+/// Unit `u` has just fallen (0 HP): the first-fall, leader and tide triggers.
+fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
+    let opts = *turn.options();
+    if opts.morale == Morale::Off {
+        return;
+    }
+    let side = turn.unit(u).side as usize;
+    if opts.morale_first_fall && turn.fight.counters[counter::DOWNED] == 1 {
+        side_morale(turn, side);
+    }
+    if opts.morale_leader && turn.spec(u).stats.leader {
+        side_morale(turn, side);
+    }
+    tide(turn, side);
+}
+
+/// "The tide of battle is obvious": the side's first check once its
+/// standing units are down to `morale_tide` of its roster.
+fn tide<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
+    let opts = *turn.options();
+    let members = turn.side_units(side);
+    let first = members.trailing_zeros() as usize;
+    if opts.morale == Morale::Off
+        || opts.morale_tide <= 0.0
+        || members == 0
+        || turn.unit(first).state.tide_checked
+    {
+        return;
+    }
+    let standing = turn.fight.standing(side) as f64;
+    if standing > opts.morale_tide * members.count_ones() as f64 {
+        return;
+    }
+    for u in Bits(members) {
+        turn.unit_mut(u).state.tide_checked = true;
+    }
+    side_morale(turn, side);
+}
+
+/// One morale check for `side`: its NPCs as the option groups them, its PCs
+/// individually (with `morale = "all"`). Units that fail flee.
+pub fn side_morale<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
+    let opts = *turn.options();
+    if opts.morale == Morale::Off {
+        return;
+    }
+    let members = turn.side_units(side) & turn.in_fight();
+    let mut npcs = 0u64;
+    let mut pcs = 0u64;
+    for u in Bits(members) {
+        if turn.spec(u).stats.pc {
+            pcs |= 1 << u;
+        } else {
+            npcs |= 1 << u;
+        }
+    }
+    let mut fleeing = 0u64;
+    match opts.morale_groups {
+        Groups::Individual => {
+            for u in Bits(npcs) {
+                if !morale_roll(turn, u) {
+                    fleeing |= 1 << u;
+                }
+            }
+        }
+        Groups::Side => fleeing |= group_roll(turn, npcs),
+        Groups::Group => {
+            let mut left = npcs;
+            while left != 0 {
+                let group = turn.spec(left.trailing_zeros() as usize).group;
+                let mut mask = 0u64;
+                for u in Bits(left) {
+                    if turn.spec(u).group == group {
+                        mask |= 1 << u;
+                    }
+                }
+                left &= !mask;
+                fleeing |= group_roll(turn, mask);
+            }
+        }
+    }
+    if opts.morale == Morale::All {
+        for u in Bits(pcs) {
+            if !morale_roll(turn, u) {
+                fleeing |= 1 << u;
+            }
+        }
+    }
+    if fleeing != 0 {
+        for u in Bits(fleeing) {
+            turn.count(counter::ROUTS);
+            turn.take_out(u);
+        }
+        tide(turn, side);
+    }
+}
+
+/// One roll for the units in `mask`, made by its leader (else its first
+/// unit); returns the units that flee (all or none).
+fn group_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, mask: u64) -> u64 {
+    if mask == 0 {
+        return 0;
+    }
+    let roller = Bits(mask)
+        .find(|&u| turn.spec(u).stats.leader)
+        .unwrap_or(mask.trailing_zeros() as usize);
+    if morale_roll(turn, roller) {
+        0
+    } else {
+        mask
+    }
+}
+
+/// A morale check by unit `u`: d20 + WIS mod + morale bonus (+ proficiency
+/// if fitting) vs the morale DC; disadvantage when its side is outnumbered
+/// (option) and in darkness without darksight. True: it stands.
+fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
+    let opts = *turn.options();
+    let stats = &turn.enc.units[u].stats;
+    let side = turn.unit(u).side as usize;
+    let own = turn.fight.standing(side);
+    let all = turn.in_fight().count_ones();
+    let outnumbered = opts.morale_outnumbered && own < all - own;
+    let dark = opts.light == Light::Darkness && !stats.darksight;
+    let bonus = stats.morale
+        + if stats.morale_proficient {
+            stats.proficiency
+        } else {
+            0
+        };
+    check(
+        turn,
+        u,
+        WIS,
+        bonus,
+        opts.morale_dc,
+        false,
+        outnumbered || dark,
+    )
+}
+
+#[cfg(test)]
+#[path = "osr_tests.rs"]
+mod tests;

@@ -1,0 +1,796 @@
+//! `osr` rules pinned with scripted dice, and checked statistically against
+//! exact values.
+
+use super::*;
+use crate::dice::{RngDice, ScriptedDice};
+use crate::engine::{Encounter, Fight, Outcome};
+use crate::testkit::{as_turn, encounter, fight};
+
+/// A scenario: `opts` go into `[options]`, `body` holds `[units.*]` and
+/// `[sides.*]`. Weapons: `sword` (melee 1d8), `bow` (ranged 1d6, 120 ft).
+fn scen(opts: &str, body: &str) -> Encounter<Osr> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "osr"
+[options]
+{opts}
+[weapons.sword]
+damage = "1d8"
+[weapons.bow]
+kind = "ranged"
+damage = "1d6"
+[weapons.spear]
+damage = "1d6"
+range = 10
+{body}
+"#
+    ))
+}
+
+/// Red `a` (unit 0: STR 16, DEX 14, +5 with the sword) against blue `b`
+/// (unit 1: AC 15, 30 HP), morale off unless `opts` says otherwise.
+fn duel(opts: &str, a_extra: &str, a_entry: &str, b_extra: &str, b_entry: &str) -> Encounter<Osr> {
+    // a's defaults, less the keys `a_extra` sets.
+    let a_base: String = [
+        "hp = 20",
+        "str = 16",
+        "dex = 14",
+        "weapons = [\"sword\", \"bow\"]",
+    ]
+    .iter()
+    .filter(|line| {
+        let key = line.split(' ').next().unwrap_or_default();
+        !a_extra.lines().any(|l| l.starts_with(&format!("{key} =")))
+    })
+    .map(|line| format!("{line}\n"))
+    .collect();
+    scen(
+        &format!("morale = \"off\"\n{opts}"),
+        &format!(
+            r#"
+[units.a]
+{a_base}
+{a_extra}
+[units.b]
+hp = 30
+ac = 15
+weapons = ["sword"]
+{b_extra}
+[sides.red]
+a = {{ {a_entry} }}
+[sides.blue]
+b = {{ {b_entry} }}
+"#
+        ),
+    )
+}
+
+/// One attack by unit 0 on unit 1 with its weapon `w` (0: sword, 1: bow).
+fn swing(enc: &Encounter<Osr>, w: usize, rolls: &[(u32, u32)]) -> (AttackResult, Fight<Osr>) {
+    let mut f = fight(enc);
+    let r = hit_with(enc, &mut f, 0, 1, w, rolls);
+    (r, f)
+}
+
+fn hit_with(
+    enc: &Encounter<Osr>,
+    f: &mut Fight<Osr>,
+    attacker: usize,
+    target: usize,
+    w: usize,
+    rolls: &[(u32, u32)],
+) -> AttackResult {
+    let mut dice = ScriptedDice::new(rolls);
+    let weapon = enc.units[attacker].stats.weapons[w];
+    let r = as_turn(enc, f, &mut dice, attacker, |t| attack(t, target, &weapon));
+    dice.assert_done();
+    r
+}
+
+/// Unit `actor` plays one turn with `rolls`; all rolls must be used.
+fn play(enc: &Encounter<Osr>, f: &mut Fight<Osr>, actor: usize, rolls: &[(u32, u32)]) {
+    let mut dice = ScriptedDice::new(rolls);
+    as_turn(enc, f, &mut dice, actor, Osr::take_turn);
+    dice.assert_done();
+}
+
+fn gap(f: &Fight<Osr>, a: usize, b: usize) -> i32 {
+    (f.units[a].position - f.units[b].position).abs()
+}
+
+// ---- Initiative and actions ----
+
+#[test]
+fn initiative_is_a_fixed_order_by_dex_score_with_delay_and_random_ties() {
+    let body = r#"
+[units.quick]
+hp = 5
+dex = 17
+weapons = ["sword"]
+[units.mid]
+hp = 5
+dex = 13
+weapons = ["sword"]
+[units.slow]
+hp = 5
+dex = 8
+weapons = ["sword"]
+[units.waiter]
+hp = 5
+dex = 18
+delay_to = 9
+weapons = ["sword"]
+[sides.red]
+slow = {}
+waiter = {}
+[sides.blue]
+mid = {}
+quick = {}
+"#;
+    let enc = scen("", body);
+    let mut f = fight(&enc);
+    // No dice: 17, 13, 9 (the waiter, DEX 18 delaying), 8.
+    f.make_order(&enc, &mut ScriptedDice::new(&[]));
+    assert_eq!(f.turn_order(), &[3, 2, 1, 0]);
+    // The modifier does not matter: DEX 13 and 12 are both +1, and 13 goes first.
+    let enc = scen("", &body.replace("dex = 8", "dex = 12"));
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[]));
+    assert_eq!(f.turn_order(), &[3, 2, 0, 1]);
+    // A tie (both 13) is broken at random once per fight (one d2 here) ...
+    let enc = scen("", &body.replace("dex = 8", "dex = 13"));
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[(2, 2)]));
+    assert_eq!(f.turn_order(), &[3, 0, 2, 1]);
+    // ... and the whole fight keeps that order: `fixed` makes it once.
+    assert_eq!(enc.initiative.kind, InitiativeKind::Fixed);
+    // Delay only to a slower place.
+    let bad = crate::scenario::compile::compile_str::<Osr>(
+        "name = \"t\"\nrules = \"osr\"\n[weapons.w]\ndamage = \"1d4\"\n[units.u]\nhp = 1\ndex = 10\ndelay_to = 12\nweapons = [\"w\"]\n[sides.a]\nu = {}\n[sides.b]\nu = {}\n",
+    );
+    assert!(bad
+        .err()
+        .expect("rejected")
+        .to_string()
+        .contains("delay_to"));
+}
+
+#[test]
+fn advancing_units_trade_the_active_action_down_to_a_second_move() {
+    let enc = duel("", "", "", "", "distance = 70");
+    assert_eq!(enc.units[0].tactic, Tactic::Hold, "a bow: holds by default");
+    let enc = duel("", "", "tactic = \"advance\"", "", "distance = 70");
+    let mut f2 = fight(&enc);
+    // 70 ft: Movement 30, nothing but the bow reaches at 40 ft: it shoots.
+    play(&enc, &mut f2, 0, &[(20, 2)]);
+    assert_eq!(gap(&f2, 0, 1), 40);
+    // A swordsman only: Movement 30, then the Active action as a Movement.
+    let enc = duel("", "weapons = [\"sword\"]", "", "", "distance = 70");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f, 0, 1), 10);
+    // Next turn: 5 ft of movement, then the attack.
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f, 0, 1), 5);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn load_above_str_costs_5_ft_each_and_disadvantage_on_checks() {
+    // STR 16 carrying 18 loads: 2 over, 20 ft; the attack rolls twice, keeps the worse.
+    let enc = duel(
+        "",
+        "weapons = [\"sword\"]\nload = 18",
+        "",
+        "",
+        "distance = 70",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f, 0, 1), 30, "20 + 20 ft");
+    f.units[0].position = f.units[1].position;
+    let r = hit_with(&enc, &mut f, 0, 1, 0, &[(20, 18), (20, 4)]);
+    assert_eq!(r.natural, 4);
+    // Difficult terrain and crawling halve speed (twice: a quarter).
+    let enc = duel(
+        "difficult_terrain = true",
+        "weapons = [\"sword\"]",
+        "conditions = [\"prone\"]",
+        "",
+        "distance = 70",
+    );
+    let f = fight(&enc);
+    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 7);
+}
+
+// ---- Attacks ----
+
+#[test]
+fn an_attack_is_d20_plus_str_mod_plus_proficiency_vs_ac() {
+    let enc = duel("", "", "", "", "");
+    // 10 + 3 + 2 = 15 = AC: a hit, 1d8 + 3.
+    let (r, f) = swing(&enc, 0, &[(20, 10), (8, 5)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!((r.total, r.target_number, r.damage), (15, 15, 8));
+    assert_eq!(f.units[1].state.hp, 22);
+    let (r, _) = swing(&enc, 0, &[(20, 9)]);
+    assert!(!r.hit);
+    // Hit on beating AC, as an option.
+    let enc = duel("hit_on = \"beat\"", "", "", "", "");
+    let (r, _) = swing(&enc, 0, &[(20, 10)]);
+    assert!(!r.hit);
+    // Not proficient: no +2. Ranged attacks use DEX (14: +2).
+    let enc = duel("", "proficient = false", "", "", "distance = 30");
+    let (r, _) = swing(&enc, 0, &[(20, 11)]);
+    assert_eq!(r.total, 14);
+    let (r, _) = swing(&enc, 1, &[(20, 13), (6, 1)]);
+    assert_eq!((r.total, r.damage), (15, 3));
+    // Natural 1 misses, natural 20 hits (options).
+    let enc = duel("", "str = 30", "", "", "");
+    assert!(!swing(&enc, 0, &[(20, 1)]).0.hit);
+    let enc = duel(
+        "nat1_misses = false",
+        "str = 30\nproficiency = 4",
+        "",
+        "",
+        "",
+    );
+    assert!(swing(&enc, 0, &[(20, 1), (8, 1)]).0.hit);
+    let enc = duel("", "str = 1", "", "", "");
+    assert!(swing(&enc, 0, &[(20, 20), (8, 1)]).0.hit);
+    // 20 − 5 + 0 = 15, not above AC 15.
+    let enc = duel(
+        "nat20_hits = false\nhit_on = \"beat\"",
+        "str = 1\nproficiency = 0",
+        "",
+        "",
+        "",
+    );
+    assert!(!swing(&enc, 0, &[(20, 20)]).0.hit);
+}
+
+#[test]
+fn ranged_attacks_at_close_range_have_disadvantage() {
+    // Bow at 0 ft (engaged): two dice, the worse kept.
+    let enc = duel("", "weapons = [\"bow\"]", "", "", "");
+    let (r, _) = swing(&enc, 0, &[(20, 17), (20, 3)]);
+    assert_eq!(r.natural, 3);
+    // At 30 ft: one die.
+    let enc = duel("", "weapons = [\"bow\"]", "", "", "distance = 30");
+    let (r, _) = swing(&enc, 0, &[(20, 17), (6, 2)]);
+    assert_eq!(r.natural, 17);
+    // Melee at close range: one die.
+    let enc = duel("", "", "", "", "");
+    let (r, _) = swing(&enc, 0, &[(20, 3)]);
+    assert_eq!(r.natural, 3);
+}
+
+#[test]
+fn light_levels_and_darksight() {
+    // Darkness: every attack at disadvantage ...
+    let enc = duel("light = \"darkness\"", "", "", "", "");
+    assert_eq!(swing(&enc, 0, &[(20, 15), (20, 5)]).0.natural, 5);
+    // ... and at advantage with darksight.
+    let enc = duel("light = \"darkness\"", "darksight = true", "", "", "");
+    assert_eq!(swing(&enc, 0, &[(20, 5), (20, 15), (8, 1)]).0.natural, 15);
+    // Dim: ranged attacks only.
+    let enc = duel("light = \"dim\"", "", "", "", "distance = 30");
+    assert_eq!(swing(&enc, 1, &[(20, 15), (20, 5)]).0.natural, 5);
+    let enc = duel("light = \"dim\"", "", "", "", "");
+    assert_eq!(swing(&enc, 0, &[(20, 15), (8, 1)]).0.natural, 15);
+    // Brilliant: long-range attacks (beyond half of the bow's 120 ft).
+    let enc = duel("light = \"brilliant\"", "", "", "", "distance = 100");
+    assert_eq!(swing(&enc, 1, &[(20, 15), (20, 5)]).0.natural, 5);
+    let enc = duel("light = \"brilliant\"", "", "", "", "distance = 60");
+    assert_eq!(swing(&enc, 1, &[(20, 15), (6, 1)]).0.natural, 15);
+    // Well lit: nothing.
+    let enc = duel("", "", "", "", "distance = 100");
+    assert_eq!(swing(&enc, 1, &[(20, 15), (6, 1)]).0.natural, 15);
+}
+
+#[test]
+fn flanking_advantage_is_an_option() {
+    let body = |opts: &str| {
+        scen(
+            &format!("morale = \"off\"\n{opts}"),
+            r#"
+[units.a]
+hp = 10
+weapons = ["sword"]
+[units.b]
+hp = 10
+weapons = ["sword"]
+[sides.red]
+a = { count = 2 }
+[sides.blue]
+b = {}
+"#,
+        )
+    };
+    let enc = body("");
+    let mut f = fight(&enc);
+    assert_eq!(hit_with(&enc, &mut f, 0, 2, 0, &[(20, 4)]).natural, 4);
+    let enc = body("flanking = true");
+    let mut f = fight(&enc);
+    assert_eq!(
+        hit_with(&enc, &mut f, 0, 2, 0, &[(20, 4), (20, 14), (8, 1)]).natural,
+        14
+    );
+}
+
+#[test]
+fn natural_20_doubles_the_total_or_the_dice() {
+    // 1d8 + 3: a 5 → 8, doubled → 16.
+    let enc = duel("", "", "", "", "");
+    let (r, f) = swing(&enc, 0, &[(20, 20), (8, 5)]);
+    assert!(r.doubled);
+    assert_eq!(r.damage, 16);
+    assert_eq!(f.counters[counter::CRITS], 1);
+    // Double dice: 5 + 2 + 3.
+    let enc = duel("crit = \"double-dice\"", "", "", "", "");
+    let (r, _) = swing(&enc, 0, &[(20, 20), (8, 5), (8, 2)]);
+    assert_eq!(r.damage, 10);
+}
+
+#[test]
+fn a_pcs_natural_1_on_a_defense_check_doubles_the_damage_it_takes() {
+    // b is a PC; a (NPC, +5) attacks it. With defense checks b rolls
+    // d20 + (15 − 10) vs 12 + 5 = 17.
+    let enc = duel("defense_checks = true", "", "", "pc = true", "");
+    let (r, _) = swing(&enc, 0, &[(20, 12)]);
+    assert!(r.defended && !r.hit, "12 + 5 = 17: defended");
+    assert_eq!((r.total, r.target_number), (17, 17));
+    let (r, _) = swing(&enc, 0, &[(20, 11), (8, 5)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!(r.damage, 8);
+    // The natural 1: hit, damage doubled.
+    let (r, f) = swing(&enc, 0, &[(20, 1), (8, 5)]);
+    assert!(r.hit && r.doubled);
+    assert_eq!(r.damage, 16);
+    assert_eq!(f.units[1].state.hp, 14);
+    let enc = duel(
+        "defense_checks = true\nnat1_doubles = false",
+        "",
+        "",
+        "pc = true",
+        "",
+    );
+    assert_eq!(swing(&enc, 0, &[(20, 1), (8, 5)]).0.damage, 8);
+    // NPC targets, or the option off: the attacker rolls as usual.
+    let enc = duel("defense_checks = true", "", "", "", "");
+    assert!(!swing(&enc, 0, &[(20, 1)]).0.defended);
+    let enc = duel("", "", "", "pc = true", "");
+    assert!(!swing(&enc, 0, &[(20, 1)]).0.defended);
+    // Darkness turns around: the attacker's disadvantage is the PC's advantage.
+    let enc = duel(
+        "defense_checks = true\nlight = \"darkness\"",
+        "",
+        "",
+        "pc = true",
+        "",
+    );
+    assert_eq!(swing(&enc, 0, &[(20, 1), (20, 14)]).0.natural, 14);
+}
+
+#[test]
+fn statistically_one_swing_averages_4_5_with_nat_20_doubling_the_total() {
+    // +5 vs AC 15: hits on 10..=19 (10/20) for 1d8+3 (mean 7.5, E[X²] 61.5),
+    // crits on 20 (1/20) for 2(1d8+3) (mean 15, E[X²] 246): mean 4.5,
+    // E[X²] = 30.75 + 12.3 = 43.05, variance 22.8.
+    const N: u32 = 200_000;
+    let enc = duel("", "", "", "", "");
+    let weapon = enc.units[0].stats.weapons[0];
+    let mut f = fight(&enc);
+    let mut dice = RngDice::for_batch(11, 0);
+    let mut total = 0i64;
+    for _ in 0..N {
+        f.reset(&enc);
+        total += as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon)).damage as i64;
+    }
+    let mean = total as f64 / N as f64;
+    let se = (22.8f64 / N as f64).sqrt();
+    assert!(
+        (mean - 4.5).abs() < 4.0 * se,
+        "mean damage {mean}, exactly 4.5"
+    );
+}
+
+#[test]
+fn statistically_darkness_cuts_a_hit_to_a_quarter() {
+    // +5 vs AC 15 needs 10+: 11/20 of a die; with disadvantage (11/20)² = 0.3025.
+    const N: u32 = 200_000;
+    let enc = duel("light = \"darkness\"", "", "", "", "");
+    let weapon = enc.units[0].stats.weapons[0];
+    let mut f = fight(&enc);
+    let mut dice = RngDice::for_batch(12, 0);
+    let mut hits = 0;
+    for _ in 0..N {
+        f.reset(&enc);
+        hits += as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon)).hit as u32;
+    }
+    let p = 0.3025;
+    let rate = hits as f64 / N as f64;
+    assert!(
+        (rate - p).abs() < 4.0 * (p * (1.0 - p) / N as f64).sqrt(),
+        "P(hit) {rate}, exactly 0.3025"
+    );
+}
+
+// ---- 0 HP, the death clock, stabilising, injuries ----
+
+/// Red: `a` (unit 0) and its ally `c` (unit 1, WIS 14); blue `b` (unit 2).
+fn party(opts: &str) -> Encounter<Osr> {
+    scen(
+        &format!("morale = \"off\"\n{opts}"),
+        r#"
+[units.a]
+hp = 10
+str = 12
+weapons = ["sword"]
+[units.c]
+hp = 10
+wis = 14
+weapons = ["sword"]
+[units.b]
+hp = 10
+weapons = ["sword"]
+[sides.red]
+a = {}
+c = {}
+[sides.blue]
+b = {}
+"#,
+    )
+}
+
+/// Unit 0 is dropped to 0 HP by unit 2 in round `round`.
+fn drop_a(enc: &Encounter<Osr>, f: &mut Fight<Osr>, round: u32) {
+    f.round = round;
+    f.units[0].state.hp = 2;
+    hit_with(enc, f, 2, 0, 0, &[(20, 15), (8, 4)]);
+    assert!(f.units[0].out && f.units[0].state.dying && f.units[0].lingering);
+}
+
+#[test]
+fn zero_hp_starts_a_death_clock_of_10_rounds() {
+    let enc = party("stabilise = \"never\"");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 3);
+    assert_eq!(f.counters[counter::DOWNED], 1);
+    // Its own turns: still dying through round 12 ...
+    for round in 3..=12 {
+        f.round = round;
+        play(&enc, &mut f, 0, &[]);
+        assert!(f.units[0].state.dying, "round {round}");
+    }
+    // ... dead at its turn in round 13, ten rounds after it fell.
+    f.round = 13;
+    play(&enc, &mut f, 0, &[]);
+    assert!(!f.units[0].state.dying && !f.units[0].lingering);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    // The clock is an option.
+    let enc = party("stabilise = \"never\"\ndeath_clock = 2");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    f.round = 3;
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+}
+
+#[test]
+fn units_still_dying_when_the_fight_ends_die() {
+    let enc = party("stabilise = \"never\"");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    Osr::finish(
+        &mut f,
+        &enc,
+        Outcome {
+            winner: Some(0),
+            rounds: 1,
+        },
+    );
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    assert!(!f.units[0].state.dying);
+}
+
+#[test]
+fn zero_hp_dead_is_an_option() {
+    let enc = party("at_zero_hp = \"dead\"");
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 2;
+    hit_with(&enc, &mut f, 2, 0, 0, &[(20, 15), (8, 4)]);
+    assert!(f.units[0].out && !f.units[0].lingering && !f.units[0].state.dying);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+}
+
+/// Unit 1 tends unit 0: a WIS check (`check`: d20 + 2 vs DC 11), then the
+/// injury table (`injury`, then its extra dice). Returns the fight.
+fn tend_with(opts: &str, rolls: &[(u32, u32)]) -> Fight<Osr> {
+    let enc = party(opts);
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    play(&enc, &mut f, 1, rolls);
+    f
+}
+
+#[test]
+fn allies_stabilise_with_their_active_action_and_a_failed_check_keeps_the_clock() {
+    // 8 + 2 = 10 < 11: failed, the ally spent its action (no attack rolled).
+    let f = tend_with("", &[(20, 8)]);
+    assert!(f.units[0].state.dying);
+    assert_eq!(
+        f.counters[counter::ATTACKS],
+        1,
+        "only the blow that felled a"
+    );
+    // The DC is an option: 10 is enough for DC 10.
+    let f = tend_with("stabilise_dc = 10", &[(20, 8), (20, 10)]);
+    assert!(!f.units[0].state.dying);
+    // Nobody stabilises with `never`: the ally attacks instead.
+    let f = tend_with("stabilise = \"never\"", &[(20, 2)]);
+    assert!(f.units[0].state.dying);
+    // `medics`: only medics tend.
+    let f = tend_with("stabilise = \"medics\"", &[(20, 2)]);
+    assert!(f.units[0].state.dying);
+}
+
+#[test]
+fn the_injury_table_band_by_band() {
+    // 1: a false hope.
+    let f = tend_with("", &[(20, 9), (20, 1)]);
+    assert_eq!(f.counters[counter::STABILISED], 1);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    assert!(f.units[0].out && !f.units[0].lingering);
+    // 2..=7: lose 1d6 of STR, DEX, CON, INT, WIS, CHA; back at 1 HP.
+    for (roll, ability) in [(2, STR), (3, DEX), (4, CON), (5, INT), (6, WIS), (7, CHA)] {
+        let f = tend_with("", &[(20, 9), (20, roll), (6, 4)]);
+        let before = if ability == STR { 12 } else { 10 };
+        assert_eq!(
+            f.units[0].state.abilities[ability],
+            before - 4,
+            "roll {roll}"
+        );
+        assert_eq!(f.counters[counter::INJURY_ABILITY], 1);
+        assert_eq!((f.units[0].state.hp, f.units[0].out), (1, false));
+        assert_eq!(f.counters[counter::BACK], 1);
+    }
+    // An ability at 0: dead (DEX 10 − 6 = 4 lives; a 4 of CHA... use WIS 10 − 6 = 4).
+    let enc = party("");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    f.units[0].state.abilities[CON] = 3;
+    play(&enc, &mut f, 1, &[(20, 9), (20, 4), (6, 3)]);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    assert!(f.units[0].out);
+    // 8..=13: a body part.
+    for roll in [8, 13] {
+        let f = tend_with("", &[(20, 9), (20, roll)]);
+        assert_eq!(f.counters[counter::INJURY_BODY], 1);
+        assert_eq!((f.units[0].state.hp, f.units[0].out), (1, false));
+    }
+    // 14..=19: disadvantage on all checks.
+    for roll in [14, 19] {
+        let f = tend_with("", &[(20, 9), (20, roll)]);
+        assert_eq!(f.counters[counter::INJURY_HAMPERED], 1);
+        assert!(f.units[0].state.injured && !f.units[0].out);
+    }
+    let enc = party("");
+    let mut f = fight(&enc);
+    f.units[0].state.injured = true;
+    let r = hit_with(&enc, &mut f, 0, 2, 0, &[(20, 16), (20, 6)]);
+    assert_eq!(r.natural, 6, "an injured unit attacks at disadvantage");
+    // 20: standing, with 1d8 HP.
+    let f = tend_with("", &[(20, 9), (20, 20), (8, 6)]);
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (6, false));
+    assert_eq!(f.counters[counter::BACK], 1);
+    // rejoin = standing: only a 20 comes back into the fight.
+    let f = tend_with("rejoin = \"standing\"", &[(20, 9), (20, 10)]);
+    assert!(f.units[0].out && !f.units[0].state.dying);
+    assert_eq!(f.counters[counter::BACK], 0);
+    let f = tend_with("rejoin = \"standing\"", &[(20, 9), (20, 20), (8, 3)]);
+    assert!(!f.units[0].out);
+}
+
+// ---- Morale ----
+
+/// Red PCs `hero` ×`pcs` against blue NPCs: `grunt` ×`grunts` (group 1) and a
+/// `boss` (group 2, a leader, WIS 14).
+fn warband(opts: &str, pcs: u32, grunts: u32) -> Encounter<Osr> {
+    scen(
+        opts,
+        &format!(
+            r#"
+[units.hero]
+hp = 10
+pc = true
+weapons = ["sword"]
+[units.grunt]
+hp = 10
+weapons = ["sword"]
+[units.boss]
+hp = 10
+wis = 14
+leader = true
+weapons = ["sword"]
+[sides.red]
+hero = {{ count = {pcs} }}
+[sides.blue]
+grunt = {{ count = {grunts} }}
+boss = {{}}
+"#
+        ),
+    )
+}
+
+fn fled(f: &Fight<Osr>, from: usize, to: usize) -> Vec<bool> {
+    f.units[from..to].iter().map(|u| u.out).collect()
+}
+
+#[test]
+fn battle_begins_one_roll_for_the_npc_side_by_its_leader() {
+    // 3 PCs v 2 grunts + boss (even: no disadvantage). The boss rolls for the
+    // side: 8 + 2 = 10 < 11: the whole side flees; PCs do not check.
+    let enc = warband("", 3, 2);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 8)]);
+    assert_eq!(fled(&f, 3, 6), [true, true, true]);
+    assert_eq!(f.counters[counter::ROUTS], 3);
+    // 9 + 2 = 11: they stand; the first turn then goes on (the hero attacks).
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 9), (3, 1), (20, 2)]);
+    assert_eq!(f.counters[counter::ROUTS], 0);
+    assert!(f.units[..enc.n].iter().all(|u| u.state.begun));
+}
+
+#[test]
+fn outnumbered_sides_roll_at_disadvantage_and_groups_or_individuals_roll_apart() {
+    // 4 PCs v 3: disadvantage, the worse of 15 and 8 fails.
+    let enc = warband("", 4, 2);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (20, 8)]);
+    assert_eq!(f.counters[counter::ROUTS], 3);
+    let enc = warband("morale_outnumbered = false", 4, 2);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (3, 1), (20, 2)]);
+    assert_eq!(f.counters[counter::ROUTS], 0);
+    // By group: grunts (WIS 10) roll once, the boss once.
+    let enc = warband("morale_groups = \"group\"\nmorale_tide = 0", 3, 2);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 10), (20, 12), (20, 2)]);
+    assert_eq!(fled(&f, 3, 6), [true, true, false]);
+    // Individually: each its own roll.
+    let enc = warband("morale_groups = \"individual\"\nmorale_tide = 0", 3, 2);
+    let mut f = fight(&enc);
+    play(
+        &enc,
+        &mut f,
+        0,
+        &[(20, 11), (20, 10), (20, 9), (2, 1), (20, 2)],
+    );
+    assert_eq!(fled(&f, 3, 6), [false, true, false]);
+    // morale = "all": PCs roll too, individually (red's three, then blue's one).
+    let enc = warband("morale = \"all\"", 3, 2);
+    let mut f = fight(&enc);
+    play(
+        &enc,
+        &mut f,
+        0,
+        &[(20, 11), (20, 10), (20, 11), (20, 11), (3, 1), (20, 2)],
+    );
+    assert_eq!(fled(&f, 0, 3), [false, true, false]);
+    // Off: no rolls.
+    let enc = warband("morale = \"off\"", 3, 2);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(3, 1), (20, 2)]);
+}
+
+#[test]
+fn first_fall_leader_and_tide_triggers() {
+    let enc = warband("morale_start = false\nmorale_tide = 0", 3, 3);
+    // The first fall: its side checks (3 left v 3: no disadvantage).
+    let mut f = fight(&enc);
+    f.units[3].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 3, 0, &[(20, 15), (8, 1), (20, 8)]);
+    assert_eq!(fled(&f, 3, 7), [true, true, true, true]);
+    // A second fall does not trigger again.
+    let mut f = fight(&enc);
+    f.units[3].state.hp = 1;
+    f.units[4].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 3, 0, &[(20, 15), (8, 1), (20, 12)]);
+    hit_with(&enc, &mut f, 1, 4, 0, &[(20, 15), (8, 1)]);
+    assert_eq!(f.counters[counter::ROUTS], 0);
+    // The leader's fall: its side checks (the first grunt rolls).
+    let enc = warband(
+        "morale_start = false\nmorale_tide = 0\nmorale_first_fall = false",
+        3,
+        3,
+    );
+    let mut f = fight(&enc);
+    f.units[6].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 6, 0, &[(20, 15), (8, 1), (20, 10)]);
+    assert_eq!(fled(&f, 3, 6), [true, true, true]);
+    // The tide: once half the side is out (2 of 4 down), it checks once.
+    let enc = warband("morale_start = false\nmorale_first_fall = false", 3, 3);
+    let mut f = fight(&enc);
+    f.units[3].state.hp = 1;
+    f.units[4].state.hp = 1;
+    f.units[5].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 3, 0, &[(20, 15), (8, 1)]);
+    // 2 standing v 3: outnumbered, at disadvantage (11 and 12: 11 + 2 stands).
+    hit_with(
+        &enc,
+        &mut f,
+        1,
+        4,
+        0,
+        &[(20, 15), (8, 1), (20, 11), (20, 12)],
+    );
+    assert_eq!(f.counters[counter::ROUTS], 0);
+    hit_with(&enc, &mut f, 2, 5, 0, &[(20, 15), (8, 1)]);
+    assert!(!f.units[6].out);
+}
+
+#[test]
+fn a_side_that_has_all_fled_loses() {
+    let enc = warband("", 3, 2);
+    let mut f = Fight::new();
+    // 3 PCs v 3 NPCs (DEX 10 all): the NPC side checks at the start at even
+    // odds (WIS 14 boss: needs 9+, 60 %), so it often flees and loses.
+    let mut dice = RngDice::for_batch(3, 0);
+    let mut wins = [0u32; 2];
+    let mut routs = 0;
+    for _ in 0..2000 {
+        let o = f.run(&enc, &mut dice);
+        Osr::finish(&mut f, &enc, o);
+        routs += f.counters[counter::ROUTS];
+        wins[o.winner.expect("someone wins") as usize] += 1;
+    }
+    assert!(routs > 0 && wins[0] > wins[1]);
+    assert_eq!(wins[0] + wins[1], 2000);
+}
+
+// ---- Retreat ----
+
+#[test]
+fn retreat_takes_the_turn_and_fails_on_a_failed_check_or_any_hit() {
+    let opts = "";
+    let enc = duel(opts, "retreat_at = 5", "", "", "");
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    // DEX 14: 9 + 2 = 11 passes; b swings (needs 10 vs AC 10 with +0... b has
+    // STR 10 and +2: 8 + 2 = 10 hits AC 10): the retreat fails.
+    play(&enc, &mut f, 0, &[(20, 9), (20, 8), (8, 1)]);
+    assert!(!f.units[0].out);
+    assert_eq!(f.counters[counter::RETREATS], 0);
+    // A miss: it escapes.
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    play(&enc, &mut f, 0, &[(20, 9), (20, 7)]);
+    assert!(f.units[0].out);
+    assert_eq!(f.counters[counter::RETREATS], 1);
+    // A failed check: no attacks, no escape.
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    play(&enc, &mut f, 0, &[(20, 8)]);
+    assert!(!f.units[0].out);
+    // Not engaged: it simply leaves.
+    let enc = duel(opts, "retreat_at = 5", "", "", "distance = 30");
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    play(&enc, &mut f, 0, &[]);
+    assert!(f.units[0].out);
+}
+
+#[test]
+fn whole_fights_run_and_tally() {
+    let enc = warband("", 4, 4);
+    let mut f = Fight::new();
+    let mut dice = RngDice::for_batch(5, 0);
+    let mut tally = crate::engine::Tally::default();
+    f.run_into(&enc, &mut dice, 500, &mut tally);
+    assert_eq!(tally.fights, 500);
+    // Nobody is left dying after a fight.
+    assert!(f.units.iter().all(|u| !u.state.dying));
+}
