@@ -400,6 +400,28 @@ fn rules_trenches_describes_fields_options_and_counters() {
 }
 
 #[test]
+fn rules_dicestep_describes_fields_options_and_counters() {
+    let o = Sandbox::new().run(&["rules", "dicestep"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    for word in [
+        "evasion",
+        "endurance",
+        "cannot_be_surprised",
+        "reaction",
+        "crit_damage",
+        "luck_die",
+        "surprise",
+        "alternating",
+        "misfires",
+    ] {
+        assert!(
+            o.stdout.contains(word),
+            "`rules dicestep` does not mention {word}"
+        );
+    }
+}
+
+#[test]
 fn rules_with_an_unknown_name_exits_2_listing_the_rulesets() {
     let o = Sandbox::new().run(&["rules", "nope"]);
     assert_eq!(o.code, 2, "{o:#?}");
@@ -822,40 +844,44 @@ fn missing_file_message_states_the_os_error_once() {
     assert_eq!(o.stderr.matches("os error 2").count(), 1, "{}", o.stderr);
 }
 
-/// Determinism holds with the battlefield in: a scenario where units move,
-/// sprint and provoke attacks of opportunity gives byte-identical reports at
+/// Determinism holds with the battlefield in: scenarios where units move,
+/// sprint, provoke attacks of opportunity (trenches) or alternate
+/// activations, react and misfire (dicestep) give byte-identical reports at
 /// one and two threads.
 #[test]
 fn reports_with_movement_are_identical_across_thread_counts() {
-    let scenario = std::fs::canonicalize("scenarios/over_the_top.toml").expect("example scenario");
-    let dir = tempfile::tempdir().expect("temp dir");
-    for threads in ["1", "2"] {
-        let out = dir.path().join(format!("t{threads}"));
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-            .args([
-                "run",
-                "--quiet",
-                "--fights",
-                "3000",
-                "--threads",
-                threads,
-                "--out",
-            ])
-            .arg(&out)
-            .arg(&scenario)
-            .status()
-            .expect("runs");
-        assert!(status.success());
-    }
-    for file in [
-        "cells.csv",
-        "rounds.csv",
-        "win_rate.png",
-        "rounds.png",
-        "summary.md",
-    ] {
-        let a = std::fs::read(dir.path().join("t1/over_the_top").join(file)).expect("written");
-        let b = std::fs::read(dir.path().join("t2/over_the_top").join(file)).expect("written");
-        assert!(a == b, "{file} differs between 1 and 2 threads");
+    for name in ["over_the_top", "dicestep_skirmish"] {
+        let scenario =
+            std::fs::canonicalize(format!("scenarios/{name}.toml")).expect("example scenario");
+        let dir = tempfile::tempdir().expect("temp dir");
+        for threads in ["1", "2"] {
+            let out = dir.path().join(format!("t{threads}"));
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+                .args([
+                    "run",
+                    "--quiet",
+                    "--fights",
+                    "3000",
+                    "--threads",
+                    threads,
+                    "--out",
+                ])
+                .arg(&out)
+                .arg(&scenario)
+                .status()
+                .expect("runs");
+            assert!(status.success());
+        }
+        for file in [
+            "cells.csv",
+            "rounds.csv",
+            "win_rate.png",
+            "rounds.png",
+            "summary.md",
+        ] {
+            let a = std::fs::read(dir.path().join("t1").join(name).join(file)).expect("written");
+            let b = std::fs::read(dir.path().join("t2").join(name).join(file)).expect("written");
+            assert!(a == b, "{name}: {file} differs between 1 and 2 threads");
+        }
     }
 }

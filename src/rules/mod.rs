@@ -23,8 +23,10 @@ use crate::scenario::schema::{Field, Fields};
 use crate::scenario::ScenarioError;
 
 pub mod d20;
+pub mod dicestep;
 pub mod trenches;
 
+pub use dicestep::Dicestep;
 pub use trenches::Trenches;
 
 /// Most weapons on one stat block.
@@ -96,7 +98,7 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
-pub const NAMES: &[&str] = &[Trenches::NAME];
+pub const NAMES: &[&str] = &[Trenches::NAME, Dicestep::NAME];
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to
@@ -107,6 +109,10 @@ macro_rules! with_ruleset {
         match $name {
             "trenches" => {
                 type $R = $crate::rules::Trenches;
+                $body
+            }
+            "dicestep" => {
+                type $R = $crate::rules::Dicestep;
                 $body
             }
             _ => $unknown,
