@@ -400,6 +400,28 @@ fn rules_trenches_describes_fields_options_and_counters() {
 }
 
 #[test]
+fn rules_dicestep_describes_fields_options_and_counters() {
+    let o = Sandbox::new().run(&["rules", "dicestep"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    for word in [
+        "evasion",
+        "endurance",
+        "cannot_be_surprised",
+        "reaction",
+        "crit_damage",
+        "luck_die",
+        "surprise",
+        "alternating",
+        "misfires",
+    ] {
+        assert!(
+            o.stdout.contains(word),
+            "`rules dicestep` does not mention {word}"
+        );
+    }
+}
+
+#[test]
 fn rules_with_an_unknown_name_exits_2_listing_the_rulesets() {
     let o = Sandbox::new().run(&["rules", "nope"]);
     assert_eq!(o.code, 2, "{o:#?}");
@@ -822,8 +844,9 @@ fn missing_file_message_states_the_os_error_once() {
     assert_eq!(o.stderr.matches("os error 2").count(), 1, "{}", o.stderr);
 }
 
-/// Determinism holds with the battlefield in: a scenario where units move,
-/// sprint and provoke attacks of opportunity gives byte-identical reports at
+/// Determinism holds with the battlefield in: scenarios where units move,
+/// sprint, provoke attacks of opportunity (trenches) or alternate
+/// activations, react and misfire (dicestep) give byte-identical reports at
 /// one and two threads.
 #[test]
 fn reports_with_movement_are_identical_across_thread_counts() {
@@ -835,6 +858,13 @@ fn reports_with_movement_are_identical_across_thread_counts() {
 #[test]
 fn osr_reports_are_identical_across_thread_counts() {
     identical_across_thread_counts("osr_patrol");
+}
+
+/// The same for `dicestep`: team-alternating activation, reactions paid with
+/// stamina, knock-outs and death luck tests.
+#[test]
+fn dicestep_reports_are_identical_across_thread_counts() {
+    identical_across_thread_counts("dicestep_skirmish");
 }
 
 fn identical_across_thread_counts(name: &str) {

@@ -24,9 +24,11 @@ use crate::scenario::ScenarioError;
 
 pub mod common;
 pub mod d20;
+pub mod dicestep;
 pub mod osr;
 pub mod trenches;
 
+pub use dicestep::Dicestep;
 pub use osr::Osr;
 pub use trenches::Trenches;
 
@@ -99,7 +101,7 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
-pub const NAMES: &[&str] = &[Trenches::NAME, Osr::NAME];
+pub const NAMES: &[&str] = &[Trenches::NAME, Osr::NAME, Dicestep::NAME];
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to
@@ -114,6 +116,10 @@ macro_rules! with_ruleset {
             }
             "osr" => {
                 type $R = $crate::rules::Osr;
+                $body
+            }
+            "dicestep" => {
+                type $R = $crate::rules::Dicestep;
                 $body
             }
             _ => $unknown,

@@ -1,0 +1,1424 @@
+//! `dicestep`: the team-alternating dice-step system (seed 002).
+//!
+//! As written: teams alternate activations (the initiating team, listed
+//! first, then the attacked team; a team out of members lets the others
+//! finish the round); an optional surprise round in which only the
+//! surprising team acts (units that `cannot_be_surprised` act anyway). Three
+//! actions a turn and one reaction a round (recovered at the start of the
+//! unit's turn). A test is an attribute die + a skill die + a flat bonus,
+//! with a luck die rolled alongside (a d20 by default): a luck roll of 20 or
+//! more adds +4 to a normal test. An attack is the weapon's attribute die +
+//! the combat die + proficiency − 2 per attack the attacker already made this
+//! round, against the target's evasion, hitting on ≥; a luck roll at or above
+//! the weapon's critical threshold cannot miss and uses the critical damage;
+//! a thrown or projectile attack at a target within 1 m of other characters
+//! goes to one of them at random on a luck roll of 1 or less. Sneak attacks
+//! (the target is blinded) and flanking (two or more enemies within 1 m of
+//! the target) give advantage each. Size differences shift evasion and
+//! deflection. Damage = test result + weapon damage (or critical damage) −
+//! the matching damage reduction (physical: `deflection`, elemental:
+//! `elemental_dr`, typeless: none), at least 1; endurance first, then health.
+//! Missing health above constitution: fortify (a reaction, 1 stamina, STR +
+//! athletics + fortitude vs the missing health) or fall unconscious. Zero
+//! health: unconscious; if the damage exceeded the remaining health (and the
+//! source is lethal), a luck test ≥ 10 or die, the difficulty rising by 5 on
+//! each success. Reactions cost stamina: Dodge, Parry, Block, Fortify,
+//! Intercept; items wear (durability) and broken items cannot block or parry.
+//!
+//! Not modelled (see the README section): Resuscitate, killing strikes,
+//! Ready an Action, Step, Brandish, Interact, Short Task, Resist, objectives.
+//! Units out of the fight (unconscious or dead) stay out.
+//!
+//! The one-dimensional front stands in for the grid: melee reaches 1 m,
+//! "within 1 m of" a unit is |Δposition| ≤ 1, flanking is two enemies within
+//! 1 m of the target.
+
+use crate::dice::Dice;
+use crate::engine::{
+    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
+    UnitSpec,
+};
+use crate::results::CounterInfo;
+use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::scenario::schema::{Field, Fields, Kind, Lit};
+use crate::scenario::ScenarioError;
+
+/// The ruleset marker type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dicestep;
+
+/// Melee reach and "adjacent", in metres.
+pub const REACH: i32 = 1;
+/// Actions per turn.
+pub const ACTIONS: u8 = 3;
+/// A normal test with a luck roll at least this adds [`LUCK_BONUS`].
+pub const LUCK_HIGH: i32 = 20;
+pub const LUCK_BONUS: i32 = 4;
+/// A thrown or projectile attack with a luck roll at most this misfires.
+pub const LUCK_LOW: i32 = 1;
+/// Multiple attack penalty per earlier attack this round.
+pub const MAP: i32 = 2;
+/// Index of the shield in [`State::durability`].
+pub const SHIELD: usize = MAX_WEAPONS;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WeaponKind {
+    #[default]
+    Melee,
+    Thrown,
+    Projectile,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Attribute {
+    #[default]
+    Str,
+    Dex,
+    /// Either: the unit uses the bigger of its STR and DEX dice.
+    Either,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DamageType {
+    Physical,
+    Elemental,
+    #[default]
+    Typeless,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weapon {
+    pub kind: WeaponKind,
+    pub attribute: Attribute,
+    pub damage: i32,
+    pub crit_damage: i32,
+    /// Luck roll at or above which the attack is critical.
+    pub crit: i32,
+    pub damage_type: DamageType,
+    /// Reach (melee) or range, metres.
+    pub range: i32,
+    /// Actions to reload after each attack (0: none).
+    pub reload: u8,
+    /// Added to deflection when parrying with it (melee weapons only).
+    pub parry: i32,
+    pub durability: i16,
+    pub lethal: bool,
+}
+
+/// What a unit spends stamina on when hit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reaction {
+    #[default]
+    Dodge,
+    Parry,
+    Block,
+    Never,
+}
+
+/// What a unit does with actions it has no use for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leftover {
+    #[default]
+    Guard,
+    Wait,
+    Idle,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unit {
+    pub str_die: u32,
+    pub dex_die: u32,
+    pub combat: u32,
+    pub athletics: u32,
+    pub proficiency: i32,
+    pub fortitude: i32,
+    pub evasion: i32,
+    pub deflection: i32,
+    pub elemental_dr: i32,
+    pub endurance: i32,
+    pub health: i32,
+    pub constitution: i32,
+    pub stamina: i32,
+    pub focus: i32,
+    pub size: i32,
+    pub luck: i32,
+    pub speed: i32,
+    pub cannot_be_surprised: bool,
+    pub reaction: Reaction,
+    pub stamina_reserve: i32,
+    pub fortify: bool,
+    pub intercept: bool,
+    pub command: bool,
+    pub attacks: u8,
+    pub leftover: Leftover,
+    pub seek_cover: bool,
+    pub drop_prone: bool,
+    pub sprint: bool,
+    /// Shield block value (0: no shield).
+    pub shield: i32,
+    pub shield_parry: i32,
+    pub shield_durability: i16,
+    /// Weapons, highest damage first.
+    pub weapons: [Weapon; MAX_WEAPONS],
+    pub n_weapons: u8,
+    /// The longest reach or range among the weapons.
+    pub max_range: i32,
+    /// The longest range among the thrown/projectile weapons (0: none).
+    pub ranged_range: i32,
+    /// How close an advancing unit gets: melee reach, or its longest range.
+    pub advance_reach: i32,
+}
+
+impl Unit {
+    #[inline]
+    pub fn weapons(&self) -> &[Weapon] {
+        &self.weapons[..self.n_weapons as usize]
+    }
+
+    #[inline]
+    fn attribute_die(&self, a: Attribute) -> u32 {
+        match a {
+            Attribute::Str => self.str_die,
+            Attribute::Dex => self.dex_die,
+            Attribute::Either => self.str_die.max(self.dex_die),
+        }
+    }
+}
+
+/// How advantage works (the text does not say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Advantage {
+    /// Each die of the pair is rolled once more per level, keeping the best
+    /// (worst for disadvantage) of each.
+    #[default]
+    PerDie,
+    /// The whole pair is rolled once more per level, keeping the best total.
+    WholeTest,
+    /// +2 per level (−2 per level of disadvantage), no extra dice.
+    Flat,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub luck_die: u32,
+    pub advantage: Advantage,
+    /// The side that surprises (only it acts in round 1), if any.
+    pub surprise: Option<u8>,
+    /// Dodge difficulty; 0: the attack's test result.
+    pub dodge_difficulty: i32,
+    /// Damage past a blocking item's durability goes through the unit's
+    /// damage reduction (true) or straight to it (false).
+    pub block_overflow_reduced: bool,
+    pub fortify_is_reaction: bool,
+    pub fortify_stamina: i32,
+    pub cheat_death: i32,
+    pub cheat_death_step: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            luck_die: 20,
+            advantage: Advantage::PerDie,
+            surprise: None,
+            dodge_difficulty: 0,
+            block_overflow_reduced: false,
+            fortify_is_reaction: true,
+            fortify_stamina: 1,
+            cheat_death: 10,
+            cheat_death_step: 5,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    pub endurance: i32,
+    pub health: i32,
+    pub stamina: i32,
+    pub focus: i32,
+    /// Reactions left until the start of the unit's next turn.
+    pub reactions: u8,
+    /// Guarding: +1 to defences and defence tests until its next turn.
+    pub guarding: bool,
+    /// Sought cover: ranged attacks against it have disadvantage.
+    pub covered: bool,
+    pub harmed: bool,
+    pub bloodied: bool,
+    pub dead: bool,
+    /// Luck test difficulty to cheat death (rises on each success).
+    pub death_dc: i32,
+    /// Attacks made in round `round_seen` (multiple attack penalty).
+    pub attacks_round: u8,
+    pub round_seen: u32,
+    /// Bit `i`: weapon `i` is loaded.
+    pub loaded: u8,
+    /// Actions still owed on an extended reload of `reload_weapon`.
+    pub reload_left: u8,
+    pub reload_weapon: u8,
+    /// Item durability: weapons, then the shield at [`SHIELD`].
+    pub durability: [i16; MAX_WEAPONS + 1],
+}
+
+/// Indices into [`Dicestep::COUNTERS`].
+pub mod counter {
+    pub const ATTACKS: usize = 0;
+    pub const HITS: usize = 1;
+    pub const CRITS: usize = 2;
+    pub const MISFIRES: usize = 3;
+    pub const DODGES: usize = 4;
+    pub const PARRIES: usize = 5;
+    pub const BLOCKS: usize = 6;
+    pub const FORTIFIED: usize = 7;
+    pub const UNCONSCIOUS: usize = 8;
+    pub const DEATHS: usize = 9;
+    pub const HARMED: usize = 10;
+    pub const BLOODIED: usize = 11;
+}
+
+const KIND_NAMES: &[&str] = &["melee", "thrown", "projectile"];
+const ATTRIBUTE_NAMES: &[&str] = &["str", "dex", "either"];
+const DAMAGE_TYPES: &[&str] = &[
+    "bludgeoning",
+    "piercing",
+    "slashing",
+    "arcane",
+    "cold",
+    "fire",
+    "radiant",
+    "shock",
+    "void",
+    "psychic",
+    "typeless",
+];
+const REACTION_NAMES: &[&str] = &["dodge", "parry", "block", "never"];
+const LEFTOVER_NAMES: &[&str] = &["guard", "wait", "idle"];
+const ADVANTAGE_NAMES: &[&str] = &["per-die", "whole-test", "flat"];
+const SURPRISE_NAMES: &[&str] = &["none", "first", "second"];
+const OVERFLOW_NAMES: &[&str] = &["direct", "reduced"];
+
+/// Conditions that stop a unit from acting and reacting.
+const NO_ACTIONS: Conditions = Conditions::of(&[
+    Condition::Incapacitated,
+    Condition::Paralyzed,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+
+fn damage_type(index: usize) -> DamageType {
+    match index {
+        0..=2 => DamageType::Physical,
+        3..=8 => DamageType::Elemental,
+        _ => DamageType::Typeless,
+    }
+}
+
+impl Ruleset for Dicestep {
+    const NAME: &'static str = "dicestep";
+    const TITLE: &'static str = "Team-alternating dice-step system (seed 002)";
+    const ABOUT: &'static str = "Teams alternate activations; three actions and one reaction a \
+        round; tests roll an attribute die + a skill die + proficiency with a luck die \
+        alongside (crit threshold, +4, misfire); multiple attack penalty; evasion and damage \
+        reduction; endurance then health; knock-out and cheat-death luck tests; reactions \
+        paid with stamina. Distances in metres.";
+    const DISTANCE_UNIT: &'static str = "m";
+    const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Alternating;
+    const INITIATIVE_STAT: &'static str = "dex";
+
+    const UNIT_FIELDS: &'static [Field] = &[
+        Field::new("str", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "strength die size (6 = d6; 0 = no die)"),
+        Field::new("dex", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "dexterity die size"),
+        Field::new("combat", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "combat skill die size (attacks)"),
+        Field::new("athletics", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(4)), "athletics skill die size (dodge: DEX + athletics; fortify: STR + athletics)"),
+        Field::new("proficiency", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(1)), "flat bonus on attack tests (the weapon's proficiency)"),
+        Field::new("fortitude", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(0)), "flat bonus on fortify tests"),
+        Field::new("evasion", Kind::Int { min: 0, max: 100 }, None, "difficulty of attack tests against it"),
+        Field::new("deflection", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "physical damage reduction"),
+        Field::new("elemental_dr", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "elemental damage reduction"),
+        Field::new("endurance", Kind::Int { min: 0, max: 10_000 }, None, "endurance: damage is dealt here first"),
+        Field::new("health", Kind::Int { min: 1, max: 10_000 }, None, "health: damage past endurance; 0 = unconscious"),
+        Field::new("constitution", Kind::Int { min: 0, max: 10_000 }, Some(Lit::Int(4)), "missing health above this: fortify or fall unconscious"),
+        Field::new("stamina", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(3)), "stamina pool: reactions, fortify and sprint cost 1 each"),
+        Field::new("focus", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(0)), "focus pool: Command costs 2"),
+        Field::new("size", Kind::Int { min: 0, max: 20 }, Some(Lit::Int(4)), "size (small 3, medium 4): the difference shifts evasion and deflection"),
+        Field::new("luck", Kind::Int { min: -20, max: 20 }, Some(Lit::Int(0)), "modifier to its luck rolls"),
+        Field::new("speed", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(6)), "metres per Move (the text's value is lost)"),
+        Field::new("cannot_be_surprised", Kind::Bool, Some(Lit::Bool(false)), "acts in the surprise round even on the surprised team (danger sense)"),
+        Field::new(
+            "reaction",
+            Kind::Choice(REACTION_NAMES),
+            Some(Lit::Str("dodge")),
+            "policy: the reaction it spends stamina on when hit (dodge: DEX + athletics vs the attack's result; parry: best unbroken melee weapon or shield; block: its shield; never)",
+        ),
+        Field::new("stamina_reserve", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(0)), "policy: stamina it keeps back from dodge/parry/block, intercept and sprint (for fortify)"),
+        Field::new("fortify", Kind::Bool, Some(Lit::Bool(true)), "policy: fortifies against knock-out when it can"),
+        Field::new(
+            "intercept",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "policy: bodyguard: takes attacks aimed at an ally within its speed who has less endurance + health left (reaction, 1 stamina; its defence is then a free reaction)",
+        ),
+        Field::new(
+            "command",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "policy: after its first attack of a turn, spends an action and 2 focus to give an ally that has not attacked this round one action",
+        ),
+        Field::new("attacks", Kind::Int { min: 0, max: 3 }, Some(Lit::Int(3)), "policy: most attacks it makes in a turn (the multiple attack penalty grows by 2 each)"),
+        Field::new(
+            "leftover",
+            Kind::Choice(LEFTOVER_NAMES),
+            Some(Lit::Str("guard")),
+            "policy: with actions to spare, end the turn with Guard (+1 defences), Wait (+1 reaction) or nothing",
+        ),
+        Field::new("seek_cover", Kind::Bool, Some(Lit::Bool(false)), "policy: with cover, keeps its last action for Seek Cover (ranged attacks against it at disadvantage)"),
+        Field::new("drop_prone", Kind::Bool, Some(Lit::Bool(false)), "policy: holding or keeping range with no enemy within 1 m, drops prone (free) and stays down"),
+        Field::new("sprint", Kind::Bool, Some(Lit::Bool(true)), "policy: sprints (1 stamina) after moving when its target is still out of reach"),
+        Field::new("shield", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "shield block value (0: no shield)"),
+        Field::new("shield_parry", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "shield parry value (0: +1)"),
+        Field::new("shield_durability", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(0)), "shield durability (0: unlisted: 10 if shield_metal, else 4)"),
+        Field::new("shield_metal", Kind::Bool, Some(Lit::Bool(false)), "the shield is metal (unlisted durability 10, else 4)"),
+        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the one with most damage that reaches is used"),
+    ];
+
+    const WEAPON_FIELDS: &'static [Field] = &[
+        Field::new("kind", Kind::Choice(KIND_NAMES), Some(Lit::Str("melee")), "melee, thrown or projectile (thrown and projectile attacks can misfire into adjacent units)"),
+        Field::new("attribute", Kind::Choice(ATTRIBUTE_NAMES), Some(Lit::Str("str")), "attribute die of the attack test (either: the unit's bigger die)"),
+        Field::new("damage", Kind::Int { min: 0, max: 1000 }, None, "damage added to the test result"),
+        Field::new("crit_damage", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(0)), "critical damage, replacing damage (0: twice damage)"),
+        Field::new("crit", Kind::Int { min: 1, max: 1000 }, Some(Lit::Int(20)), "critical threshold: a luck roll at least this cannot miss and uses crit_damage"),
+        Field::new("damage_type", Kind::Choice(DAMAGE_TYPES), Some(Lit::Str("typeless")), "damage type: bludgeoning/piercing/slashing are physical, arcane/cold/fire/radiant/shock/void elemental, psychic and unspecified typeless (no reduction)"),
+        Field::new("range", Kind::Int { min: 0, max: 100_000 }, Some(Lit::Int(0)), "reach or range in metres; 0 = 1 m for melee, unlimited otherwise"),
+        Field::new("reload", Kind::Int { min: 0, max: 20 }, Some(Lit::Int(0)), "actions to reload after each attack; may span turns (an extended action)"),
+        Field::new("parry", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "parry value (melee weapons; 0: +1)"),
+        Field::new("durability", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(0)), "durability (0: unlisted: 10 if metal, else 4)"),
+        Field::new("metal", Kind::Bool, Some(Lit::Bool(true)), "made of metal (unlisted durability 10, else 4)"),
+        Field::new("lethal", Kind::Bool, Some(Lit::Bool(true)), "false: a nonlethal source (overkill does not risk death unless already at 0 health)"),
+    ];
+
+    const OPTIONS: &'static [Field] = &[
+        Field::new("luck_die", Kind::Int { min: 2, max: 1000 }, Some(Lit::Int(20)), "size of the luck die (never stated; values up to 20 imply a d20)"),
+        Field::new(
+            "advantage",
+            Kind::Choice(ADVANTAGE_NAMES),
+            Some(Lit::Str("per-die")),
+            "advantage (undefined in the text): per-die (each die of the pair rolled once more per level, best kept), whole-test (the pair rerolled, best total), flat (±2 per level)",
+        ),
+        Field::new(
+            "surprise",
+            Kind::Choice(SURPRISE_NAMES),
+            Some(Lit::Str("none")),
+            "surprise round: the first or second listed side surprises and alone acts in round 1 (except units that cannot_be_surprised)",
+        ),
+        Field::new("dodge_difficulty", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "Dodge test difficulty (unstated): 0 = the attack's test result, else this number"),
+        Field::new(
+            "block_overflow",
+            Kind::Choice(OVERFLOW_NAMES),
+            Some(Lit::Str("direct")),
+            "damage beyond a blocking item's durability: direct (straight to the unit) or reduced (through its damage reduction, at least 1)",
+        ),
+        Field::new("fortify_is_reaction", Kind::Bool, Some(Lit::Bool(true)), "fortifying against knock-out uses the unit's reaction (as written)"),
+        Field::new("fortify_stamina", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(1)), "stamina a knock-out fortify costs (the example spends 1)"),
+        Field::new("cheat_death", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(10)), "luck test difficulty to cheat death"),
+        Field::new("cheat_death_step", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(5)), "rise of that difficulty after each success (for the unit, this fight)"),
+    ];
+
+    const COUNTERS: &'static [CounterInfo] = &[
+        CounterInfo {
+            name: "attacks",
+            doc: "attack tests made per fight (commanded attacks included)",
+        },
+        CounterInfo {
+            name: "hits",
+            doc: "attacks that hit (before reactions), per fight",
+        },
+        CounterInfo {
+            name: "crits",
+            doc: "attacks with a luck roll at the weapon's critical threshold",
+        },
+        CounterInfo {
+            name: "misfires",
+            doc: "thrown/projectile attacks that went to an adjacent unit on a luck roll ≤ 1",
+        },
+        CounterInfo {
+            name: "dodges",
+            doc: "hits avoided by a Dodge",
+        },
+        CounterInfo {
+            name: "parries",
+            doc: "Parry reactions",
+        },
+        CounterInfo {
+            name: "blocks",
+            doc: "Block reactions",
+        },
+        CounterInfo {
+            name: "fortified",
+            doc: "knock-outs resisted by fortifying",
+        },
+        CounterInfo {
+            name: "unconscious",
+            doc: "units fallen unconscious (knock-out or 0 health)",
+        },
+        CounterInfo {
+            name: "deaths",
+            doc: "units dead of a failed cheat-death luck test",
+        },
+        CounterInfo {
+            name: "harmed",
+            doc: "units brought to half endurance or less",
+        },
+        CounterInfo {
+            name: "bloodied",
+            doc: "units that lost health",
+        },
+    ];
+
+    type Weapon = Weapon;
+    type Unit = Unit;
+    type State = State;
+    type Options = Options;
+
+    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+        Ok(Options {
+            luck_die: f.int("luck_die")? as u32,
+            advantage: [Advantage::PerDie, Advantage::WholeTest, Advantage::Flat]
+                [f.choice("advantage")?],
+            surprise: [None, Some(0), Some(1)][f.choice("surprise")?],
+            dodge_difficulty: f.int("dodge_difficulty")? as i32,
+            block_overflow_reduced: f.choice("block_overflow")? == 1,
+            fortify_is_reaction: f.bool("fortify_is_reaction")?,
+            fortify_stamina: f.int("fortify_stamina")? as i32,
+            cheat_death: f.int("cheat_death")? as i32,
+            cheat_death_step: f.int("cheat_death_step")? as i32,
+        })
+    }
+
+    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+        let kind = [
+            WeaponKind::Melee,
+            WeaponKind::Thrown,
+            WeaponKind::Projectile,
+        ][f.choice("kind")?];
+        let range = match (f.int("range")? as i32, kind) {
+            (0, WeaponKind::Melee) => REACH,
+            (0, _) => i32::MAX,
+            (r, _) => r,
+        };
+        let damage = f.int("damage")? as i32;
+        let crit_damage = match f.int("crit_damage")? as i32 {
+            0 => 2 * damage,
+            c => c,
+        };
+        Ok(Weapon {
+            kind,
+            attribute: [Attribute::Str, Attribute::Dex, Attribute::Either]
+                [f.choice("attribute")?],
+            damage,
+            crit_damage,
+            crit: f.int("crit")? as i32,
+            damage_type: damage_type(f.choice("damage_type")?),
+            range,
+            reload: f.int("reload")? as u8,
+            parry: parry_value(f.int("parry")? as i32),
+            durability: durability(f.int("durability")?, f.bool("metal")?),
+            lethal: f.bool("lethal")?,
+        })
+    }
+
+    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+        let mut unit = Unit {
+            str_die: f.int("str")? as u32,
+            dex_die: f.int("dex")? as u32,
+            combat: f.int("combat")? as u32,
+            athletics: f.int("athletics")? as u32,
+            proficiency: f.int("proficiency")? as i32,
+            fortitude: f.int("fortitude")? as i32,
+            evasion: f.int("evasion")? as i32,
+            deflection: f.int("deflection")? as i32,
+            elemental_dr: f.int("elemental_dr")? as i32,
+            endurance: f.int("endurance")? as i32,
+            health: f.int("health")? as i32,
+            constitution: f.int("constitution")? as i32,
+            stamina: f.int("stamina")? as i32,
+            focus: f.int("focus")? as i32,
+            size: f.int("size")? as i32,
+            luck: f.int("luck")? as i32,
+            speed: f.int("speed")? as i32,
+            cannot_be_surprised: f.bool("cannot_be_surprised")?,
+            reaction: [
+                Reaction::Dodge,
+                Reaction::Parry,
+                Reaction::Block,
+                Reaction::Never,
+            ][f.choice("reaction")?],
+            stamina_reserve: f.int("stamina_reserve")? as i32,
+            fortify: f.bool("fortify")?,
+            intercept: f.bool("intercept")?,
+            command: f.bool("command")?,
+            attacks: f.int("attacks")? as u8,
+            leftover: [Leftover::Guard, Leftover::Wait, Leftover::Idle][f.choice("leftover")?],
+            seek_cover: f.bool("seek_cover")?,
+            drop_prone: f.bool("drop_prone")?,
+            sprint: f.bool("sprint")?,
+            shield: f.int("shield")? as i32,
+            shield_parry: parry_value(f.int("shield_parry")? as i32),
+            shield_durability: durability(f.int("shield_durability")?, f.bool("shield_metal")?),
+            ..Unit::default()
+        };
+        if weapons.is_empty() {
+            return Err(f.error("weapons", "a unit needs at least one weapon to fight"));
+        }
+        let mut sorted = weapons.to_vec();
+        sorted.sort_by_key(|w| std::cmp::Reverse(w.damage));
+        unit.weapons[..sorted.len()].copy_from_slice(&sorted);
+        unit.n_weapons = sorted.len() as u8;
+        unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
+        unit.ranged_range = sorted
+            .iter()
+            .filter(|w| w.kind != WeaponKind::Melee)
+            .map(|w| w.range)
+            .max()
+            .unwrap_or(0);
+        let melee = sorted
+            .iter()
+            .filter(|w| w.kind == WeaponKind::Melee)
+            .map(|w| w.range)
+            .max()
+            .unwrap_or(0);
+        unit.advance_reach = if melee > 0 { melee } else { unit.max_range };
+        Ok(unit)
+    }
+
+    fn describe_unit(u: &Unit) -> String {
+        let mut s = format!(
+            "E {} + H {}, evasion {}, DR {}/{}, combat d{} +{}",
+            u.endurance, u.health, u.evasion, u.deflection, u.elemental_dr, u.combat, u.proficiency
+        );
+        if u.shield > 0 {
+            s.push_str(&format!(", shield {}", u.shield));
+        }
+        s.push_str(&format!(", {} stamina", u.stamina));
+        s
+    }
+
+    fn default_tactic(unit: &Unit) -> Tactic {
+        if unit.ranged_range > 0 {
+            Tactic::Hold
+        } else {
+            Tactic::Advance
+        }
+    }
+
+    /// Individual initiative (the text has none): a test of the DEX die + the
+    /// combat die with the luck die (+4 on 20 or more); ties go to the higher
+    /// luck roll. Also orders members within a team under `alternating`.
+    fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
+        let pair = roll(dice, unit.dex_die) + roll(dice, unit.combat);
+        let luck = dice.roll(20) as i32 + unit.luck;
+        InitiativeRoll {
+            total: pair + luck_bonus(luck),
+            tiebreak: luck,
+        }
+    }
+
+    fn initiative_stat(unit: &Unit) -> i32 {
+        unit.dex_die as i32
+    }
+
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {
+        let s = &spec.stats;
+        let mut durability = [0i16; MAX_WEAPONS + 1];
+        for (d, w) in durability.iter_mut().zip(s.weapons()) {
+            *d = w.durability;
+        }
+        if s.shield > 0 {
+            durability[SHIELD] = s.shield_durability;
+        }
+        unit.state = State {
+            endurance: s.endurance,
+            health: s.health,
+            stamina: s.stamina,
+            focus: s.focus,
+            reactions: 1,
+            death_dc: options.cheat_death,
+            loaded: u8::MAX,
+            durability,
+            ..State::default()
+        };
+        if spec.conditions.has(Condition::Unconscious) {
+            unit.out = true;
+        }
+    }
+
+    fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+        let me = turn.actor;
+        if turn.unit(me).out {
+            return;
+        }
+        {
+            let st = &mut turn.unit_mut(me).state;
+            st.reactions = 1;
+            st.guarding = false;
+            st.covered = false;
+        }
+        if surprised(turn, me) || turn.unit(me).conditions.any(NO_ACTIONS) {
+            return;
+        }
+        let mut b = Budget::new(ACTIONS);
+        finish_reload(turn, &mut b, ACTIONS);
+        let stats = &turn.enc.units[me].stats;
+        let hangs_back = matches!(turn.spec(me).tactic, Tactic::Hold | Tactic::KeepRange);
+        if turn.unit(me).conditions.has(Condition::Prone) {
+            if !stats.drop_prone || !hangs_back {
+                stand_up(turn, &mut b);
+            }
+        } else if stats.drop_prone && hangs_back && turn.enemies_within(me, REACH) == 0 {
+            // Drop Prone: a free action.
+            turn.unit_mut(me).conditions.set(Condition::Prone);
+        }
+        while act(turn, &mut b) {}
+        end_turn(turn, &mut b);
+    }
+
+    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
+        let s = &unit.state;
+        (
+            (s.endurance + s.health).max(0) as u32,
+            (spec.stats.endurance + spec.stats.health) as u32,
+        )
+    }
+}
+
+/// A parry value as written (0 = unlisted: +1).
+fn parry_value(v: i32) -> i32 {
+    if v == 0 {
+        1
+    } else {
+        v
+    }
+}
+
+/// A durability as written (0 = unlisted: metal 10, otherwise 4).
+fn durability(v: i64, metal: bool) -> i16 {
+    match (v, metal) {
+        (0, true) => 10,
+        (0, false) => 4,
+        (v, _) => v as i16,
+    }
+}
+
+/// One die (0 sides: no die, 0).
+#[inline]
+fn roll<D: Dice>(dice: &mut D, sides: u32) -> i32 {
+    if sides == 0 {
+        0
+    } else {
+        dice.roll(sides) as i32
+    }
+}
+
+/// One die with `edge` levels of advantage (negative: disadvantage): the
+/// best (worst) of 1 + |edge| rolls.
+#[inline]
+fn roll_edge<D: Dice>(dice: &mut D, sides: u32, edge: i32) -> i32 {
+    let mut kept = roll(dice, sides);
+    for _ in 0..edge.unsigned_abs() {
+        let r = roll(dice, sides);
+        kept = if edge > 0 { kept.max(r) } else { kept.min(r) };
+    }
+    kept
+}
+
+/// The dice of a test: attribute die `a` + skill die `b`, with `edge`
+/// levels of advantage under the `advantage` option. Rolls `a` then `b`.
+pub fn roll_pair<D: Dice>(dice: &mut D, a: u32, b: u32, edge: i32, mode: Advantage) -> i32 {
+    if edge == 0 {
+        return roll(dice, a) + roll(dice, b);
+    }
+    match mode {
+        Advantage::PerDie => roll_edge(dice, a, edge) + roll_edge(dice, b, edge),
+        Advantage::WholeTest => {
+            let mut kept = roll(dice, a) + roll(dice, b);
+            for _ in 0..edge.unsigned_abs() {
+                let r = roll(dice, a) + roll(dice, b);
+                kept = if edge > 0 { kept.max(r) } else { kept.min(r) };
+            }
+            kept
+        }
+        Advantage::Flat => roll(dice, a) + roll(dice, b) + 2 * edge,
+    }
+}
+
+/// +4 on a luck roll of 20 or more (normal tests).
+#[inline]
+fn luck_bonus(luck: i32) -> i32 {
+    if luck >= LUCK_HIGH {
+        LUCK_BONUS
+    } else {
+        0
+    }
+}
+
+/// A unit's luck roll: the luck die plus its luck modifier.
+#[inline]
+fn luck_roll<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) -> i32 {
+    let sides = turn.options().luck_die;
+    turn.dice.roll(sides) as i32 + turn.spec(unit).stats.luck
+}
+
+/// A normal test by `unit`: dice `a` + `b` + `bonus`, the luck die alongside
+/// (+4 on 20 or more). Returns the result.
+pub fn test<D: Dice>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    unit: usize,
+    a: u32,
+    b: u32,
+    bonus: i32,
+) -> i32 {
+    let mode = turn.options().advantage;
+    let pair = roll_pair(turn.dice, a, b, 0, mode);
+    pair + bonus + luck_bonus(luck_roll(turn, unit))
+}
+
+/// In round 1, the units of a surprised team lose their turn (unless they
+/// cannot be surprised).
+fn surprised<D: Dice>(turn: &Turn<'_, Dicestep, D>, me: usize) -> bool {
+    match turn.options().surprise {
+        Some(side) => {
+            turn.fight.round == 1
+                && turn.unit(me).side != side
+                && !turn.spec(me).stats.cannot_be_surprised
+        }
+        None => false,
+    }
+}
+
+/// The acting unit's action budget for this turn.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub actions: u8,
+    pub moved: bool,
+    pub sprinted: bool,
+    /// Attacks made this turn.
+    pub attacks: u8,
+    /// Allies commanded this turn (bit per unit).
+    pub commanded: u64,
+}
+
+impl Budget {
+    pub fn new(actions: u8) -> Budget {
+        Budget {
+            actions,
+            moved: false,
+            sprinted: false,
+            attacks: 0,
+            commanded: 0,
+        }
+    }
+}
+
+/// Pay actions owed on an extended reload, at most `limit`.
+fn finish_reload<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, limit: u8) {
+    let st = &mut turn.unit_mut(turn.actor).state;
+    if st.reload_left > 0 {
+        let pay = st.reload_left.min(limit);
+        st.reload_left -= pay;
+        b.actions -= pay;
+        if st.reload_left == 0 {
+            st.loaded |= 1 << st.reload_weapon;
+        }
+    }
+}
+
+/// Reload weapon `w` with the actions left but those kept back for Seek
+/// Cover (the rest is owed next turn, paid first).
+fn reload<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, w: usize) {
+    let limit = b.actions - kept_back(turn);
+    let need = turn.spec(turn.actor).stats.weapons[w].reload;
+    let st = &mut turn.unit_mut(turn.actor).state;
+    if st.reload_left == 0 || st.reload_weapon as usize != w {
+        st.reload_left = need;
+        st.reload_weapon = w as u8;
+    }
+    finish_reload(turn, b, limit);
+}
+
+fn stand_up<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
+    if b.actions > 0 {
+        b.actions -= 1;
+        let me = turn.actor;
+        turn.unit_mut(me).conditions.clear(Condition::Prone);
+    }
+}
+
+/// Actions kept back for Seek Cover.
+fn kept_back<D: Dice>(turn: &Turn<'_, Dicestep, D>) -> u8 {
+    let me = turn.actor;
+    u8::from(turn.spec(me).stats.seek_cover && turn.unit(me).cover != Cover::None)
+}
+
+/// The best (most damage) weapon of the actor reaching `distance`, preferring
+/// a loaded one; `(index, loaded)`.
+fn pick_weapon<D: Dice>(turn: &Turn<'_, Dicestep, D>, distance: i32) -> Option<(usize, bool)> {
+    let me = turn.actor;
+    let loaded = turn.unit(me).state.loaded;
+    let weapons = turn.spec(me).stats.weapons();
+    let mut first = None;
+    for (i, w) in weapons.iter().enumerate() {
+        if distance <= w.range {
+            if loaded & (1 << i) != 0 {
+                return Some((i, true));
+            }
+            first.get_or_insert((i, false));
+        }
+    }
+    first
+}
+
+/// Attack `target` (or reload the weapon for it) if a weapon reaches and the
+/// turn allows another attack. True if an action was spent.
+fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usize) -> bool {
+    let stats = &turn.enc.units[turn.actor].stats;
+    if b.attacks >= stats.attacks {
+        return false;
+    }
+    let Some((w, loaded)) = pick_weapon(turn, turn.enemy_distance(target)) else {
+        return false;
+    };
+    if !loaded {
+        reload(turn, b, w);
+        return true;
+    }
+    if b.attacks >= 1 && command(turn, b) {
+        return true;
+    }
+    b.actions -= 1;
+    b.attacks += 1;
+    attack(turn, target, w);
+    true
+}
+
+/// One action by the actor's tactic; false when it has nothing more to do.
+fn act<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    if b.actions <= kept_back(turn) || turn.unit(turn.actor).out {
+        return false;
+    }
+    match turn.spec(turn.actor).tactic {
+        Tactic::Advance => advance(turn, b),
+        Tactic::KeepRange => keep_range(turn, b),
+        Tactic::Hold | Tactic::Auto => hold(turn, b),
+    }
+}
+
+fn hold<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let range = turn.spec(turn.actor).stats.max_range;
+    match turn.choose_target(|t, i| t.enemy_distance(i) <= range) {
+        Some(target) => strike(turn, b, target),
+        None => false,
+    }
+}
+
+/// Move (once per turn) toward `target`, stopping `stop_at` away; standing
+/// up first costs its own action.
+fn move_toward<D: Dice>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    b: &mut Budget,
+    target: usize,
+    stop_at: i32,
+) {
+    let me = turn.actor;
+    if turn.unit(me).conditions.has(Condition::Prone) {
+        stand_up(turn, b);
+        return;
+    }
+    let speed = turn.spec(me).stats.speed;
+    b.actions -= 1;
+    b.moved = true;
+    turn.approach(target, speed, stop_at);
+}
+
+fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let me = turn.actor;
+    let Some(target) = turn.choose_target(|_, _| true) else {
+        return false;
+    };
+    let stats = &turn.enc.units[me].stats;
+    let reach = stats.advance_reach;
+    let far = turn.enemy_distance(target) > reach;
+    if far && !b.moved {
+        move_toward(turn, b, target, reach);
+        return true;
+    }
+    if strike(turn, b, target) {
+        return true;
+    }
+    let reserve = stats.stamina_reserve;
+    if far && stats.sprint && !b.sprinted && turn.unit(me).state.stamina > reserve {
+        // Sprint: a second move for 1 stamina.
+        b.sprinted = true;
+        b.actions -= 1;
+        turn.unit_mut(me).state.stamina -= 1;
+        turn.approach(target, stats.speed, reach);
+        return true;
+    }
+    false
+}
+
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    if !b.moved && turn.enemies_within(me, REACH) != 0 {
+        if turn.unit(me).conditions.has(Condition::Prone) {
+            stand_up(turn, b);
+        } else {
+            b.actions -= 1;
+            b.moved = true;
+            turn.back_off(stats.speed);
+        }
+        return true;
+    }
+    if hold(turn, b) {
+        return true;
+    }
+    let range = if stats.ranged_range > 0 {
+        stats.ranged_range
+    } else {
+        stats.max_range
+    };
+    if !b.moved {
+        if let Some(target) = turn.choose_target(|_, _| true) {
+            move_toward(turn, b, target, range);
+            return true;
+        }
+    }
+    false
+}
+
+/// Command (2 focus, an action): an ally that has not attacked this round
+/// takes one action now. True if commanded.
+fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let me = turn.actor;
+    if !turn.spec(me).stats.command || turn.unit(me).state.focus < 2 {
+        return false;
+    }
+    let round = turn.fight.round;
+    let candidates = turn.allies() & turn.in_fight() & !b.commanded;
+    let Some(ally) = Bits(candidates).find(|&a| {
+        let u = turn.unit(a);
+        !u.conditions.any(NO_ACTIONS) && (u.state.round_seen != round || u.state.attacks_round == 0)
+    }) else {
+        return false;
+    };
+    b.actions -= 1;
+    b.commanded |= 1 << ally;
+    turn.unit_mut(me).state.focus -= 2;
+    turn.as_actor(ally, |t| {
+        let mut one = Budget::new(1);
+        act(t, &mut one);
+    });
+    true
+}
+
+/// Spend what is left: Seek Cover (if kept back), then Guard or Wait.
+fn end_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
+    let me = turn.actor;
+    if turn.unit(me).out {
+        return;
+    }
+    if kept_back(turn) > 0 && b.actions > 0 {
+        b.actions -= 1;
+        turn.unit_mut(me).state.covered = true;
+    }
+    if b.actions == 0 {
+        return;
+    }
+    match turn.spec(me).stats.leftover {
+        Leftover::Guard => turn.unit_mut(me).state.guarding = true,
+        Leftover::Wait => turn.unit_mut(me).state.reactions += 1,
+        Leftover::Idle => {}
+    }
+    b.actions = 0;
+}
+
+/// How an attack went (for tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackResult {
+    /// The unit finally attacked (after intercepts and misfires).
+    pub target: usize,
+    pub luck: i32,
+    /// Test result: dice + proficiency − multiple attack penalty.
+    pub total: i32,
+    pub evasion: i32,
+    pub hit: bool,
+    pub crit: bool,
+    pub misfire: bool,
+    pub dodged: bool,
+    /// Damage dealt to the unit (after reduction, block and minimum).
+    pub damage: i32,
+}
+
+/// Advantage levels of an attack by `me` on `target` with `weapon`:
+/// advantages minus disadvantages, within ±2.
+fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -> i32 {
+    let them = turn.unit(target);
+    let ranged = weapon.kind != WeaponKind::Melee;
+    let mut levels = 0;
+    if them.conditions.has(Condition::Blinded) {
+        levels += 1; // sneak attack: the target cannot see the attacker
+    }
+    if turn.flanked(target, REACH) {
+        levels += 1;
+    }
+    if them.conditions.has(Condition::Prone) {
+        levels += if ranged { -1 } else { 1 };
+    }
+    if ranged && them.state.covered && them.cover != Cover::None {
+        levels -= 1;
+    }
+    levels.clamp(-2, 2)
+}
+
+/// Whether unit `u` can spend a reaction (or has a free one) and `cost`
+/// stamina above `reserve`.
+fn can_react(unit: &Combatant<State>, free: bool, cost: i32, reserve: i32) -> bool {
+    !unit.out
+        && !unit.conditions.any(NO_ACTIONS)
+        && (free || unit.state.reactions > 0)
+        && unit.state.stamina >= cost + reserve
+}
+
+/// Pay for a reaction: the free one if there is one, else the unit's own.
+fn spend_reaction(state: &mut State, free: &mut bool, stamina: i32) {
+    if *free {
+        *free = false;
+    } else {
+        state.reactions -= 1;
+    }
+    state.stamina -= stamina;
+}
+
+/// A bodyguard of `target` who takes the attack instead, if any: the first
+/// ally with `intercept`, within its speed of the target, with more
+/// endurance + health left. It moves to the target's place.
+fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
+    let side = turn.unit(target).side as usize;
+    let guarded = turn.unit(target).state;
+    let left = guarded.endurance + guarded.health;
+    let candidates = turn.side_units(side) & turn.in_fight() & !(1 << target) & !(1 << turn.actor);
+    let guard = Bits(candidates).find(|&g| {
+        let s = &turn.spec(g).stats;
+        let u = turn.unit(g);
+        s.intercept
+            && can_react(u, false, 1, s.stamina_reserve)
+            && turn.distance(g, target) <= s.speed
+            && u.state.endurance + u.state.health > left
+    })?;
+    let place = turn.unit(target).position;
+    let u = turn.unit_mut(guard);
+    spend_reaction(&mut u.state, &mut false, 1);
+    u.position = place;
+    Some(guard)
+}
+
+/// A random other unit in the fight within 1 m of `target` (not the
+/// attacker), for a misfire; `None` if there is none.
+fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
+    let place = turn.unit(target).position;
+    let mut near = 0u64;
+    for i in Bits(turn.in_fight() & !(1 << target) & !(1 << turn.actor)) {
+        if (turn.unit(i).position - place).abs() <= REACH {
+            near |= 1 << i;
+        }
+    }
+    match near.count_ones() {
+        0 => None,
+        1 => Some(near.trailing_zeros() as usize),
+        n => Bits(near).nth(turn.dice.roll(n) as usize - 1),
+    }
+}
+
+/// One attack by the acting unit on `target` with its weapon `w`. Dice, in
+/// order: (an intercept rolls nothing) attribute and skill dice (more with
+/// advantage), the luck die, a d(n) to pick a misfire's victim among `n`,
+/// then the defender's reaction dice.
+pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize) -> AttackResult {
+    let me = turn.actor;
+    let enc = turn.enc;
+    let opts = enc.options;
+    let stats = &enc.units[me].stats;
+    let weapon = stats.weapons[w];
+    let round = turn.fight.round;
+
+    // Multiple attack penalty: −2 per attack already made this round.
+    let st = &mut turn.unit_mut(me).state;
+    if st.round_seen != round {
+        st.round_seen = round;
+        st.attacks_round = 0;
+    }
+    let penalty = MAP * st.attacks_round as i32;
+    st.attacks_round += 1;
+    if weapon.reload > 0 {
+        st.loaded &= !(1 << w);
+    }
+    turn.count(counter::ATTACKS);
+
+    let (mut target, mut free) = match interceptor(turn, target) {
+        Some(g) => (g, true),
+        None => (target, false),
+    };
+    let edge = edge(turn, target, &weapon);
+    let pair = roll_pair(
+        turn.dice,
+        stats.attribute_die(weapon.attribute),
+        stats.combat,
+        edge,
+        opts.advantage,
+    );
+    let luck = luck_roll(turn, me);
+    let mut misfire = false;
+    if weapon.kind != WeaponKind::Melee && luck <= LUCK_LOW {
+        if let Some(other) = misfire_target(turn, target) {
+            target = other;
+            free = false;
+            misfire = true;
+            turn.count(counter::MISFIRES);
+        }
+    }
+    let total = pair + stats.proficiency - penalty;
+    let them = *turn.unit(target);
+    let their = &enc.units[target].stats;
+    let size = stats.size - their.size;
+    let guard = i32::from(them.state.guarding);
+    let evasion = their.evasion + size + guard;
+    let crit = luck >= weapon.crit;
+    let hit = crit || total >= evasion;
+    let mut result = AttackResult {
+        target,
+        luck,
+        total,
+        evasion,
+        hit,
+        crit,
+        misfire,
+        ..AttackResult::default()
+    };
+    if !hit {
+        return result;
+    }
+    turn.count(counter::HITS);
+    if crit {
+        turn.count(counter::CRITS);
+    }
+    let raw = (total
+        + if crit {
+            weapon.crit_damage
+        } else {
+            weapon.damage
+        })
+    .max(0);
+    let reduction = match weapon.damage_type {
+        DamageType::Physical => (their.deflection - size).max(0) + guard,
+        DamageType::Elemental => (their.elemental_dr - size).max(0) + guard,
+        DamageType::Typeless => 0,
+    };
+    let physical = weapon.damage_type == DamageType::Physical;
+
+    // The defender's reaction, by its policy.
+    let reserve = their.stamina_reserve;
+    let damage = match their.reaction {
+        Reaction::Dodge if can_react(&them, free, 1, reserve) => {
+            spend_reaction(&mut turn.unit_mut(target).state, &mut free, 1);
+            let difficulty = if opts.dodge_difficulty == 0 {
+                total
+            } else {
+                opts.dodge_difficulty
+            };
+            let dodge = test(turn, target, their.dex_die, their.athletics, guard);
+            if dodge >= difficulty {
+                turn.count(counter::DODGES);
+                result.dodged = true;
+                return result;
+            }
+            (raw - reduction).max(1)
+        }
+        Reaction::Parry if physical && can_react(&them, free, 1, reserve) => {
+            match parry_item(their, &them.state) {
+                Some((item, value)) => {
+                    let st = &mut turn.unit_mut(target).state;
+                    spend_reaction(st, &mut free, 1);
+                    st.durability[item] -= 1;
+                    turn.count(counter::PARRIES);
+                    (raw - reduction - value).max(1)
+                }
+                None => (raw - reduction).max(1),
+            }
+        }
+        Reaction::Block
+            if their.shield > 0
+                && them.state.durability[SHIELD] > 0
+                && can_react(&them, free, 1, reserve) =>
+        {
+            turn.count(counter::BLOCKS);
+            let st = &mut turn.unit_mut(target).state;
+            spend_reaction(st, &mut free, 1);
+            let to_item = (raw - their.shield).max(1);
+            let left = st.durability[SHIELD] as i32;
+            if to_item > left {
+                st.durability[SHIELD] = 0;
+                let excess = to_item - left;
+                if opts.block_overflow_reduced {
+                    (excess - reduction).max(1)
+                } else {
+                    excess
+                }
+            } else {
+                st.durability[SHIELD] -= to_item as i16;
+                0
+            }
+        }
+        _ => (raw - reduction).max(1),
+    };
+    result.damage = damage;
+    if damage > 0 {
+        apply_damage(turn, target, damage, weapon.lethal);
+    }
+    result
+}
+
+/// The unbroken item a unit parries with: its best-parry melee weapon or
+/// its shield; `(durability index, parry value)`.
+fn parry_item(stats: &Unit, state: &State) -> Option<(usize, i32)> {
+    let mut best: Option<(usize, i32)> = None;
+    for (i, w) in stats.weapons().iter().enumerate() {
+        if w.kind == WeaponKind::Melee
+            && state.durability[i] > 0
+            && best.is_none_or(|(_, v)| w.parry > v)
+        {
+            best = Some((i, w.parry));
+        }
+    }
+    if stats.shield > 0
+        && state.durability[SHIELD] > 0
+        && best.is_none_or(|(_, v)| stats.shield_parry > v)
+    {
+        best = Some((SHIELD, stats.shield_parry));
+    }
+    best
+}
+
+/// Deal `amount` to `target`: endurance first, then health; knock-out and
+/// death checks. `lethal`: the source can kill.
+pub fn apply_damage<D: Dice>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+    amount: i32,
+    lethal: bool,
+) {
+    let enc = turn.enc;
+    let stats = &enc.units[target].stats;
+    let hostile = turn.unit(target).side != turn.unit(turn.actor).side;
+    let st = &mut turn.unit_mut(target).state;
+    let to_endurance = amount.min(st.endurance);
+    st.endurance -= to_endurance;
+    let rest = amount - to_endurance;
+    let before = st.health;
+    let lost = rest.min(before);
+    st.health -= lost;
+    let newly_harmed = !st.harmed && st.endurance * 2 <= stats.endurance;
+    st.harmed |= newly_harmed;
+    let newly_bloodied = !st.bloodied && st.health < stats.health;
+    st.bloodied |= newly_bloodied;
+    let health = st.health;
+    if hostile {
+        turn.harm((to_endurance + lost) as u32);
+    }
+    if newly_harmed {
+        turn.count(counter::HARMED);
+    }
+    if newly_bloodied {
+        turn.count(counter::BLOODIED);
+    }
+    if rest == 0 {
+        return;
+    }
+    if health == 0 {
+        knock_out(turn, target);
+        // Damage beyond the remaining health risks death; a nonlethal source
+        // only once the unit was already at 0.
+        if rest > before && (lethal || before == 0) {
+            cheat_death(turn, target);
+        }
+    } else if stats.health - health > stats.constitution
+        && !fortify(turn, target, stats.health - health)
+    {
+        knock_out(turn, target);
+    }
+}
+
+/// The knock-out fortify: a reaction and stamina, STR + athletics +
+/// fortitude (+1 guarding) vs the missing health. True if it stays up.
+fn fortify<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, missing: i32) -> bool {
+    let opts = *turn.options();
+    let enc = turn.enc;
+    let stats = &enc.units[unit].stats;
+    let u = turn.unit(unit);
+    if !stats.fortify
+        || u.conditions.any(NO_ACTIONS)
+        || (opts.fortify_is_reaction && u.state.reactions == 0)
+        || u.state.stamina < opts.fortify_stamina
+    {
+        return false;
+    }
+    let guard = i32::from(u.state.guarding);
+    let st = &mut turn.unit_mut(unit).state;
+    if opts.fortify_is_reaction {
+        st.reactions -= 1;
+    }
+    st.stamina -= opts.fortify_stamina;
+    let result = test(
+        turn,
+        unit,
+        stats.str_die,
+        stats.athletics,
+        stats.fortitude + guard,
+    );
+    if result >= missing {
+        turn.count(counter::FORTIFIED);
+        true
+    } else {
+        false
+    }
+}
+
+fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
+    let u = turn.unit_mut(unit);
+    if u.out {
+        return;
+    }
+    u.conditions.set(Condition::Unconscious);
+    u.conditions.set(Condition::Prone);
+    turn.count(counter::UNCONSCIOUS);
+    turn.take_out(unit);
+}
+
+/// Cheat death: a luck test against the unit's difficulty (10, +5 after
+/// each success), or it dies.
+fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
+    let luck = luck_roll(turn, unit);
+    let step = turn.options().cheat_death_step;
+    let st = &mut turn.unit_mut(unit).state;
+    if st.dead {
+        return;
+    }
+    if luck >= st.death_dc {
+        st.death_dc += step;
+    } else {
+        st.dead = true;
+        turn.count(counter::DEATHS);
+    }
+}
+
+#[cfg(test)]
+#[path = "dicestep_tests.rs"]
+mod tests;

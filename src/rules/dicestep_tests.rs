@@ -1,0 +1,1066 @@
+//! `dicestep` rules pinned with scripted dice, and checked statistically
+//! against exact probabilities.
+//!
+//! Dice of an attack, in order: the attribute die, the combat die (each
+//! rolled again per level of advantage under `per-die`), the luck die (d20),
+//! a d(n) for a misfire among n, then the defender's reaction test (DEX die,
+//! athletics die, luck die) or fortify test (STR die, athletics die, luck).
+
+use super::*;
+use crate::dice::{RngDice, ScriptedDice};
+use crate::engine::{Encounter, Fight};
+use crate::testkit::{as_turn, encounter, fight};
+
+/// Unit 0 `a` (side red) and unit 1 `b` (side blue), both d6 STR/DEX, d6
+/// combat, d4 athletics, +1 proficiency, evasion 6, 12 endurance, 12
+/// health, constitution 4, 3 stamina, carrying `[weapons.w]`; `b` never
+/// reacts unless `b` says otherwise. Both stand at the front line.
+fn duel(opts: &str, weapon: &str, a: &str, b: &str) -> Encounter<Dicestep> {
+    let base = "evasion = 6\nendurance = 12\nhealth = 12";
+    let a = stat_block(&format!("{base}\n{a}"));
+    let b = stat_block(&format!("{base}\nreaction = \"never\"\n{b}"));
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[options]
+{opts}
+[weapons.w]
+{weapon}
+[units.a]
+weapons = ["w"]
+{a}
+[units.b]
+weapons = ["w"]
+{b}
+[sides.red]
+a = {{}}
+[sides.blue]
+b = {{}}
+"#
+    ))
+}
+
+/// `key = value` lines, a later line replacing an earlier one of its key.
+fn stat_block(lines: &str) -> String {
+    let mut kept: Vec<(&str, &str)> = Vec::new();
+    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+        let key = line.split('=').next().unwrap_or("").trim();
+        kept.retain(|(k, _)| *k != key);
+        kept.push((key, line));
+    }
+    kept.iter().map(|(_, l)| *l).collect::<Vec<_>>().join("\n")
+}
+
+const SPEAR: &str = "damage = 4\ncrit_damage = 8\ncrit = 19\ndamage_type = \"piercing\"";
+const BOW: &str =
+    "kind = \"projectile\"\nattribute = \"dex\"\ndamage = 3\ndamage_type = \"piercing\"";
+
+/// One attack by unit 0 on unit 1 with its first weapon.
+fn swing(enc: &Encounter<Dicestep>, rolls: &[(u32, u32)]) -> (AttackResult, Fight<Dicestep>) {
+    let mut f = fight(enc);
+    let r = swing_in(enc, &mut f, 0, 1, rolls);
+    (r, f)
+}
+
+fn swing_in(
+    enc: &Encounter<Dicestep>,
+    f: &mut Fight<Dicestep>,
+    attacker: usize,
+    target: usize,
+    rolls: &[(u32, u32)],
+) -> AttackResult {
+    let mut dice = ScriptedDice::new(rolls);
+    let r = as_turn(enc, f, &mut dice, attacker, |t| attack(t, target, 0));
+    dice.assert_done();
+    r
+}
+
+/// Deal `amount` to unit 1 (from unit 0).
+fn deal(
+    enc: &Encounter<Dicestep>,
+    f: &mut Fight<Dicestep>,
+    amount: i32,
+    lethal: bool,
+    rolls: &[(u32, u32)],
+) {
+    let mut dice = ScriptedDice::new(rolls);
+    as_turn(enc, f, &mut dice, 0, |t| apply_damage(t, 1, amount, lethal));
+    dice.assert_done();
+}
+
+/// A whole turn of unit `actor`.
+fn play(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, actor: usize, rolls: &[(u32, u32)]) {
+    let mut dice = ScriptedDice::new(rolls);
+    as_turn(enc, f, &mut dice, actor, Dicestep::take_turn);
+    dice.assert_done();
+}
+
+// ---------------------------------------------------------------- activation
+
+/// Three archers of different STR... DEX dice (d4, d8, d12) against one
+/// (d10), far enough apart that nobody is flanked; each shoots once a turn
+/// and misses (evasion 30), so the dice each one rolls show who acted when.
+fn shooters(opts: &str) -> Encounter<Dicestep> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 1
+[options]
+initiative_ties = "roster"
+{opts}
+[weapons.bow]
+kind = "projectile"
+attribute = "dex"
+damage = 3
+[units.a4]
+dex = 4
+evasion = 30
+endurance = 5
+health = 5
+attacks = 1
+leftover = "idle"
+weapons = ["bow"]
+[units.a8]
+dex = 8
+evasion = 30
+endurance = 5
+health = 5
+attacks = 1
+leftover = "idle"
+cannot_be_surprised = true
+weapons = ["bow"]
+[units.a12]
+dex = 12
+evasion = 30
+endurance = 5
+health = 5
+attacks = 1
+leftover = "idle"
+weapons = ["bow"]
+[units.b10]
+dex = 10
+evasion = 30
+endurance = 5
+health = 5
+attacks = 1
+leftover = "idle"
+weapons = ["bow"]
+[sides.red]
+a4 = {{ distance = 7 }}
+a8 = {{ distance = 6 }}
+a12 = {{ distance = 5 }}
+[sides.blue]
+b10 = {{ distance = 5, target = "nearest" }}
+"#
+    ))
+}
+
+/// Initiative rolls (DEX die, combat d6, luck d20) in roster order giving
+/// red the order a12, a8, a4.
+const INITIATIVE: [(u32, u32); 12] = [
+    (4, 1),
+    (6, 1),
+    (20, 2), // a4: 2
+    (8, 4),
+    (6, 1),
+    (20, 2), // a8: 5
+    (12, 9),
+    (6, 1),
+    (20, 2), // a12: 10
+    (10, 5),
+    (6, 1),
+    (20, 2), // b10
+];
+
+/// A missed shot by a unit with a d`dex` DEX die.
+fn miss(dex: u32) -> [(u32, u32); 3] {
+    [(dex, 1), (6, 1), (20, 2)]
+}
+
+fn run_round(enc: &Encounter<Dicestep>, shots: &[u32]) {
+    let mut rolls = INITIATIVE.to_vec();
+    for &d in shots {
+        rolls.extend(miss(d));
+    }
+    let mut dice = ScriptedDice::new(&rolls);
+    let outcome = Fight::new().run(enc, &mut dice);
+    dice.assert_done();
+    assert_eq!(outcome.winner, None);
+}
+
+#[test]
+fn teams_alternate_and_a_team_out_of_members_lets_the_other_finish() {
+    // Red (listed first) opens; within red the initiative test orders a12,
+    // a8, a4; blue's only member acts after red's first; then red finishes.
+    run_round(&shooters(""), &[12, 10, 8, 4]);
+}
+
+#[test]
+fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
+    // `rolled`: everyone in one order by DEX die + combat die (+4 on a luck
+    // 20), ties to the higher luck roll: a12 10, b10 6, a8 5, a4 2.
+    run_round(&shooters("initiative = \"rolled\""), &[12, 10, 8, 4]);
+    // A luck 20 adds 4: a4's 2 becomes 6 and beats a8's 5; b10's 6 ties
+    // it and goes after it on the lower luck roll (2 < 20).
+    let enc = shooters("initiative = \"rolled\"");
+    let mut rolls = INITIATIVE.to_vec();
+    rolls[2] = (20, 20);
+    for d in [12, 4, 10, 8] {
+        rolls.extend(miss(d));
+    }
+    let mut dice = ScriptedDice::new(&rolls);
+    Fight::new().run(&enc, &mut dice);
+    dice.assert_done();
+    let u = Dicestep::roll_initiative(
+        &enc.units[0].stats,
+        &mut ScriptedDice::new(&[(4, 2), (6, 3), (20, 20)]),
+    );
+    assert_eq!(
+        u,
+        InitiativeRoll {
+            total: 9,
+            tiebreak: 20
+        }
+    );
+}
+
+#[test]
+fn surprise_round_only_the_surprising_team_acts_but_the_unsurprisable_do() {
+    // Blue surprises: a12 and a4 lose their turn, a8 cannot be surprised.
+    run_round(&shooters("surprise = \"second\""), &[10, 8]);
+    // Red surprises: blue's member loses its turn.
+    run_round(&shooters("surprise = \"first\""), &[12, 8, 4]);
+}
+
+// ---------------------------------------------------------------- attacks
+
+#[test]
+fn attack_is_attribute_plus_combat_plus_proficiency_vs_evasion() {
+    // The text's Boudica: 2d6+1 = 6 against evasion 6 just hits; spear 4
+    // piercing + 6 − deflection 8 = 2.
+    let enc = duel("", SPEAR, "", "deflection = 8");
+    let (r, f) = swing(&enc, &[(6, 2), (6, 3), (20, 5)]);
+    assert!(r.hit && !r.crit);
+    assert_eq!((r.total, r.evasion, r.damage), (6, 6, 2));
+    assert_eq!(f.units[1].state.endurance, 10);
+    assert_eq!(f.damage[0], 2);
+    // A 5 misses.
+    let (r, f) = swing(&enc, &[(6, 1), (6, 3), (20, 5)]);
+    assert!(!r.hit);
+    assert_eq!(f.units[1].state.endurance, 12);
+}
+
+#[test]
+fn multiple_attack_penalty_is_two_per_earlier_attack_this_round() {
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let roll = [(6, 3), (6, 3), (20, 5)];
+    for want in [7, 5, 3] {
+        assert_eq!(swing_in(&enc, &mut f, 0, 1, &roll).total, want);
+    }
+    // A new round clears it.
+    f.round = 2;
+    assert_eq!(swing_in(&enc, &mut f, 0, 1, &roll).total, 7);
+}
+
+#[test]
+fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    for (luck, want) in [(20, 10), (19, 6)] {
+        let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
+        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1));
+        dice.assert_done();
+        assert_eq!(r, want, "luck {luck}");
+    }
+    // An attack with luck 20 below the crit threshold (spear 19+ crits, so use
+    // a weapon at 21): no +4.
+    let enc = duel("", "damage = 4\ncrit = 21", "", "evasion = 30");
+    let (r, _) = swing(&enc, &[(6, 2), (6, 3), (20, 20)]);
+    assert_eq!(r.total, 6);
+    assert!(!r.hit && !r.crit);
+}
+
+#[test]
+fn luck_at_the_crit_threshold_cannot_miss_and_uses_critical_damage() {
+    // The text's crit: 6 + critical 8 − deflection 8 = 6, even against an
+    // evasion the test does not reach.
+    let enc = duel("", SPEAR, "", "deflection = 8\nevasion = 30");
+    let (r, f) = swing(&enc, &[(6, 2), (6, 3), (20, 19)]);
+    assert!(r.hit && r.crit);
+    assert_eq!(r.damage, 6);
+    assert_eq!(f.counters[counter::CRITS], 1);
+    // Unset crit damage is twice the damage.
+    let enc = duel("", "damage = 4\ncrit = 19", "", "evasion = 30");
+    let (r, _) = swing(&enc, &[(6, 2), (6, 3), (20, 19)]);
+    assert_eq!(r.damage, 6 + 8);
+}
+
+#[test]
+fn size_difference_shifts_evasion_and_deflection() {
+    // Attacker size 5 vs 4: evasion 6 + 1, deflection 3 − 1.
+    let enc = duel("", SPEAR, "size = 5", "deflection = 3");
+    let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!((r.total, r.evasion, r.damage), (7, 7, 7 + 4 - 2));
+    // Smaller attacker (3 vs 4): evasion − 1, deflection + 1.
+    let enc = duel("", SPEAR, "size = 3", "deflection = 3");
+    let (r, _) = swing(&enc, &[(6, 2), (6, 2), (20, 5)]);
+    assert_eq!((r.total, r.evasion, r.damage), (5, 5, 5 + 4 - 4));
+}
+
+/// Red archer (0) far back; red buddy (1) and blue `b` (2) and blue `c` (3)
+/// at the front line.
+fn crowd(weapon: &str, c_count: u32) -> Encounter<Dicestep> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.w]
+{weapon}
+[units.x]
+evasion = 6
+endurance = 12
+health = 12
+reaction = "never"
+weapons = ["w"]
+[sides.red]
+x = {{ count = 2 }}
+[sides.blue]
+x = {{ count = {c_count} }}
+"#
+    ))
+}
+
+fn crowd_at(weapon: &str, c_count: u32) -> (Encounter<Dicestep>, Fight<Dicestep>) {
+    let enc = crowd(weapon, c_count);
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    (enc, f)
+}
+
+#[test]
+fn a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target() {
+    // One other unit (the archer's ally) next to the target: it takes the
+    // shot, no roll to pick it; the attack resolves against it (hits, 3 + 3
+    // + 1 + 3 = 10 piercing).
+    let (enc, mut f) = crowd_at(BOW, 1);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1)]);
+    assert!(r.misfire && r.hit);
+    assert_eq!(r.target, 1);
+    assert_eq!(f.units[1].state.endurance, 2);
+    assert_eq!(f.units[2].state.endurance, 12);
+    assert_eq!(
+        f.damage[0], 0,
+        "harm to an ally is not booked as damage dealt"
+    );
+    // Two: a d2 picks among them (buddy 1, blue c 3), lowest index first.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1), (2, 2)]);
+    assert_eq!(r.target, 3);
+    assert_eq!(f.counters[counter::MISFIRES], 1);
+    // Luck 2: no misfire.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 2)]);
+    assert!(!r.misfire);
+    assert_eq!(r.target, 2);
+    // Melee never misfires.
+    let (enc, mut f) = crowd_at("damage = 3", 2);
+    f.units[0].position = 0;
+    // (the target is flanked by both red units: advantage, two more dice)
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 3), (6, 1), (6, 3), (6, 1), (20, 1)],
+    );
+    assert!(!r.misfire);
+    assert_eq!(r.target, 2);
+    // A lone target: nobody to hit instead.
+    let (enc, mut f) = crowd_at(BOW, 1);
+    f.units[1].position = -5;
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1)]);
+    assert!(!r.misfire);
+}
+
+#[test]
+fn flanking_sneak_and_prone_give_advantage_levels() {
+    // Flanked (two red units within 1 m of the target): per-die advantage,
+    // each die rolled twice, the best kept: 5 + 4 + 1 = 10.
+    let (enc, mut f) = crowd_at("damage = 1", 1);
+    f.units[0].position = 0;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 2), (6, 5), (6, 4), (6, 1), (20, 5)],
+    );
+    assert_eq!(r.total, 10);
+    // Flanked and blinded (sneak attack): double advantage, best of three.
+    let (enc, mut f) = crowd_at("damage = 1", 1);
+    f.units[0].position = 0;
+    f.units[2].conditions.set(Condition::Blinded);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 2), (6, 1), (6, 6), (6, 1), (6, 3), (6, 2), (20, 5)],
+    );
+    assert_eq!(r.total, 6 + 3 + 1);
+    // Prone target: a bow has disadvantage (worst of two) ...
+    let enc = duel("", BOW, "", "");
+    let mut f = fight(&enc);
+    f.units[1].conditions.set(Condition::Prone);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 6), (6, 2), (6, 5), (6, 4), (20, 5)],
+    );
+    assert_eq!(r.total, 2 + 4 + 1);
+    // ... and Seek Cover behind cover too: double disadvantage.
+    f.units[1].cover = Cover::Half;
+    f.units[1].state.covered = true;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 6), (6, 2), (6, 5), (6, 4), (6, 6), (6, 1), (20, 5)],
+    );
+    assert_eq!(r.total, 2 + 1 + 1 - 2, "−2: the second attack this round");
+    // A melee attack on a prone target has advantage.
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[1].conditions.set(Condition::Prone);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 1), (6, 2), (6, 1), (6, 5), (20, 5)],
+    );
+    assert_eq!(r.total, 2 + 5 + 1);
+}
+
+#[test]
+fn advantage_options_whole_test_and_flat() {
+    let run = |opt: &str, rolls: &[(u32, u32)]| {
+        let (mut enc, mut f) = crowd_at("damage = 1", 1);
+        let o = duel(opt, "damage = 1", "", "").options;
+        enc.options = o;
+        f.units[0].position = 0;
+        swing_in(&enc, &mut f, 0, 2, rolls).total
+    };
+    // Whole test: the pair twice, the better total (6+1 vs 3+3).
+    assert_eq!(
+        run(
+            "advantage = \"whole-test\"",
+            &[(6, 6), (6, 1), (6, 3), (6, 3), (20, 5)]
+        ),
+        8
+    );
+    // Flat: +2, no extra dice.
+    assert_eq!(run("advantage = \"flat\"", &[(6, 2), (6, 2), (20, 5)]), 7);
+}
+
+#[test]
+fn damage_is_at_least_1_and_matched_to_its_type() {
+    // Physical against deflection 20: 1.
+    let enc = duel(
+        "",
+        "damage = 1\ndamage_type = \"slashing\"",
+        "",
+        "deflection = 20\nelemental_dr = 2",
+    );
+    let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 1);
+    // Elemental: elemental DR only: 7 + 1 − 2.
+    let enc = duel(
+        "",
+        "damage = 1\ndamage_type = \"fire\"",
+        "",
+        "deflection = 20\nelemental_dr = 2",
+    );
+    let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 6);
+    // Typeless (psychic or unspecified): no reduction.
+    for t in ["damage_type = \"psychic\"", ""] {
+        let enc = duel(
+            "",
+            &format!("damage = 1\n{t}"),
+            "",
+            "deflection = 20\nelemental_dr = 2",
+        );
+        let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+        assert_eq!(r.damage, 8, "{t}");
+    }
+}
+
+// ---------------------------------------------------------------- endurance, health, death
+
+#[test]
+fn the_texts_boudica_endurance_then_health_fortify_then_death() {
+    // Boudica: endurance 12, health 12, constitution 4, STR d6, athletics
+    // d4, fortitude +1.
+    let enc = duel("", SPEAR, "", "fortitude = 1");
+    let mut f = fight(&enc);
+    // 7 damage: endurance 5, harmed (≤ half).
+    deal(&enc, &mut f, 7, true, &[]);
+    let s = f.units[1].state;
+    assert_eq!(
+        (s.endurance, s.health, s.harmed, s.bloodied),
+        (5, 12, true, false)
+    );
+    // 10 more: endurance 0, health 7; missing 5 > constitution 4: fortify,
+    // 1 stamina and the reaction, 3 + 3 + 1 = 7 ≥ 5: conscious, bloodied.
+    deal(&enc, &mut f, 10, true, &[(6, 3), (4, 3), (20, 8)]);
+    let s = f.units[1].state;
+    assert_eq!(
+        (s.endurance, s.health, s.stamina, s.reactions),
+        (0, 7, 2, 0)
+    );
+    assert!(s.bloodied && !f.units[1].out);
+    assert_eq!(f.counters[counter::FORTIFIED], 1);
+    // 8 more: health 0, unconscious; 8 > 7: a luck test, a 1 fails: dead.
+    deal(&enc, &mut f, 8, true, &[(20, 1)]);
+    let u = f.units[1];
+    assert!(u.out && u.conditions.has(Condition::Unconscious) && u.state.dead);
+    assert_eq!(f.counters[counter::UNCONSCIOUS], 1);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    assert_eq!(f.counters[counter::HARMED], 1);
+    assert_eq!(f.counters[counter::BLOODIED], 1);
+    assert_eq!(f.damage[0], 7 + 10 + 7);
+}
+
+#[test]
+fn knock_out_without_a_successful_fortify() {
+    let enc = duel("", SPEAR, "", "");
+    // Failed test: 1 + 1 + 0 = 2 < 6 missing.
+    let mut f = fight(&enc);
+    deal(&enc, &mut f, 18, true, &[(6, 1), (4, 1), (20, 3)]);
+    assert!(f.units[1].out && f.units[1].conditions.has(Condition::Unconscious));
+    assert!(!f.units[1].state.dead, "health left: no death risk");
+    // No stamina: unconscious without a test.
+    let enc = duel("", SPEAR, "", "stamina = 0");
+    let mut f = fight(&enc);
+    deal(&enc, &mut f, 18, true, &[]);
+    assert!(f.units[1].out);
+    // Reaction already spent: no fortify (as written, it is a reaction) ...
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.reactions = 0;
+    deal(&enc, &mut f, 18, true, &[]);
+    assert!(f.units[1].out);
+    // ... unless the option says otherwise; missing 5 needs exactly 5.
+    let enc = duel(
+        "fortify_is_reaction = false\nfortify_stamina = 2",
+        SPEAR,
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    f.units[1].state.reactions = 0;
+    deal(&enc, &mut f, 17, true, &[(6, 1), (4, 4), (20, 3)]);
+    assert!(!f.units[1].out);
+    assert_eq!(f.units[1].state.stamina, 1);
+    // Missing health equal to constitution: no check at all.
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    deal(&enc, &mut f, 16, true, &[]);
+    assert!(!f.units[1].out);
+}
+
+#[test]
+fn cheating_death_raises_the_difficulty_by_5_and_nonlethal_spares() {
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    // Exactly the health left: unconscious, no death risk.
+    deal(&enc, &mut f, 24, true, &[]);
+    assert!(f.units[1].out && !f.units[1].state.dead);
+    // Any damage at 0 health risks death: luck 10 ≥ 10 cheats it ...
+    deal(&enc, &mut f, 1, true, &[(20, 10)]);
+    assert!(!f.units[1].state.dead);
+    assert_eq!(f.units[1].state.death_dc, 15);
+    // ... then 15 is needed: 14 dies, even from a nonlethal source.
+    deal(&enc, &mut f, 1, false, &[(20, 14)]);
+    assert!(f.units[1].state.dead);
+
+    // Nonlethal overkill: unconscious, no luck test.
+    let mut f = fight(&enc);
+    deal(&enc, &mut f, 30, false, &[]);
+    assert!(f.units[1].out && !f.units[1].state.dead);
+    // Luck modifier counts; options set the difficulty and the step.
+    let enc = duel(
+        "cheat_death = 12\ncheat_death_step = 3",
+        SPEAR,
+        "",
+        "luck = 2",
+    );
+    let mut f = fight(&enc);
+    deal(&enc, &mut f, 30, true, &[(20, 10)]);
+    assert!(!f.units[1].state.dead);
+    assert_eq!(f.units[1].state.death_dc, 15);
+}
+
+// ---------------------------------------------------------------- reactions
+
+#[test]
+fn dodge_is_a_test_against_the_attack_result_for_1_stamina_and_the_reaction() {
+    let enc = duel("", SPEAR, "", "reaction = \"dodge\"");
+    let mut f = fight(&enc);
+    // Attack 3 + 3 + 1 = 7 hits; dodge 4 + 3 = 7 ≥ 7: avoided.
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 3), (6, 3), (20, 5), (6, 4), (4, 3), (20, 5)],
+    );
+    assert!(r.hit && r.dodged);
+    assert_eq!(r.damage, 0);
+    let s = f.units[1].state;
+    assert_eq!((s.stamina, s.reactions, s.endurance), (2, 0, 12));
+    assert_eq!(f.counters[counter::DODGES], 1);
+    // No reaction left: the next hit lands (4 + 4 + 1 − 2 = 7, + 4 = 11).
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 4), (6, 4), (20, 5)]);
+    assert!(!r.dodged);
+    assert_eq!(f.units[1].state.endurance, 12 - 11);
+    // A failed dodge still costs: 6 < 7.
+    let mut f = fight(&enc);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 3), (6, 3), (20, 5), (6, 3), (4, 3), (20, 5)],
+    );
+    assert!(!r.dodged);
+    assert_eq!(r.damage, 11);
+    assert_eq!(f.units[1].state.stamina, 2);
+    // A fixed difficulty by option.
+    let enc = duel("dodge_difficulty = 5", SPEAR, "", "reaction = \"dodge\"");
+    let (r, _) = swing(&enc, &[(6, 6), (6, 6), (20, 5), (6, 2), (4, 3), (20, 5)]);
+    assert!(r.dodged);
+    // Stamina kept in reserve: no dodge.
+    let enc = duel("", SPEAR, "", "reaction = \"dodge\"\nstamina_reserve = 3");
+    let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert!(!r.dodged);
+}
+
+const PARRY_SWORD: &str = "damage = 4\ndamage_type = \"slashing\"\nparry = 2\ndurability = 2";
+
+#[test]
+fn parry_adds_the_parry_value_and_wears_the_item() {
+    let enc = duel(
+        "",
+        PARRY_SWORD,
+        "",
+        "reaction = \"parry\"\ndeflection = 1\nendurance = 30",
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    // 7 + 4 − (1 + 2) = 8; the sword loses 1 durability.
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 8);
+    assert_eq!(f.units[1].state.durability[0], 1);
+    assert_eq!(f.units[1].state.stamina, 2);
+    assert_eq!(f.counters[counter::PARRIES], 1);
+    // Broken (0 durability): no parry.
+    f.units[1].state.reactions = 1;
+    f.units[1].state.durability[0] = 0;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 5), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 9 - 2 + 4 - 1);
+    assert_eq!(f.units[1].state.stamina, 2);
+    // No parry value: +1; unlisted durability: metal 10, else 4.
+    let enc = duel(
+        "",
+        "damage = 4\ndamage_type = \"slashing\"",
+        "",
+        "reaction = \"parry\"",
+    );
+    let (r, f) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 10);
+    assert_eq!(f.units[1].state.durability[0], 9);
+    let enc = duel(
+        "",
+        "damage = 4\ndamage_type = \"slashing\"\nmetal = false",
+        "",
+        "reaction = \"parry\"",
+    );
+    let (_, f) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(f.units[1].state.durability[0], 3);
+    // Parry does nothing against elemental damage: not spent.
+    let enc = duel(
+        "",
+        "damage = 4\ndamage_type = \"fire\"",
+        "",
+        "reaction = \"parry\"",
+    );
+    let (r, f) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 11);
+    assert_eq!(f.units[1].state.stamina, 3);
+}
+
+#[test]
+fn block_puts_the_hit_on_the_shield_and_overflow_on_the_unit() {
+    // Shield block 3, wooden (durability 4), deflection 5.
+    let b = "reaction = \"block\"\nshield = 3\ndeflection = 5";
+    let enc = duel("", SPEAR, "", b);
+    let mut f = fight(&enc);
+    // 7 + 4 = 11 − block 3 = 8 > durability 4: shield broken, 4 straight
+    // through (the unit's deflection does not apply again).
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 4);
+    assert_eq!(f.units[1].state.durability[SHIELD], 0);
+    assert_eq!(f.units[1].state.endurance, 8);
+    assert_eq!(f.counters[counter::BLOCKS], 1);
+    // Broken: cannot block; a normal hit (5 + 3 + 1 − 2 + 4 − 5 = 6).
+    f.units[1].state.reactions = 1;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 5), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 6);
+    assert_eq!(f.counters[counter::BLOCKS], 1);
+    // Within durability: the shield takes it all (at least 1).
+    let enc = duel(
+        "",
+        "damage = 1\ndamage_type = \"piercing\"",
+        "",
+        "reaction = \"block\"\nshield = 7\nshield_metal = true",
+    );
+    let (r, f) = swing(&enc, &[(6, 3), (6, 2), (20, 5)]);
+    assert_eq!(r.damage, 0);
+    assert_eq!(f.units[1].state.durability[SHIELD], 9);
+    assert_eq!(f.units[1].state.endurance, 12);
+    // Overflow through the unit's damage reduction by option: 4 − 5 → 1.
+    let enc = duel("block_overflow = \"reduced\"", SPEAR, "", b);
+    let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.damage, 1);
+}
+
+#[test]
+fn intercept_takes_an_allys_hit_and_defends_for_free() {
+    // Red attacker 0; blue: 1 weak ward, 2 bodyguard (more vitality, 2 m
+    // back, speed 6) dodging.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.w]
+damage = 4
+damage_type = "piercing"
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.ward]
+evasion = 6
+endurance = 2
+health = 4
+reaction = "never"
+weapons = ["w"]
+[units.guard]
+evasion = 6
+endurance = 12
+health = 12
+intercept = true
+weapons = ["w"]
+[sides.red]
+a = {}
+[sides.blue]
+ward = {}
+guard = { distance = 2 }
+"#,
+    );
+    let mut f = fight(&enc);
+    // Intercept (reaction, 1 stamina), then a free dodge (1 stamina) that
+    // fails: 2 + 1 < 7; the guard takes 7 + 4 = 11.
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 3), (6, 3), (20, 5), (6, 2), (4, 1), (20, 5)],
+    );
+    assert_eq!(r.target, 2);
+    assert_eq!(r.damage, 11);
+    let g = f.units[2];
+    assert_eq!((g.state.stamina, g.state.reactions, g.position), (1, 0, 0));
+    assert_eq!(f.units[1].state.endurance, 2);
+    // No reaction left: no more intercepts.
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!(r.target, 1);
+}
+
+#[test]
+fn guard_adds_1_to_evasion_deflection_and_defence_tests() {
+    let enc = duel("", SPEAR, "", "deflection = 2");
+    let mut f = fight(&enc);
+    f.units[1].state.guarding = true;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 3), (6, 3), (20, 5)]);
+    assert_eq!((r.evasion, r.damage), (7, 7 + 4 - 3));
+}
+
+// ---------------------------------------------------------------- turns
+
+#[test]
+fn a_turn_is_three_actions_move_then_attacks_guard_and_wait() {
+    // a advances 6 m (one Move) to reach b, attacks once (its policy), then
+    // guards with the last action.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.w]
+damage = 1
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+attacks = 1
+weapons = ["w"]
+[units.b]
+evasion = 30
+endurance = 12
+health = 12
+leftover = "wait"
+weapons = ["w"]
+[sides.red]
+a = { distance = 3 }
+[sides.blue]
+b = { distance = 4, tactic = "hold" }
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(6, 1), (6, 1), (20, 2)]);
+    assert_eq!(f.units[0].position, 3);
+    assert_eq!(f.units[0].state.attacks_round, 1);
+    assert!(f.units[0].state.guarding);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // b holds; a is now within 1 m: b attacks three times (all miss), then
+    // has no action left to wait with.
+    play(
+        &enc,
+        &mut f,
+        1,
+        &[
+            (6, 1),
+            (6, 1),
+            (20, 2),
+            (6, 1),
+            (6, 1),
+            (20, 2),
+            (6, 1),
+            (6, 1),
+            (20, 2),
+        ],
+    );
+    assert_eq!(f.units[1].state.reactions, 1);
+    // Nothing in reach (a backs off): b waits, +1 reaction until its turn.
+    f.units[0].position = -10;
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.reactions, 2);
+    // Its next turn resets it to 1 (then it waits again).
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.reactions, 2);
+}
+
+#[test]
+fn sprint_costs_stamina_and_follows_a_move() {
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    play(&enc, &mut f, 0, &[]);
+    // Move 6, Sprint 6 (1 stamina), then guard.
+    assert_eq!(f.units[0].position, -8);
+    assert_eq!(f.units[0].state.stamina, 2);
+    assert!(f.units[0].state.guarding);
+}
+
+#[test]
+fn crossbow_reload_spans_turns_around_seek_cover() {
+    // The text's Petra: fires, seeks cover, starts the 2-action reload with
+    // her last action and finishes it with her next turn's first.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.crossbow]
+kind = "projectile"
+attribute = "dex"
+damage = 5
+reload = 2
+[units.petra]
+evasion = 6
+endurance = 12
+health = 12
+seek_cover = true
+weapons = ["crossbow"]
+[units.b]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["crossbow"]
+[sides.red]
+petra = { cover = "half", distance = 10 }
+[sides.blue]
+b = { distance = 10 }
+"#,
+    );
+    let mut f = fight(&enc);
+    let shot = [(6, 1), (6, 1), (20, 2)];
+    play(&enc, &mut f, 0, &shot);
+    let s = f.units[0].state;
+    assert!(s.covered);
+    assert_eq!((s.loaded & 1, s.reload_left), (0, 1));
+    // Turn 2: finishes the reload, fires, seeks cover: no action to start
+    // the next reload.
+    play(&enc, &mut f, 0, &shot);
+    let s = f.units[0].state;
+    assert!(s.covered);
+    assert_eq!((s.loaded & 1, s.reload_left), (0, 0));
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    // Turn 3: reloads (two actions), seeks cover.
+    play(&enc, &mut f, 0, &[]);
+    let s = f.units[0].state;
+    assert!(s.covered);
+    assert_eq!((s.loaded & 1, s.reload_left), (1, 0));
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn drop_prone_is_free_and_stand_up_costs_an_action() {
+    let enc = duel("", BOW, "drop_prone = true", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -10;
+    // Holding at range: drops prone (free), shoots three times.
+    let shot = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = shot.iter().chain(&shot).chain(&shot).copied().collect();
+    play(&enc, &mut f, 0, &three);
+    assert!(f.units[0].conditions.has(Condition::Prone));
+    // b (not a dropper) starts prone: stands up (an action), shoots twice.
+    f.units[1].conditions.set(Condition::Prone);
+    // (a is prone: b's bow has disadvantage: four dice a shot)
+    let dis = [(6, 1), (6, 1), (6, 1), (6, 1), (20, 2)];
+    let mut rolls = dis.to_vec();
+    rolls.extend(dis);
+    play(&enc, &mut f, 1, &rolls);
+    assert!(!f.units[1].conditions.has(Condition::Prone));
+}
+
+#[test]
+fn command_gives_an_ally_an_action_for_2_focus() {
+    // Red: commander (0) and soldier (1), both adjacent to blue's dummy (2).
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.w]
+damage = 1
+[units.boss]
+evasion = 6
+endurance = 12
+health = 12
+focus = 2
+command = true
+attacks = 2
+weapons = ["w"]
+[units.soldier]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.dummy]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["w"]
+[sides.red]
+boss = {}
+soldier = {}
+[sides.blue]
+dummy = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    // Flanked dummy: every attack has advantage (four d6, a d20). Boss
+    // attacks, commands the soldier (who attacks), attacks again (−2).
+    let a = [(6, 1), (6, 1), (6, 1), (6, 1), (20, 2)];
+    let rolls: Vec<_> = a.iter().chain(&a).chain(&a).copied().collect();
+    play(&enc, &mut f, 0, &rolls);
+    assert_eq!(f.units[0].state.focus, 0);
+    assert_eq!(f.units[0].state.attacks_round, 2);
+    assert_eq!(f.units[1].state.attacks_round, 1);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
+}
+
+#[test]
+fn unconscious_and_incapacitated_units_do_nothing() {
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[0].conditions.set(Condition::Stunned);
+    play(&enc, &mut f, 0, &[]);
+    let enc = duel("", SPEAR, "", "");
+    let enc2 = {
+        let mut e = enc;
+        e.units[0].conditions.set(Condition::Unconscious);
+        e
+    };
+    let f = fight(&enc2);
+    assert!(f.units[0].out);
+}
+
+// ---------------------------------------------------------------- statistics
+
+#[test]
+fn p_hit_of_2d6_plus_1_vs_evasion_6_with_the_luck_die() {
+    // Exact: P(2d6 ≥ 5) = 30/36 = 5/6; a miss still hits on a luck 20
+    // (crit threshold 20): p = 5/6 + (1/6)(1/20) = 101/120 ≈ 0.841667.
+    // n = 200_000: SE = sqrt(p(1−p)/n) ≈ 0.000817; 4 SE ≈ 0.00327.
+    let enc = duel(
+        "",
+        "damage = 1",
+        "",
+        "evasion = 6\nendurance = 10000\nhealth = 10000",
+    );
+    let mut f = fight(&enc);
+    let mut dice = RngDice::for_batch(2002, 0);
+    let n = 200_000;
+    let mut hits = 0;
+    for _ in 0..n {
+        f.units[0].state.round_seen = u32::MAX; // every attack a first attack
+        f.units[1].state.endurance = 10_000;
+        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, 0));
+        hits += u32::from(r.hit);
+    }
+    let p = hits as f64 / n as f64;
+    let exact = 101.0 / 120.0;
+    let se = (exact * (1.0 - exact) / n as f64).sqrt();
+    assert!((p - exact).abs() < 4.0 * se, "p = {p}, exact {exact}");
+}
+
+#[test]
+fn p_cheat_death_with_luck_d20_is_11_in_20() {
+    // Luck test ≥ 10 on a d20: 11/20. n = 100_000: SE ≈ 0.00157.
+    let enc = duel("", SPEAR, "", "");
+    let mut dice = RngDice::for_batch(2002, 1);
+    let n = 100_000;
+    let mut lived = 0;
+    for _ in 0..n {
+        let mut f = fight(&enc);
+        as_turn(&enc, &mut f, &mut dice, 0, |t| apply_damage(t, 1, 25, true));
+        lived += u32::from(!f.units[1].state.dead);
+    }
+    let p = lived as f64 / n as f64;
+    let exact = 11.0 / 20.0;
+    let se = (exact * (1.0 - exact) / n as f64).sqrt();
+    assert!((p - exact).abs() < 4.0 * se, "p = {p}");
+}
