@@ -5,6 +5,7 @@
 //!   nat 1 misses) with the same dice source: the ceiling on this machine.
 //! - `duel`: the same duel through skirmish (scenarios/duel.toml's base).
 //! - `trench_raid`: the 4v4 raid (scenarios/trench_raid.toml's base).
+//! - `escalation_duel`: scenarios/escalation_duel.toml's base (escalation).
 //!
 //! Run: `cargo bench --bench kernel`. Compare `duel` with `bare_duel` as a
 //! ratio: these machines are noisy, ratios travel better than absolutes.
@@ -12,7 +13,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use skirmish::dice::{Dice, RngDice};
 use skirmish::engine::{Fight, Tally};
-use skirmish::rules::{Ruleset, Trenches};
+use skirmish::rules::{Escalation, Ruleset, Trenches};
 use skirmish::scenario::compile::compile_str;
 
 const FIGHTS: u32 = 4096;
@@ -74,6 +75,14 @@ fn kernel(c: &mut Criterion) {
         let mut fight = Fight::<Trenches>::new();
         let mut tally = Tally::default();
         b.iter(|| fight.run_into(&raid, &mut dice, FIGHTS, &mut tally));
+    });
+
+    let esc = scenario::<Escalation>("scenarios/escalation_duel.toml");
+    group.bench_function("escalation_duel", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Escalation>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&esc, &mut dice, FIGHTS, &mut tally));
     });
     group.finish();
 }

@@ -22,9 +22,12 @@ use crate::results::CounterInfo;
 use crate::scenario::schema::{Field, Fields};
 use crate::scenario::ScenarioError;
 
+pub mod common;
 pub mod d20;
+pub mod escalation;
 pub mod trenches;
 
+pub use escalation::Escalation;
 pub use trenches::Trenches;
 
 /// Most weapons on one stat block.
@@ -96,7 +99,7 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
-pub const NAMES: &[&str] = &[Trenches::NAME];
+pub const NAMES: &[&str] = &[Trenches::NAME, Escalation::NAME];
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to
@@ -107,6 +110,10 @@ macro_rules! with_ruleset {
         match $name {
             "trenches" => {
                 type $R = $crate::rules::Trenches;
+                $body
+            }
+            "escalation" => {
+                type $R = $crate::rules::Escalation;
                 $body
             }
             _ => $unknown,

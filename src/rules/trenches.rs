@@ -40,9 +40,10 @@
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec, MAX_UNITS,
+    UnitSpec,
 };
 use crate::results::CounterInfo;
+use crate::rules::common::{best_first, provoking_move};
 use crate::rules::d20::Edge;
 use crate::rules::{Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
@@ -452,10 +453,9 @@ impl Ruleset for Trenches {
         }
         // Best expected damage first: the turn uses the first weapon that
         // reaches its target.
-        let mut sorted = weapons.to_vec();
-        sorted.sort_by(|a, b| b.damage.mean().total_cmp(&a.damage.mean()));
-        unit.weapons[..sorted.len()].copy_from_slice(&sorted);
-        unit.n_weapons = sorted.len() as u8;
+        (unit.weapons, unit.n_weapons) = best_first(weapons, |w| w.damage.mean());
+        let all = unit.weapons;
+        let sorted = &all[..unit.n_weapons as usize];
         let longest = |kind: Option<WeaponKind>| {
             sorted
                 .iter()
@@ -723,17 +723,17 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
 /// its reach may take an attack of opportunity, rolled as the mover leaves.
 fn move_away<D: Dice>(turn: &mut Turn<'_, Trenches, D>, budget: i32, engaged: u64) {
     let me = turn.actor;
-    let before: [i32; MAX_UNITS] = {
-        let mut d = [0; MAX_UNITS];
-        for e in Bits(engaged) {
-            d[e] = turn.enemy_distance(e);
-        }
-        d
-    };
-    turn.back_off(budget);
-    for enemy in Bits(engaged) {
-        if turn.enemy_distance(enemy) > REACH && !turn.unit(me).out {
-            opportunity_attack(turn, enemy, me, before[enemy]);
+    let from = turn.unit(me).position;
+    let left = provoking_move(
+        turn,
+        engaged,
+        |t| t.back_off(budget),
+        |t, e, _| t.enemy_distance(e) > REACH,
+    );
+    for enemy in Bits(left) {
+        if !turn.unit(me).out {
+            let distance = (from - turn.unit(enemy).position).abs();
+            opportunity_attack(turn, enemy, me, distance);
         }
     }
 }
