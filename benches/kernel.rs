@@ -8,6 +8,7 @@
 //! - `osr_patrol_4v6`: `osr`, 4 PCs v 6 brigands with morale, death clock
 //!   and stabilising (scenarios/osr_patrol.toml's base).
 //! - `dicestep_skirmish_4v6`: dicestep's 4 v 6 (scenarios/dicestep_skirmish.toml's base).
+//! - `escalation_duel`: scenarios/escalation_duel.toml's base (escalation).
 //!
 //! Run: `cargo bench --bench kernel`. Compare `duel` with `bare_duel` as a
 //! ratio: these machines are noisy, ratios travel better than absolutes.
@@ -15,7 +16,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use skirmish::dice::{Dice, RngDice};
 use skirmish::engine::{Fight, Tally};
-use skirmish::rules::{Dicestep, Osr, Ruleset, Trenches};
+use skirmish::rules::{Dicestep, Escalation, Osr, Ruleset, Trenches};
 use skirmish::scenario::compile::compile_str;
 
 const FIGHTS: u32 = 4096;
@@ -93,6 +94,14 @@ fn kernel(c: &mut Criterion) {
         let mut fight = Fight::<Dicestep>::new();
         let mut tally = Tally::default();
         b.iter(|| fight.run_into(&skirmish, &mut dice, FIGHTS, &mut tally));
+    });
+
+    let esc = scenario::<Escalation>("scenarios/escalation_duel.toml");
+    group.bench_function("escalation_duel", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Escalation>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&esc, &mut dice, FIGHTS, &mut tally));
     });
     group.finish();
 }

@@ -2,7 +2,7 @@
 //! encounter from scenario text and play single turns with chosen dice.
 //! Not used by the simulator itself.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, RngDice};
 use crate::engine::{Encounter, Fight, Turn};
 use crate::rules::Ruleset;
 use crate::scenario::compile::compile_str;
@@ -37,4 +37,16 @@ pub fn as_turn<R: Ruleset, D: Dice, T>(
         dice,
         actor,
     })
+}
+
+/// Fraction of `n` trials for which `trial` holds, with dice seeded `seed`.
+pub fn rate(n: u32, seed: u64, mut trial: impl FnMut(&mut RngDice) -> bool) -> f64 {
+    let mut dice = RngDice::for_batch(seed, 0);
+    (0..n).filter(|_| trial(&mut dice)).count() as f64 / n as f64
+}
+
+/// Four standard errors of a proportion `p` estimated from `n` trials:
+/// 4·√(p(1−p)/n), the bound statistical tests use.
+pub fn four_se(p: f64, n: u32) -> f64 {
+    4.0 * (p * (1.0 - p) / n as f64).sqrt()
 }

@@ -25,10 +25,12 @@ use crate::scenario::ScenarioError;
 pub mod common;
 pub mod d20;
 pub mod dicestep;
+pub mod escalation;
 pub mod osr;
 pub mod trenches;
 
 pub use dicestep::Dicestep;
+pub use escalation::Escalation;
 pub use osr::Osr;
 pub use trenches::Trenches;
 
@@ -101,7 +103,7 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
-pub const NAMES: &[&str] = &[Trenches::NAME, Osr::NAME, Dicestep::NAME];
+pub const NAMES: &[&str] = &[Trenches::NAME, Osr::NAME, Dicestep::NAME, Escalation::NAME];
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to
@@ -120,6 +122,10 @@ macro_rules! with_ruleset {
             }
             "dicestep" => {
                 type $R = $crate::rules::Dicestep;
+                $body
+            }
+            "escalation" => {
+                type $R = $crate::rules::Escalation;
                 $body
             }
             _ => $unknown,

@@ -40,10 +40,10 @@
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec, MAX_UNITS,
+    UnitSpec,
 };
 use crate::results::CounterInfo;
-use crate::rules::common::{kit, KitWeapon};
+use crate::rules::common::{kit, provoking_move, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
 use crate::rules::{Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
@@ -698,17 +698,17 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
 /// its reach may take an attack of opportunity, rolled as the mover leaves.
 fn move_away<D: Dice>(turn: &mut Turn<'_, Trenches, D>, budget: i32, engaged: u64) {
     let me = turn.actor;
-    let before: [i32; MAX_UNITS] = {
-        let mut d = [0; MAX_UNITS];
-        for e in Bits(engaged) {
-            d[e] = turn.enemy_distance(e);
-        }
-        d
-    };
-    turn.back_off(budget);
-    for enemy in Bits(engaged) {
-        if turn.enemy_distance(enemy) > REACH && !turn.unit(me).out {
-            opportunity_attack(turn, enemy, me, before[enemy]);
+    let from = turn.unit(me).position;
+    let left = provoking_move(
+        turn,
+        engaged,
+        |t| t.back_off(budget),
+        |t, e, _| t.enemy_distance(e) > REACH,
+    );
+    for enemy in Bits(left) {
+        if !turn.unit(me).out {
+            let distance = (from - turn.unit(enemy).position).abs();
+            opportunity_attack(turn, enemy, me, distance);
         }
     }
 }

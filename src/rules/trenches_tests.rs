@@ -4,7 +4,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Condition, Conditions, Encounter, Fight, Outcome, Tactic};
-use crate::testkit::{as_turn, encounter, fight};
+use crate::testkit::{as_turn, encounter, fight, four_se};
 
 /// Unit 0 (`a`, side red) attacks unit 1 (`b`, side blue: AC 16, 30 HP).
 /// `weapon` is the body of `[weapons.w]`; `opts` of `[options]`; the entries
@@ -554,14 +554,8 @@ a = {{ count = 3 }}
 }
 
 /// Fraction of `n` trials for which `trial` is true, with fixed-seed dice.
-fn rate(n: u32, mut trial: impl FnMut(&mut RngDice) -> bool) -> f64 {
-    let mut dice = RngDice::for_batch(99, 0);
-    (0..n).filter(|_| trial(&mut dice)).count() as f64 / n as f64
-}
-
-/// Four standard errors of a proportion `p` over `n` trials.
-fn four_se(p: f64, n: u32) -> f64 {
-    4.0 * (p * (1.0 - p) / n as f64).sqrt()
+fn rate(n: u32, trial: impl FnMut(&mut RngDice) -> bool) -> f64 {
+    crate::testkit::rate(n, 99, trial)
 }
 
 #[test]

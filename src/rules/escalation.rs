@@ -1,0 +1,1213 @@
+//! `escalation`: the unnamed "Combat rules" homebrew of seed 003, a d20
+//! system with an action economy of 1 Attack Action, 1 Move Action and 2
+//! Bonus Actions, Free Hit Slots, aimed wounds and escalating critical and
+//! fumble chains.
+//!
+//! As written: fixed turn order by descending Agility modifier, a unit that
+//! started the fight by attacking (`initiator`) last regardless; an attack is
+//! d20 + Accuracy modifier ≥ 10 + the target's Agility modifier; flat-footed
+//! targets are hit on 5, prone ones on 5 + Agility; flanking and center-mass
+//! aim give +1; a natural 20 is a critical (damage ×2), then d4 = 4 a super
+//! critical (×4), then d6 = 6 the target is defeated instantly; a natural 1
+//! misses and, inside the target's melee zone, gives it a free hit, then d4 =
+//! 4 a free critical hit even without slots, then d6 = 6 the attacker dies.
+//! Free Hit Slots per round = Agility + 1; free hits when an enemy leaves the
+//! melee zone or moves more than 2 spaces in it, or fumbles. A single attack
+//! dealing ≥ 6 net damage wounds, with the effect the attacker aimed for.
+//!
+//! The battlefield is the engine's one-dimensional front measured in spaces;
+//! the melee zone is the `reach` spaces around a unit (1: adjacent squares).
+//! See the README section for every interpretation and option.
+
+use crate::dice::{Dice, DiceExpr};
+use crate::engine::{
+    Bits, Combatant, Condition, Conditions, InitiativeKind, InitiativeRoll, Tactic, Turn, UnitSpec,
+};
+use crate::results::CounterInfo;
+use crate::rules::common::{best_first, provoking_move};
+use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::scenario::schema::{Field, Fields, Kind, Lit};
+use crate::scenario::ScenarioError;
+
+/// The ruleset marker type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Escalation;
+
+/// Net damage of a single attack that wounds.
+pub const WOUND_THRESHOLD: i32 = 6;
+/// Extra damage of a wound aimed at a fatal target (on a d4 of 4).
+pub const FATAL_BONUS: i32 = 16;
+/// Initiative-stat offset that puts initiators after everybody else.
+pub const INITIATOR_LAST: i32 = -1_000;
+/// Free hits in answer to free hits (a fumbled free hit gives one back) nest
+/// at most this deep; the chance of getting here is below 1/20⁴.
+pub const MAX_REACTION_DEPTH: u8 = 4;
+/// Spaces a unit may move inside an enemy's melee zone without provoking.
+pub const FREE_ZONE_MOVE: i32 = 2;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WeaponKind {
+    #[default]
+    Melee,
+    Ranged,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Weapon {
+    pub kind: WeaponKind,
+    /// Accuracy bonus with this weapon.
+    pub accuracy: i32,
+    pub damage: DiceExpr,
+    /// Range in spaces (ranged weapons); melee weapons reach the unit's melee
+    /// zone, filled in when the unit is compiled.
+    pub range: i32,
+}
+
+/// What a unit spends its two Bonus Actions on (after standing up, after
+/// disengaging and after the extra spaces an advance needs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BonusPolicy {
+    /// +1 to hit per Bonus Action, on this turn's attacks.
+    #[default]
+    Accuracy,
+    /// +1 melee damage per Bonus Action, for the rest of the round.
+    Damage,
+    /// +1 dodge per Bonus Action, until the unit's next turn.
+    Dodge,
+    /// The Move Action and both Bonus Actions for a second attack (no
+    /// Strength modifier) when the Move Action was not needed to move;
+    /// otherwise as `accuracy`.
+    ExtraAttack,
+}
+
+/// Where a unit aims its attacks (the effect applies when the hit wounds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aim {
+    /// No wound effect; +1 to hit.
+    #[default]
+    CenterMass,
+    /// On a wound, a d4 of 4 adds 16 damage.
+    Fatal,
+    /// On a wound, the target loses 2 spaces of movement and 1 Agility.
+    Slowing,
+    /// On a wound, the target loses 1 Strength and 1 Bonus Action a turn.
+    Weakening,
+    /// On a wound, the target loses 1 Accuracy for the battle and 3 more for
+    /// the rest of the round.
+    Disrupting,
+}
+
+/// How a unit leaves an enemy's melee zone when its tactic backs off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Disengage {
+    /// Spend both Bonus Actions (if it still has them), else provoke.
+    #[default]
+    Bonus,
+    /// Spend the Attack Action.
+    Attack,
+    /// Never: leaving provokes free hits.
+    None,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unit {
+    pub hp: i32,
+    pub agility: i32,
+    pub accuracy: i32,
+    pub strength: i32,
+    /// Damage reduction per attack.
+    pub armor: i32,
+    /// Spaces per Move Action.
+    pub speed: i32,
+    /// Melee zone, in spaces.
+    pub reach: i32,
+    pub initiator: bool,
+    pub flat_footed: bool,
+    pub undetected: bool,
+    pub bonus: BonusPolicy,
+    pub aim: Aim,
+    pub disengage: Disengage,
+    /// Weapons, best expected damage first.
+    pub weapons: [Weapon; MAX_WEAPONS],
+    pub n_weapons: u8,
+    /// The longest reach or range among the weapons.
+    pub max_range: i32,
+    /// How close an advancing unit gets: its melee zone if it has a melee
+    /// weapon, else its longest range.
+    pub advance_reach: i32,
+    /// Has a ranged weapon reaching beyond the melee zone.
+    pub ranged: bool,
+}
+
+impl Unit {
+    #[inline]
+    pub fn weapons(&self) -> &[Weapon] {
+        &self.weapons[..self.n_weapons as usize]
+    }
+
+    /// The first (best) weapon that reaches `distance`.
+    #[inline]
+    pub fn weapon_for(&self, distance: i32) -> Option<Weapon> {
+        self.weapons().iter().copied().find(|w| distance <= w.range)
+    }
+}
+
+/// What a tragedy's free critical hit is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TragedyHit {
+    /// Hits without a roll, damage ×2.
+    #[default]
+    Auto,
+    /// Rolled like any attack; if it hits, it is critical (×2 at least).
+    Rolled,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub nat20_hits: bool,
+    pub bonus_stacks: bool,
+    pub fumble_needs_zone: bool,
+    pub tragedy_hit: TragedyHit,
+    pub fatal_bonus_multiplied: bool,
+    /// A side whose standing units fall to this fraction of its roster or
+    /// fewer loses the will to fight; 0 = never.
+    pub flee_at: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            nat20_hits: true,
+            bonus_stacks: true,
+            fumble_needs_zone: true,
+            tragedy_hit: TragedyHit::Auto,
+            fatal_bonus_multiplied: false,
+            flee_at: 0.0,
+        }
+    }
+}
+
+/// A round stamp: `round + 1` (so the default 0 never matches a round).
+#[inline]
+fn stamp(round: u32) -> u32 {
+    round + 1
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    pub hp: i32,
+    /// Slowing wounds: −2 spaces and −1 Agility each.
+    pub slowed: u8,
+    /// Weakening wounds: −1 Strength and −1 Bonus Action each.
+    pub weakened: u8,
+    /// Disrupting wounds: −1 Accuracy each, for the battle.
+    pub disrupted: u8,
+    /// Round stamp of the last disrupting wound (−3 Accuracy that round).
+    pub disrupted_round: u32,
+    /// Free hits made in the round stamped `slot_round`.
+    pub slots_used: u8,
+    pub slot_round: u32,
+    /// Melee damage bonus from Bonus Actions, for the round stamped
+    /// `damage_round`.
+    pub damage_bonus: i32,
+    pub damage_round: u32,
+    /// Accuracy from Bonus Actions, for the unit's own attacks this turn.
+    pub hit_bonus: i32,
+    /// Dodge from Bonus Actions, until the unit's next turn.
+    pub dodge: i32,
+    /// Disengaged for the round stamped here: moving provokes nothing.
+    pub disengaged_round: u32,
+    /// Seen by the enemy (a unit that starts undetected is seen once it has
+    /// attacked).
+    pub detected: bool,
+}
+
+impl State {
+    /// Agility modifier after slowing wounds.
+    #[inline]
+    pub fn agility(&self, unit: &Unit) -> i32 {
+        unit.agility - self.slowed as i32
+    }
+
+    /// Free Hit Slots left in `round`.
+    #[inline]
+    pub fn slots_left(&self, unit: &Unit, round: u32) -> i32 {
+        let total = (self.agility(unit) + 1).max(0);
+        let used = if self.slot_round == stamp(round) {
+            self.slots_used as i32
+        } else {
+            0
+        };
+        total - used
+    }
+}
+
+/// Indices into [`Escalation::COUNTERS`].
+pub mod counter {
+    pub const ATTACKS: usize = 0;
+    pub const HITS: usize = 1;
+    pub const CRITS: usize = 2;
+    pub const SUPER_CRITS: usize = 3;
+    pub const INSTANT_DEFEATS: usize = 4;
+    pub const FUMBLES: usize = 5;
+    pub const TRAGEDIES: usize = 6;
+    pub const FATAL_FUMBLES: usize = 7;
+    pub const FREE_HITS: usize = 8;
+    pub const WOUNDS: usize = 9;
+    pub const EXTRA_ATTACKS: usize = 10;
+    pub const FLED: usize = 11;
+}
+
+const KIND_NAMES: &[&str] = &["melee", "ranged"];
+const BONUS_NAMES: &[&str] = &["accuracy", "damage", "dodge", "extra-attack"];
+const AIM_NAMES: &[&str] = &["center-mass", "fatal", "slowing", "weakening", "disrupting"];
+const DISENGAGE_NAMES: &[&str] = &["bonus", "attack", "none"];
+const TRAGEDY_NAMES: &[&str] = &["auto", "rolled"];
+
+/// Conditions that stop a unit from acting and make it flat-footed ("tied
+/// up, froze, paralyzed and so on").
+const HELPLESS: Conditions = Conditions::of(&[
+    Condition::Incapacitated,
+    Condition::Paralyzed,
+    Condition::Restrained,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+
+impl Ruleset for Escalation {
+    const NAME: &'static str = "escalation";
+    const TITLE: &'static str = "AA/MA/BA d20 homebrew with escalating crits (seed 003)";
+    const ABOUT: &'static str = "d20 + Accuracy vs 10 + Agility; fixed order by Agility, \
+        initiator last; 1 Attack, 1 Move (6 spaces) and 2 Bonus Actions a turn; \
+        critical and fumble escalation chains (instant defeat, fatal blow); Free Hit \
+        Slots; wounds at 6 net damage with aimed effects; armour as damage reduction. \
+        Distances in spaces.";
+    const DISTANCE_UNIT: &'static str = "spaces";
+    const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
+    const INITIATIVE_STAT: &'static str = "agility (initiators last)";
+
+    const UNIT_FIELDS: &'static [Field] = &[
+        Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points; 0 HP: defeated"),
+        Field::new(
+            "agility",
+            Kind::Int { min: -10, max: 20 },
+            Some(Lit::Int(0)),
+            "Agility modifier: turn order, defence 10 + agility, Free Hit Slots agility + 1",
+        ),
+        Field::new("accuracy", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(0)), "Accuracy modifier: added to attack rolls"),
+        Field::new(
+            "strength",
+            Kind::Int { min: -10, max: 20 },
+            Some(Lit::Int(0)),
+            "Strength modifier: added to melee damage (not to the extra attack)",
+        ),
+        Field::new(
+            "armor",
+            Kind::Int { min: 0, max: 100 },
+            Some(Lit::Int(0)),
+            "damage reduction per attack (the text names armour without values); wounds count net damage",
+        ),
+        Field::new("speed", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "spaces per Move Action"),
+        Field::new(
+            "reach",
+            Kind::Int { min: 1, max: 10 },
+            Some(Lit::Int(1)),
+            "melee zone in spaces (1 = adjacent squares; the Reach feat: 2); melee weapons reach it",
+        ),
+        Field::new(
+            "initiator",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "started the fight by attacking: acts last whatever its Agility",
+        ),
+        Field::new(
+            "flat_footed",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "flat-footed all fight (channeling, summoning sickness, ...): hit on 5",
+        ),
+        Field::new(
+            "undetected",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "starts undetected: its first attack finds the target flat-footed and adds 1d4 sneak damage",
+        ),
+        Field::new(
+            "bonus",
+            Kind::Choice(BONUS_NAMES),
+            Some(Lit::Str("accuracy")),
+            "Bonus Action policy: +1 to hit each, +1 melee damage each, +1 dodge each, or Move Action + both for an extra attack",
+        ),
+        Field::new(
+            "aim",
+            Kind::Choice(AIM_NAMES),
+            Some(Lit::Str("center-mass")),
+            "aim policy: the wound effect of its attacks (center-mass: none, +1 to hit)",
+        ),
+        Field::new(
+            "disengage",
+            Kind::Choice(DISENGAGE_NAMES),
+            Some(Lit::Str("bonus")),
+            "how it leaves melee zones when backing off: both Bonus Actions, the Attack Action, or not at all (provoking free hits)",
+        ),
+        Field::new("weapons", Kind::Names(None), None, "weapons carried; the best reaching one is used"),
+    ];
+
+    const WEAPON_FIELDS: &'static [Field] = &[
+        Field::new(
+            "kind",
+            Kind::Choice(KIND_NAMES),
+            Some(Lit::Str("melee")),
+            "melee (reaches the melee zone; Strength and Bonus-Action damage apply) or ranged",
+        ),
+        Field::new(
+            "accuracy",
+            Kind::Int { min: -20, max: 50 },
+            Some(Lit::Int(0)),
+            "accuracy bonus with this weapon",
+        ),
+        Field::new(
+            "damage",
+            Kind::Dice,
+            None,
+            "damage dice (the text's Weapons tab is absent), e.g. 1d8",
+        ),
+        Field::new(
+            "range",
+            Kind::Int {
+                min: 0,
+                max: 10_000,
+            },
+            Some(Lit::Int(0)),
+            "range in spaces (ranged weapons; required > 0 for them)",
+        ),
+    ];
+
+    const OPTIONS: &'static [Field] = &[
+        Field::new("nat20_hits", Kind::Bool, Some(Lit::Bool(true)), "a natural 20 hits whatever the target number (it is a critical hit)"),
+        Field::new(
+            "bonus_stacks",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "two Bonus Actions on the same boost give +2 (false: +1)",
+        ),
+        Field::new(
+            "fumble_needs_zone",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "the fumble chain (free hit, tragedy, fatal blow) needs the attacker inside the target's melee zone",
+        ),
+        Field::new(
+            "tragedy_hit",
+            Kind::Choice(TRAGEDY_NAMES),
+            Some(Lit::Str("auto")),
+            "a tragedy's free critical hit: auto-hits for ×2 damage, or is rolled and ×2 if it hits",
+        ),
+        Field::new(
+            "fatal_bonus_multiplied",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "the fatal aim's +16 is multiplied by criticals (default: added after)",
+        ),
+        Field::new(
+            "flee_at",
+            Kind::Float { min: 0.0, max: 1.0 },
+            Some(Lit::Float(0.0)),
+            "will to fight: a side whose standing units are at most this fraction of its roster flees (0 = fights to the end)",
+        ),
+    ];
+
+    const COUNTERS: &'static [CounterInfo] = &[
+        CounterInfo {
+            name: "attacks",
+            doc: "attack rolls per fight (extra attacks and free hits included)",
+        },
+        CounterInfo {
+            name: "hits",
+            doc: "attacks that hit, per fight",
+        },
+        CounterInfo {
+            name: "crits",
+            doc: "natural 20s on attacks, per fight",
+        },
+        CounterInfo {
+            name: "super_crits",
+            doc: "criticals that became super criticals (d4 = 4), per fight",
+        },
+        CounterInfo {
+            name: "instant_defeats",
+            doc: "targets defeated instantly by a super critical's d6 = 6, per fight",
+        },
+        CounterInfo {
+            name: "fumbles",
+            doc: "natural 1s on attacks, per fight",
+        },
+        CounterInfo {
+            name: "tragedies",
+            doc: "fumbles that became tragedies (d4 = 4), per fight",
+        },
+        CounterInfo {
+            name: "fatal_fumbles",
+            doc: "attackers killed by a tragedy's d6 = 6, per fight",
+        },
+        CounterInfo {
+            name: "free_hits",
+            doc: "free hits made, per fight",
+        },
+        CounterInfo {
+            name: "wounds",
+            doc: "attacks dealing 6 or more net damage, per fight",
+        },
+        CounterInfo {
+            name: "extra_attacks",
+            doc: "extra attacks bought with the Move Action and both Bonus Actions, per fight",
+        },
+        CounterInfo {
+            name: "fled",
+            doc: "units that lost the will to fight and fled, per fight",
+        },
+    ];
+
+    type Weapon = Weapon;
+    type Unit = Unit;
+    type State = State;
+    type Options = Options;
+
+    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+        Ok(Options {
+            nat20_hits: f.bool("nat20_hits")?,
+            bonus_stacks: f.bool("bonus_stacks")?,
+            fumble_needs_zone: f.bool("fumble_needs_zone")?,
+            tragedy_hit: [TragedyHit::Auto, TragedyHit::Rolled][f.choice("tragedy_hit")?],
+            fatal_bonus_multiplied: f.bool("fatal_bonus_multiplied")?,
+            flee_at: f.float("flee_at")?,
+        })
+    }
+
+    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+        let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
+        let range = f.int("range")? as i32;
+        if kind == WeaponKind::Ranged && range == 0 {
+            return Err(f.error("range", "a ranged weapon needs a range in spaces (> 0)"));
+        }
+        Ok(Weapon {
+            kind,
+            accuracy: f.int("accuracy")? as i32,
+            damage: f.dice("damage")?,
+            range,
+        })
+    }
+
+    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+        let reach = f.int("reach")? as i32;
+        let mut unit = Unit {
+            hp: f.int("hp")? as i32,
+            agility: f.int("agility")? as i32,
+            accuracy: f.int("accuracy")? as i32,
+            strength: f.int("strength")? as i32,
+            armor: f.int("armor")? as i32,
+            speed: f.int("speed")? as i32,
+            reach,
+            initiator: f.bool("initiator")?,
+            flat_footed: f.bool("flat_footed")?,
+            undetected: f.bool("undetected")?,
+            bonus: [
+                BonusPolicy::Accuracy,
+                BonusPolicy::Damage,
+                BonusPolicy::Dodge,
+                BonusPolicy::ExtraAttack,
+            ][f.choice("bonus")?],
+            aim: [
+                Aim::CenterMass,
+                Aim::Fatal,
+                Aim::Slowing,
+                Aim::Weakening,
+                Aim::Disrupting,
+            ][f.choice("aim")?],
+            disengage: [Disengage::Bonus, Disengage::Attack, Disengage::None]
+                [f.choice("disengage")?],
+            ..Unit::default()
+        };
+        if weapons.is_empty() {
+            return Err(f.error("weapons", "a unit needs at least one weapon to fight"));
+        }
+        (unit.weapons, unit.n_weapons) = best_first(weapons, |w| w.damage.mean());
+        for w in &mut unit.weapons {
+            if w.kind == WeaponKind::Melee {
+                w.range = reach;
+            }
+        }
+        let all = unit.weapons;
+        let sorted = &all[..unit.n_weapons as usize];
+        unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
+        let melee = sorted.iter().any(|w| w.kind == WeaponKind::Melee);
+        unit.advance_reach = if melee { reach } else { unit.max_range };
+        unit.ranged = sorted
+            .iter()
+            .any(|w| w.kind == WeaponKind::Ranged && w.range > reach);
+        Ok(unit)
+    }
+
+    fn describe_unit(u: &Unit) -> String {
+        let mut s = format!(
+            "{} HP, AGI {:+}, ACC {:+}, STR {:+}",
+            u.hp, u.agility, u.accuracy, u.strength
+        );
+        if u.armor > 0 {
+            s.push_str(&format!(", armour {}", u.armor));
+        }
+        s.push_str(&format!(
+            ", BA {}, aim {}",
+            BONUS_NAMES[u.bonus as usize], AIM_NAMES[u.aim as usize]
+        ));
+        if u.initiator {
+            s.push_str(", initiator");
+        }
+        s
+    }
+
+    fn default_tactic(unit: &Unit) -> Tactic {
+        if unit.ranged {
+            Tactic::Hold
+        } else {
+            Tactic::Advance
+        }
+    }
+
+    fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
+        // The text rolls no initiative; for the engine's rolled schemes:
+        // d20 + Agility, initiators still last.
+        InitiativeRoll {
+            total: dice.d20() as i32 + Self::initiative_stat(unit),
+            tiebreak: 0,
+        }
+    }
+
+    fn initiative_stat(unit: &Unit) -> i32 {
+        unit.agility + if unit.initiator { INITIATOR_LAST } else { 0 }
+    }
+
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+        unit.state = State {
+            hp: spec.stats.hp,
+            detected: !spec.stats.undetected,
+            ..State::default()
+        };
+    }
+
+    fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+        let me = turn.actor;
+        let weakened = {
+            let s = &mut turn.unit_mut(me).state;
+            s.dodge = 0;
+            s.hit_bonus = 0;
+            s.weakened
+        };
+        if turn.unit(me).conditions.any(HELPLESS) {
+            return;
+        }
+        let mut eco = Economy {
+            attack: true,
+            moves: true,
+            bonus: 2u8.saturating_sub(weakened),
+        };
+        if loses_will(turn) {
+            flee(turn, &mut eco);
+            return;
+        }
+        if turn.unit(me).conditions.has(Condition::Prone) {
+            // Stand up with the cheapest action left.
+            if eco.bonus > 0 {
+                eco.bonus -= 1;
+            } else {
+                eco.moves = false;
+            }
+            turn.unit_mut(me).conditions.clear(Condition::Prone);
+        }
+        match turn.spec(me).tactic {
+            Tactic::Advance => advance(turn, &mut eco),
+            Tactic::Hold | Tactic::Auto => hold(turn, &mut eco),
+            Tactic::KeepRange => keep_range(turn, &mut eco),
+        }
+        if !turn.unit(me).out {
+            // Bonus Actions left on a turn without attacks go to dodging.
+            let stacks = turn.options().bonus_stacks;
+            let s = &mut turn.unit_mut(me).state;
+            s.dodge += boost(eco.bonus, stacks);
+            s.hit_bonus = 0;
+        }
+    }
+
+    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
+        (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
+    }
+}
+
+/// The actions a unit has left this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Economy {
+    pub attack: bool,
+    pub moves: bool,
+    pub bonus: u8,
+}
+
+/// The bonus `n` Bonus Actions spent on the same boost give.
+#[inline]
+fn boost(n: u8, stacks: bool) -> i32 {
+    if stacks {
+        n as i32
+    } else {
+        n.min(1) as i32
+    }
+}
+
+/// Spaces per Move Action after slowing wounds.
+#[inline]
+fn speed(turn: &Turn<'_, Escalation, impl Dice>, i: usize) -> i32 {
+    (turn.spec(i).stats.speed - 2 * turn.unit(i).state.slowed as i32).max(0)
+}
+
+/// Whether the actor's side has lost the will to fight.
+fn loses_will<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
+    let flee_at = turn.options().flee_at;
+    if flee_at <= 0.0 {
+        return false;
+    }
+    let side = turn.unit(turn.actor).side as usize;
+    let roster = turn.side_units(side).count_ones() as f64;
+    let standing = (turn.side_units(side) & turn.in_fight()).count_ones() as f64;
+    standing <= flee_at * roster
+}
+
+/// Flee: disengage if it can, move away (provoking free hits otherwise),
+/// leave the fight.
+fn flee<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    let me = turn.actor;
+    disengage(turn, eco);
+    let budget = speed(turn, me) + 2 * eco.bonus as i32;
+    retreat(turn, budget);
+    if !turn.unit(me).out {
+        turn.count(counter::FLED);
+        turn.take_out(me);
+    }
+}
+
+/// Spend what the unit's disengage policy says, if it is in an enemy's
+/// melee zone and still has it.
+fn disengage<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    let me = turn.actor;
+    if !in_enemy_zone(turn) {
+        return;
+    }
+    let paid = match turn.spec(me).stats.disengage {
+        Disengage::Bonus if eco.bonus >= 2 => {
+            eco.bonus -= 2;
+            true
+        }
+        Disengage::Attack if eco.attack => {
+            eco.attack = false;
+            true
+        }
+        _ => false,
+    };
+    if paid {
+        let round = turn.fight.round;
+        turn.unit_mut(me).state.disengaged_round = stamp(round);
+    }
+}
+
+/// The actor stands in the melee zone of an enemy in the fight.
+fn in_enemy_zone<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
+    turn.enemies()
+        .any(|e| turn.enemy_distance(e) <= turn.spec(e).stats.reach)
+}
+
+/// Whether a move from `from` to `to` provokes a free hit from a unit at
+/// `at` with a melee zone of `zone` spaces: it leaves the zone, or moves
+/// more than 2 spaces inside it.
+#[inline]
+pub fn provokes_free_hit(from: i32, to: i32, at: i32, zone: i32) -> bool {
+    let leaves = (from - at).abs() <= zone && (to - at).abs() > zone;
+    let lo = from.min(to).max(at - zone);
+    let hi = from.max(to).min(at + zone);
+    leaves || hi - lo > FREE_ZONE_MOVE
+}
+
+/// Move the actor with `step`; enemies whose zone the move provokes take
+/// free hits (unless the actor disengaged this round).
+fn moving<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    step: impl FnOnce(&mut Turn<'_, Escalation, D>),
+) {
+    let me = turn.actor;
+    let round = turn.fight.round;
+    let watch = if turn.unit(me).state.disengaged_round == stamp(round) {
+        0
+    } else {
+        let side = turn.unit(me).side as usize;
+        turn.in_fight() & !turn.side_units(side)
+    };
+    let from = turn.unit(me).position;
+    let provoked = provoking_move(turn, watch, step, |t, e, from| {
+        provokes_free_hit(
+            from,
+            t.unit(t.actor).position,
+            t.unit(e).position,
+            t.spec(e).stats.reach,
+        )
+    });
+    for enemy in Bits(provoked) {
+        if turn.unit(me).out {
+            return;
+        }
+        let at = turn.unit(enemy).position;
+        let reach = turn.spec(enemy).stats.reach;
+        // Struck in the zone as it moves: at the nearest point of its path,
+        // within the zone.
+        let distance = (from - at)
+            .abs()
+            .min((turn.unit(me).position - at).abs())
+            .min(reach);
+        free_hit(turn, enemy, me, distance, Swing::Free, 0);
+    }
+}
+
+fn retreat<D: Dice>(turn: &mut Turn<'_, Escalation, D>, amount: i32) {
+    moving(turn, |t| t.back_off(amount));
+}
+
+fn close_in<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, budget: i32, stop_at: i32) {
+    moving(turn, |t| {
+        t.approach(target, budget, stop_at);
+    });
+}
+
+/// Advance: close to the melee zone with the Move Action, then with extra
+/// spaces (2 per Bonus Action) if that is not enough; fight if in reach.
+fn advance<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    let me = turn.actor;
+    let Some(target) = turn.choose_target(|_, _| true) else {
+        return;
+    };
+    let reach = turn.spec(me).stats.advance_reach;
+    let gap = turn.enemy_distance(target) - reach;
+    if gap > 0 && eco.moves {
+        eco.moves = false;
+        let mut budget = speed(turn, me);
+        while eco.bonus > 0 && budget < gap {
+            eco.bonus -= 1;
+            budget += 2;
+        }
+        close_in(turn, target, budget, reach);
+        if turn.unit(me).out {
+            return;
+        }
+    }
+    fight_from_here(turn, eco, Some(target));
+}
+
+/// Hold: stay put, fight whatever is in range.
+fn hold<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    fight_from_here(turn, eco, None);
+}
+
+/// Keep range: in an enemy's melee zone, disengage (by policy) and back off
+/// a Move Action; out of range of everything, close to range; then fight.
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    let me = turn.actor;
+    if in_enemy_zone(turn) && eco.moves {
+        disengage(turn, eco);
+        eco.moves = false;
+        let budget = speed(turn, me);
+        retreat(turn, budget);
+        if turn.unit(me).out {
+            return;
+        }
+    }
+    let range = turn.spec(me).stats.max_range;
+    if eco.moves
+        && turn
+            .choose_target(|t, i| t.enemy_distance(i) <= range)
+            .is_none()
+    {
+        if let Some(t) = turn.choose_target(|_, _| true) {
+            eco.moves = false;
+            let budget = speed(turn, me);
+            close_in(turn, t, budget, range);
+            if turn.unit(me).out {
+                return;
+            }
+        }
+    }
+    fight_from_here(turn, eco, None);
+}
+
+/// Attack from where the unit stands: the preferred target if a weapon
+/// reaches it, else one in range. Bonus Actions go by the unit's policy; the
+/// extra attack takes another target in range if the first is down.
+fn fight_from_here<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    eco: &mut Economy,
+    preferred: Option<usize>,
+) {
+    let me = turn.actor;
+    if !eco.attack {
+        return;
+    }
+    let stats = turn.spec(me).stats;
+    let range = stats.max_range;
+    let target = match preferred {
+        Some(t) if turn.enemy_distance(t) <= range => Some(t),
+        _ => turn.choose_target(|t, i| t.enemy_distance(i) <= range),
+    };
+    let Some(target) = target else {
+        return;
+    };
+    let extra = spend_bonus(turn, eco);
+    eco.attack = false;
+    let distance = turn.enemy_distance(target);
+    if let Some(w) = stats.weapon_for(distance) {
+        attack_at(turn, target, &w, distance, Swing::Main, 0);
+    }
+    if extra && !turn.unit(me).out {
+        let next = if turn.unit(target).out {
+            turn.choose_target(|t, i| t.enemy_distance(i) <= range)
+        } else {
+            Some(target)
+        };
+        if let Some(next) = next {
+            let distance = turn.enemy_distance(next);
+            if let Some(w) = stats.weapon_for(distance) {
+                turn.count(counter::EXTRA_ATTACKS);
+                attack_at(turn, next, &w, distance, Swing::Extra, 0);
+            }
+        }
+    }
+}
+
+/// Spend the Bonus Actions left by the unit's policy, before it attacks;
+/// true if it bought an extra attack.
+pub fn spend_bonus<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) -> bool {
+    let me = turn.actor;
+    let stacks = turn.options().bonus_stacks;
+    let round = turn.fight.round;
+    let policy = turn.spec(me).stats.bonus;
+    let n = eco.bonus;
+    let s = &mut turn.fight.units[me].state;
+    match policy {
+        BonusPolicy::ExtraAttack if eco.moves && n >= 2 => {
+            eco.moves = false;
+            eco.bonus -= 2;
+            return true;
+        }
+        BonusPolicy::Accuracy | BonusPolicy::ExtraAttack => s.hit_bonus += boost(n, stacks),
+        BonusPolicy::Damage => {
+            if s.damage_round != stamp(round) {
+                s.damage_bonus = 0;
+                s.damage_round = stamp(round);
+            }
+            s.damage_bonus += boost(n, stacks);
+        }
+        BonusPolicy::Dodge => s.dodge += boost(n, stacks),
+    }
+    eco.bonus = 0;
+    false
+}
+
+/// Unit `reactor` takes a free hit on `victim` at `distance`, if it is in the
+/// fight, can act, has a weapon that reaches and (for a plain free hit) a
+/// Free Hit Slot left. A tragedy's free critical needs no slot (it uses one
+/// if any is left).
+fn free_hit<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    reactor: usize,
+    victim: usize,
+    distance: i32,
+    swing: Swing,
+    depth: u8,
+) {
+    let round = turn.fight.round;
+    let unit = turn.unit(reactor);
+    if unit.out || unit.conditions.any(HELPLESS) || depth >= MAX_REACTION_DEPTH {
+        return;
+    }
+    let stats = turn.spec(reactor).stats;
+    let Some(weapon) = stats.weapon_for(distance) else {
+        return;
+    };
+    let left = unit.state.slots_left(&stats, round);
+    if left <= 0 && swing == Swing::Free {
+        return;
+    }
+    if left > 0 {
+        let s = &mut turn.unit_mut(reactor).state;
+        if s.slot_round != stamp(round) {
+            s.slot_round = stamp(round);
+            s.slots_used = 0;
+        }
+        s.slots_used += 1;
+    }
+    turn.count(counter::FREE_HITS);
+    turn.as_actor(reactor, |t| {
+        attack_at(t, victim, &weapon, distance, swing, depth + 1);
+    });
+}
+
+/// Which kind of attack is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swing {
+    /// The Attack Action.
+    Main,
+    /// The extra attack (Move Action + both Bonus Actions): no Strength.
+    Extra,
+    /// A free hit (slot spent by the caller).
+    Free,
+    /// A tragedy's free critical hit.
+    FreeCrit,
+}
+
+/// How an attack went (for tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackResult {
+    /// The natural d20 (0: not rolled, an automatic free critical).
+    pub natural: u32,
+    pub total: i32,
+    pub target_number: i32,
+    pub hit: bool,
+    /// Damage multiplier (1, 2 for a critical, 4 for a super critical).
+    pub multiplier: i32,
+    /// The target was defeated instantly (d6 = 6 after a super critical).
+    pub instant_defeat: bool,
+    /// Fumble chain level: 0 none, 1 fumble, 2 tragedy, 3 fatal blow.
+    pub fumble: u8,
+    /// Net damage dealt (after armour).
+    pub damage: i32,
+    pub wound: bool,
+}
+
+/// One attack by the actor on `target` at its current distance.
+pub fn attack<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    target: usize,
+    weapon: &Weapon,
+    swing: Swing,
+) -> AttackResult {
+    let distance = turn.enemy_distance(target);
+    attack_at(turn, target, weapon, distance, swing, 0)
+}
+
+/// The number the attacker's total must reach against `target`: 5 if it is
+/// flat-footed (or the attacker is undetected), 5 + Agility if prone, else
+/// 10 + Agility + dodge.
+pub fn target_number<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize) -> i32 {
+    let t = turn.unit(target);
+    let stats = &turn.spec(target).stats;
+    if stats.flat_footed || t.conditions.any(HELPLESS) || !turn.unit(turn.actor).state.detected {
+        5
+    } else if t.conditions.has(Condition::Prone) {
+        5 + t.state.agility(stats)
+    } else {
+        10 + t.state.agility(stats) + t.state.dodge
+    }
+}
+
+/// The actor's accuracy modifiers on an attack of this swing at `target`.
+fn accuracy<D: Dice>(
+    turn: &Turn<'_, Escalation, D>,
+    target: usize,
+    weapon: &Weapon,
+    distance: i32,
+    swing: Swing,
+) -> i32 {
+    let me = turn.actor;
+    let stats = &turn.spec(me).stats;
+    let s = &turn.unit(me).state;
+    let mut acc = stats.accuracy + weapon.accuracy - s.disrupted as i32;
+    if s.disrupted_round == stamp(turn.fight.round) {
+        acc -= 3;
+    }
+    if matches!(swing, Swing::Main | Swing::Extra) {
+        acc += s.hit_bonus;
+    }
+    if stats.aim == Aim::CenterMass {
+        acc += 1;
+    }
+    // Flanking ("from behind"): the target has two or more enemies in its
+    // melee zone, the attacker among them.
+    let zone = turn.spec(target).stats.reach;
+    if distance <= zone && turn.enemies_within(target, zone).count_ones() >= 2 {
+        acc += 1;
+    }
+    acc
+}
+
+/// [`attack`] at a given distance (free hits strike at the distance the
+/// mover was in the zone).
+pub fn attack_at<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    target: usize,
+    weapon: &Weapon,
+    distance: i32,
+    swing: Swing,
+    depth: u8,
+) -> AttackResult {
+    let me = turn.actor;
+    let opts = *turn.options();
+    let tn = target_number(turn, target);
+    let mut r = AttackResult {
+        target_number: tn,
+        multiplier: 1,
+        ..AttackResult::default()
+    };
+    let sneak = !turn.unit(me).state.detected;
+    turn.unit_mut(me).state.detected = true;
+    let auto = swing == Swing::FreeCrit && opts.tragedy_hit == TragedyHit::Auto;
+    if auto {
+        r.hit = true;
+        r.multiplier = 2;
+    } else {
+        turn.count(counter::ATTACKS);
+        let natural = turn.dice.d20();
+        r.natural = natural;
+        r.total = natural as i32 + accuracy(turn, target, weapon, distance, swing);
+        if natural == 1 {
+            r.fumble = fumble(turn, target, distance, depth);
+            return r;
+        }
+        let crit = natural == 20;
+        r.hit = (crit && opts.nat20_hits) || r.total >= tn;
+        if !r.hit {
+            return r;
+        }
+        if crit {
+            turn.count(counter::CRITS);
+            r.multiplier = 2;
+            if turn.dice.roll(4) == 4 {
+                turn.count(counter::SUPER_CRITS);
+                r.multiplier = 4;
+                if turn.dice.roll(6) == 6 {
+                    turn.count(counter::INSTANT_DEFEATS);
+                    turn.count(counter::HITS);
+                    r.instant_defeat = true;
+                    let hp = turn.unit(target).state.hp.max(0);
+                    defeat(turn, target, hp);
+                    return r;
+                }
+            }
+        }
+        if swing == Swing::FreeCrit {
+            r.multiplier = r.multiplier.max(2);
+        }
+    }
+    turn.count(counter::HITS);
+    r.damage = damage(turn, target, weapon, swing, sneak, r.multiplier, &opts);
+    r.wound = r.damage >= WOUND_THRESHOLD;
+    r
+}
+
+/// Roll and apply the damage of a hit; returns the net damage.
+fn damage<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    target: usize,
+    weapon: &Weapon,
+    swing: Swing,
+    sneak: bool,
+    multiplier: i32,
+    opts: &Options,
+) -> i32 {
+    let me = turn.actor;
+    let stats = turn.spec(me).stats;
+    let s = turn.unit(me).state;
+    let mut raw = weapon.damage.roll(turn.dice);
+    if weapon.kind == WeaponKind::Melee {
+        if swing != Swing::Extra {
+            raw += stats.strength - s.weakened as i32;
+        }
+        if s.damage_round == stamp(turn.fight.round) {
+            raw += s.damage_bonus;
+        }
+    }
+    if sneak {
+        raw += turn.dice.roll(4) as i32;
+    }
+    let armor = turn.spec(target).stats.armor;
+    let mut net = (raw.max(0) * multiplier - armor).max(0);
+    let wound = net >= WOUND_THRESHOLD;
+    if wound {
+        turn.count(counter::WOUNDS);
+        if stats.aim == Aim::Fatal && turn.dice.roll(4) == 4 {
+            net += if opts.fatal_bonus_multiplied {
+                FATAL_BONUS * multiplier
+            } else {
+                FATAL_BONUS
+            };
+        }
+    }
+    let hp = turn.unit(target).state.hp;
+    if net >= hp {
+        defeat(turn, target, hp.max(0));
+        return net;
+    }
+    turn.unit_mut(target).state.hp = hp - net;
+    turn.harm(net as u32);
+    if wound {
+        let round = turn.fight.round;
+        let t = &mut turn.unit_mut(target).state;
+        match stats.aim {
+            Aim::CenterMass | Aim::Fatal => {}
+            Aim::Slowing => t.slowed += 1,
+            Aim::Weakening => t.weakened += 1,
+            Aim::Disrupting => {
+                t.disrupted += 1;
+                t.disrupted_round = stamp(round);
+            }
+        }
+    }
+    net
+}
+
+/// The actor defeats `target`, removing its last `hp`.
+fn defeat<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, hp: i32) {
+    turn.unit_mut(target).state.hp = 0;
+    turn.harm(hp as u32);
+    turn.take_out(target);
+}
+
+/// The fumble chain after a natural 1 on an attack on `target`: a free hit
+/// for the target, a tragedy's free critical, or the attacker's death.
+/// Returns the level reached (1 to 3).
+fn fumble<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    target: usize,
+    distance: i32,
+    depth: u8,
+) -> u8 {
+    let me = turn.actor;
+    turn.count(counter::FUMBLES);
+    let zone = turn.spec(target).stats.reach;
+    if turn.options().fumble_needs_zone && distance > zone {
+        return 1;
+    }
+    let mut level = 1;
+    if turn.dice.roll(4) == 4 {
+        level = 2;
+        turn.count(counter::TRAGEDIES);
+        if turn.dice.roll(6) == 6 {
+            level = 3;
+            turn.count(counter::FATAL_FUMBLES);
+        }
+    }
+    match level {
+        3 => {
+            let hp = turn.unit(me).state.hp.max(0);
+            turn.as_actor(target, |t| defeat(t, me, hp));
+        }
+        2 => free_hit(turn, target, me, distance, Swing::FreeCrit, depth),
+        _ => free_hit(turn, target, me, distance, Swing::Free, depth),
+    }
+    level
+}
+
+#[cfg(test)]
+#[path = "escalation_tests.rs"]
+mod tests;
