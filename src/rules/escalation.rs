@@ -122,6 +122,8 @@ pub struct Unit {
     /// Melee zone, in spaces.
     pub reach: i32,
     pub initiator: bool,
+    /// Agility points by which the unit delays its turn every round.
+    pub delay: i32,
     pub flat_footed: bool,
     pub undetected: bool,
     pub bonus: BonusPolicy,
@@ -321,6 +323,12 @@ impl Ruleset for Escalation {
             "started the fight by attacking: acts last whatever its Agility",
         ),
         Field::new(
+            "delay",
+            Kind::Int { min: 0, max: 20 },
+            Some(Lit::Int(0)),
+            "delays its turn every round: acts as if its Agility modifier were this much lower (0: no delay)",
+        ),
+        Field::new(
             "flat_footed",
             Kind::Bool,
             Some(Lit::Bool(false)),
@@ -509,6 +517,7 @@ impl Ruleset for Escalation {
             speed: f.int("speed")? as i32,
             reach,
             initiator: f.bool("initiator")?,
+            delay: f.int("delay")? as i32,
             flat_footed: f.bool("flat_footed")?,
             undetected: f.bool("undetected")?,
             bonus: [
@@ -584,7 +593,9 @@ impl Ruleset for Escalation {
     }
 
     fn initiative_stat(unit: &Unit) -> i32 {
-        unit.agility + if unit.initiator { INITIATOR_LAST } else { 0 }
+        // A delaying unit takes its turn later in each round's lineup, as if
+        // slower; the initiator goes last whatever it does.
+        unit.agility - unit.delay + if unit.initiator { INITIATOR_LAST } else { 0 }
     }
 
     fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {

@@ -150,6 +150,39 @@ mid = {}
     f.make_order(&enc, &mut ScriptedDice::new(&[]));
     assert_eq!(f.turn_order(), &[2, 3, 0, 1]);
 
+    // Delay: quick (3) delaying by 3 acts as 0, after mid (1); tied with
+    // slow (0) it keeps roster order (initiative_ties = roster).
+    let delayed = encounter::<Escalation>(
+        r#"
+name = "t"
+rules = "escalation"
+[options]
+initiative_ties = "roster"
+[weapons.w]
+damage = "1d4"
+[units.slow]
+hp = 5
+weapons = ["w"]
+[units.quick]
+hp = 5
+agility = 3
+delay = 3
+weapons = ["w"]
+[units.mid]
+hp = 5
+agility = 1
+weapons = ["w"]
+[sides.red]
+slow = {}
+[sides.blue]
+quick = {}
+mid = {}
+"#,
+    );
+    let mut f = fight(&delayed);
+    f.make_order(&delayed, &mut ScriptedDice::new(&[]));
+    assert_eq!(f.turn_order(), &[2, 0, 1]);
+
     // Ties: random by default, one draw per fight.
     let enc = duel("", "", "agility = 0");
     let mut f = fight(&enc);
