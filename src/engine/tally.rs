@@ -14,7 +14,7 @@ pub const MAX_SIDES: usize = 4;
 /// one bin per round up to this cap.
 pub const MAX_ROUNDS: usize = 1000;
 /// Most ruleset-specific counters (crits, deaths, panics, ...) a ruleset may keep.
-pub const MAX_COUNTERS: usize = 12;
+pub const MAX_COUNTERS: usize = 16;
 
 /// Counts over a set of fights of one cell.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -36,7 +36,7 @@
 use crate::dice::Dice;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec,
+    UnitSpec, MAX_SIDES,
 };
 use crate::results::CounterInfo;
 use crate::rules::{Ruleset, MAX_WEAPONS};
@@ -149,6 +149,11 @@ pub struct Unit {
     pub fortify: bool,
     pub intercept: bool,
     pub command: bool,
+    /// Policy: spends two actions to resuscitate an unconscious ally in reach.
+    pub resuscitate: bool,
+    /// Policy: spends its whole turn on a killing strike at an unconscious
+    /// enemy in reach.
+    pub killing_strike: bool,
     pub attacks: u8,
     pub leftover: Leftover,
     pub seek_cover: bool,
@@ -213,6 +218,8 @@ pub struct Options {
     pub fortify_stamina: i32,
     pub cheat_death: i32,
     pub cheat_death_step: i32,
+    /// Difficulty of the resuscitate test; 0: the patient's missing health.
+    pub resuscitate_difficulty: i32,
 }
 
 impl Default for Options {
@@ -227,6 +234,7 @@ impl Default for Options {
             fortify_stamina: 1,
             cheat_death: 10,
             cheat_death_step: 5,
+            resuscitate_difficulty: 0,
         }
     }
 }
@@ -274,6 +282,8 @@ pub mod counter {
     pub const DEATHS: usize = 9;
     pub const HARMED: usize = 10;
     pub const BLOODIED: usize = 11;
+    pub const RESUSCITATED: usize = 12;
+    pub const KILLING_STRIKES: usize = 13;
 }
 
 const KIND_NAMES: &[&str] = &["melee", "thrown", "projectile"];
@@ -364,6 +374,18 @@ impl Ruleset for Dicestep {
             Some(Lit::Bool(false)),
             "policy: after its first attack of a turn, spends an action and 2 focus to give an ally that has not attacked this round one action",
         ),
+        Field::new(
+            "resuscitate",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "policy: with two actions left and an unconscious (not dead) ally within reach, resuscitates it: goes prone, then a STR + athletics test",
+        ),
+        Field::new(
+            "killing_strike",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "policy: with all three actions left and an unconscious enemy within a weapon's reach, spends them on a killing strike",
+        ),
         Field::new("attacks", Kind::Int { min: 0, max: 3 }, Some(Lit::Int(3)), "policy: most attacks it makes in a turn (the multiple attack penalty grows by 2 each)"),
         Field::new(
             "leftover",
@@ -421,6 +443,12 @@ impl Ruleset for Dicestep {
         Field::new("fortify_stamina", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(1)), "stamina a knock-out fortify costs (the example spends 1)"),
         Field::new("cheat_death", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(10)), "luck test difficulty to cheat death"),
         Field::new("cheat_death_step", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(5)), "rise of that difficulty after each success (for the unit, this fight)"),
+        Field::new(
+            "resuscitate_difficulty",
+            Kind::Int { min: 0, max: 100 },
+            Some(Lit::Int(0)),
+            "difficulty of the resuscitate test (the text gives none); 0: the patient's missing health, as for fortifying",
+        ),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -462,7 +490,7 @@ impl Ruleset for Dicestep {
         },
         CounterInfo {
             name: "deaths",
-            doc: "units dead of a failed cheat-death luck test",
+            doc: "units dead of a failed cheat-death luck test or a killing strike",
         },
         CounterInfo {
             name: "harmed",
@@ -471,6 +499,14 @@ impl Ruleset for Dicestep {
         CounterInfo {
             name: "bloodied",
             doc: "units that lost health",
+        },
+        CounterInfo {
+            name: "resuscitated",
+            doc: "unconscious units brought back into the fight by an ally's Resuscitate",
+        },
+        CounterInfo {
+            name: "killing_strikes",
+            doc: "unconscious units killed by a killing strike",
         },
     ];
 
@@ -491,6 +527,7 @@ impl Ruleset for Dicestep {
             fortify_stamina: f.int("fortify_stamina")? as i32,
             cheat_death: f.int("cheat_death")? as i32,
             cheat_death_step: f.int("cheat_death_step")? as i32,
+            resuscitate_difficulty: f.int("resuscitate_difficulty")? as i32,
         })
     }
 
@@ -556,6 +593,8 @@ impl Ruleset for Dicestep {
             fortify: f.bool("fortify")?,
             intercept: f.bool("intercept")?,
             command: f.bool("command")?,
+            resuscitate: f.bool("resuscitate")?,
+            killing_strike: f.bool("killing_strike")?,
             attacks: f.int("attacks")? as u8,
             leftover: [Leftover::Guard, Leftover::Wait, Leftover::Idle][f.choice("leftover")?],
             seek_cover: f.bool("seek_cover")?,
@@ -904,6 +943,9 @@ fn act<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     if b.actions <= kept_back(turn) || turn.unit(turn.actor).out {
         return false;
     }
+    if resuscitate(turn, b) || killing_strike(turn, b) {
+        return true;
+    }
     match turn.spec(turn.actor).tactic {
         Tactic::Advance => advance(turn, b),
         Tactic::KeepRange => keep_range(turn, b),
@@ -993,6 +1035,95 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool
         }
     }
     false
+}
+
+/// Unconscious units (out of the fight, not dead) of `mask` within `reach`
+/// of the actor, lowest index first.
+fn unconscious_within<D: Dice>(
+    turn: &Turn<'_, Dicestep, D>,
+    mask: u64,
+    reach: i32,
+) -> Option<usize> {
+    Bits(mask & !turn.in_fight()).find(|&i| {
+        let u = turn.unit(i);
+        u.conditions.has(Condition::Unconscious)
+            && !u.state.dead
+            && turn.distance(turn.actor, i) <= reach
+    })
+}
+
+/// Resuscitate (two actions): with the policy on, go prone, then test STR +
+/// athletics against the patient's missing health (or the option's fixed
+/// difficulty); success returns it to consciousness and the fight. Only
+/// allies with health left can come back. True if attempted.
+fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    if !stats.resuscitate || b.actions < 2 {
+        return false;
+    }
+    let Some(patient) =
+        unconscious_within(turn, turn.allies(), REACH).filter(|&p| turn.unit(p).state.health > 0)
+    else {
+        return false;
+    };
+    b.actions -= 2;
+    turn.unit_mut(me).conditions.set(Condition::Prone);
+    let result = test(turn, me, stats.str_die, stats.athletics, 0);
+    let difficulty = match turn.options().resuscitate_difficulty {
+        0 => turn.spec(patient).stats.health - turn.unit(patient).state.health,
+        fixed => fixed,
+    };
+    if result >= difficulty {
+        turn.unit_mut(patient)
+            .conditions
+            .clear(Condition::Unconscious);
+        turn.count(counter::RESUSCITATED);
+        turn.bring_back(patient);
+    }
+    true
+}
+
+/// Killing strike (the three-action activity): with the policy on and all
+/// three actions left, a test with advantage of the weapon's attribute die +
+/// combat skill die + proficiency against an unconscious enemy's
+/// constitution; success kills it, failure makes an ordinary attack instead
+/// (which has advantage on the prone body). True if attempted.
+fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    if !stats.killing_strike || b.actions < ACTIONS {
+        return false;
+    }
+    let side = turn.unit(me).side as usize;
+    let enemies = (0..MAX_SIDES)
+        .filter(|&s| s != side)
+        .fold(0, |m, s| m | turn.side_units(s));
+    let Some(victim) = unconscious_within(turn, enemies, stats.max_range) else {
+        return false;
+    };
+    let Some((w, _)) = pick_weapon(turn, turn.distance(me, victim)) else {
+        return false;
+    };
+    b.actions = 0;
+    let weapon = stats.weapons[w];
+    let mode = turn.options().advantage;
+    let pair = roll_pair(
+        turn.dice,
+        stats.attribute_die(weapon.attribute),
+        stats.combat,
+        1,
+        mode,
+    );
+    let result = pair + stats.proficiency + luck_bonus(luck_roll(turn, me));
+    if result >= turn.spec(victim).stats.constitution {
+        turn.unit_mut(victim).state.dead = true;
+        turn.count(counter::KILLING_STRIKES);
+        turn.count(counter::DEATHS);
+    } else {
+        attack(turn, victim, w);
+    }
+    true
 }
 
 /// Command (2 focus, an action): an ally that has not attacked this round

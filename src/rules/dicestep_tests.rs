@@ -1064,3 +1064,123 @@ fn p_cheat_death_with_luck_d20_is_11_in_20() {
     let se = (exact * (1.0 - exact) / n as f64).sqrt();
     assert!((p - exact).abs() < 4.0 * se, "p = {p}");
 }
+
+// ------------------------------------------- resuscitate and killing strike
+
+/// Red `a` (unit 0) with `a_extra`; a second red `a` (unit 1) or none;
+/// blue `b` (unit 2, or 1 without the second red unit). Everyone at the
+/// front line.
+fn rescue(a_extra: &str, two_red: bool) -> Encounter<Dicestep> {
+    let count = if two_red { 2 } else { 1 };
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.w]
+{SPEAR}
+[units.a]
+weapons = ["w"]
+evasion = 6
+endurance = 12
+health = 12
+{a_extra}
+[units.b]
+weapons = ["w"]
+evasion = 6
+endurance = 12
+health = 12
+reaction = "never"
+[sides.red]
+a = {{ count = {count} }}
+[sides.blue]
+b = {{}}
+"#
+    ))
+}
+
+/// Knock unit `i` out with `health` left.
+fn knock_down(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, i: usize, health: i32) {
+    f.units[i].state.health = health;
+    f.units[i].conditions.set(Condition::Unconscious);
+    f.units[i].conditions.set(Condition::Prone);
+    as_turn(enc, f, &mut ScriptedDice::new(&[]), 0, |t| t.take_out(i));
+}
+
+#[test]
+fn resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health() {
+    // Unit 0 makes no attacks (attacks = 0), so its turn is the rescue only.
+    let enc = rescue("attacks = 0", true);
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 10);
+    // STR d6 1 + athletics d4 1, luck 5 (no bonus): 2 ≥ missing health 2.
+    play(&enc, &mut f, 0, &[(6, 1), (4, 1), (20, 5)]);
+    assert!(!f.units[1].out);
+    assert!(!f.units[1].conditions.has(Condition::Unconscious));
+    assert!(
+        f.units[0].conditions.has(Condition::Prone),
+        "the rescuer went prone"
+    );
+    assert_eq!(f.counters[counter::RESUSCITATED], 1);
+    assert_eq!(f.standing(0), 2);
+
+    // Missing 3: the same 2 fails; the ally stays down.
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 9);
+    play(&enc, &mut f, 0, &[(6, 1), (4, 1), (20, 5)]);
+    assert!(f.units[1].out);
+    assert_eq!(f.counters[counter::RESUSCITATED], 0);
+
+    // A fixed difficulty replaces missing health: 7 fails against 8 even
+    // though only 1 health is missing; 8 succeeds.
+    let fixed = encounter::<Dicestep>(&format!(
+        "name = \"t\"\nrules = \"dicestep\"\n[options]\nresuscitate_difficulty = 8\n[weapons.w]\n{SPEAR}\n\
+         [units.a]\nweapons = [\"w\"]\nevasion = 6\nendurance = 12\nhealth = 12\nattacks = 0\n\
+         [sides.red]\na = {{ count = 2 }}\n[sides.blue]\na = {{}}\n"
+    ));
+    let mut f = fight(&fixed);
+    knock_down(&fixed, &mut f, 1, 11);
+    play(&fixed, &mut f, 0, &[(6, 4), (4, 3), (20, 5)]);
+    assert!(f.units[1].out);
+    let mut f = fight(&fixed);
+    knock_down(&fixed, &mut f, 1, 11);
+    play(&fixed, &mut f, 0, &[(6, 5), (4, 3), (20, 5)]);
+    assert!(!f.units[1].out);
+}
+
+#[test]
+fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
+    let enc = rescue("killing_strike = true", false);
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 5);
+    // With advantage (per-die: each die twice, best kept): STR 1|2 → 2,
+    // combat 1|1 → 1, +1 proficiency = 4 ≥ constitution 4 (the default).
+    play(&enc, &mut f, 0, &[(6, 1), (6, 2), (6, 1), (6, 1), (20, 5)]);
+    assert!(f.units[1].state.dead);
+    assert_eq!(f.counters[counter::KILLING_STRIKES], 1);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+
+    // 1 + 1 + 1 = 3 < 4: an ordinary attack instead (advantage against the
+    // prone body), which misses on all ones.
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 5);
+    play(
+        &enc,
+        &mut f,
+        0,
+        &[
+            (6, 1),
+            (6, 1),
+            (6, 1),
+            (6, 1),
+            (20, 5),
+            (6, 1),
+            (6, 1),
+            (6, 1),
+            (6, 1),
+            (20, 2),
+        ],
+    );
+    assert!(!f.units[1].state.dead);
+    assert_eq!(f.counters[counter::KILLING_STRIKES], 0);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+}
