@@ -9,6 +9,7 @@
 //!   and stabilising (scenarios/osr_patrol.toml's base).
 //! - `dicestep_skirmish_4v6`: dicestep's 4 v 6 (scenarios/dicestep_skirmish.toml's base).
 //! - `escalation_duel`: scenarios/escalation_duel.toml's base (escalation).
+//! - `thrum_skirmish_3v3`: scenarios/thrum_skirmish.toml's base (thrum).
 //!
 //! Run: `cargo bench --bench kernel`. Compare `duel` with `bare_duel` as a
 //! ratio: these machines are noisy, ratios travel better than absolutes.
@@ -16,7 +17,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use skirmish::dice::{Dice, RngDice};
 use skirmish::engine::{Fight, Tally};
-use skirmish::rules::{Dicestep, Escalation, Osr, Ruleset, Trenches};
+use skirmish::rules::{Dicestep, Escalation, Osr, Ruleset, Thrum, Trenches};
 use skirmish::scenario::compile::compile_str;
 
 const FIGHTS: u32 = 4096;
@@ -102,6 +103,14 @@ fn kernel(c: &mut Criterion) {
         let mut fight = Fight::<Escalation>::new();
         let mut tally = Tally::default();
         b.iter(|| fight.run_into(&esc, &mut dice, FIGHTS, &mut tally));
+    });
+
+    let thrum = scenario::<Thrum>("scenarios/thrum_skirmish.toml");
+    group.bench_function("thrum_skirmish_3v3", |b| {
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Thrum>::new();
+        let mut tally = Tally::default();
+        b.iter(|| fight.run_into(&thrum, &mut dice, FIGHTS, &mut tally));
     });
     group.finish();
 }

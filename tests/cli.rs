@@ -422,6 +422,28 @@ fn rules_dicestep_describes_fields_options_and_counters() {
 }
 
 #[test]
+fn rules_thrum_describes_fields_options_and_counters() {
+    let o = Sandbox::new().run(&["rules", "thrum"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    for word in [
+        "fatigue_tolerance",
+        "stress_tolerance",
+        "evasion-unless-vulnerable",
+        "stance_defence",
+        "finisher",
+        "boon_effect",
+        "crit_margin",
+        "panics",
+        "self_revivals",
+    ] {
+        assert!(
+            o.stdout.contains(word),
+            "`rules thrum` does not mention {word}"
+        );
+    }
+}
+
+#[test]
 fn rules_with_an_unknown_name_exits_2_listing_the_rulesets() {
     let o = Sandbox::new().run(&["rules", "nope"]);
     assert_eq!(o.code, 2, "{o:#?}");
@@ -865,6 +887,13 @@ fn osr_reports_are_identical_across_thread_counts() {
 #[test]
 fn dicestep_reports_are_identical_across_thread_counts() {
     identical_across_thread_counts("dicestep_skirmish");
+}
+
+/// The same for `thrum`: units incapacitated and resuscitated, reviving
+/// on their own, wounded and removed.
+#[test]
+fn thrum_reports_are_identical_across_thread_counts() {
+    identical_across_thread_counts("thrum_skirmish");
 }
 
 fn identical_across_thread_counts(name: &str) {

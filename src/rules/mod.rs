@@ -27,11 +27,13 @@ pub mod d20;
 pub mod dicestep;
 pub mod escalation;
 pub mod osr;
+pub mod thrum;
 pub mod trenches;
 
 pub use dicestep::Dicestep;
 pub use escalation::Escalation;
 pub use osr::Osr;
+pub use thrum::Thrum;
 pub use trenches::Trenches;
 
 /// Most weapons on one stat block.
@@ -103,7 +105,13 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
-pub const NAMES: &[&str] = &[Trenches::NAME, Osr::NAME, Dicestep::NAME, Escalation::NAME];
+pub const NAMES: &[&str] = &[
+    Trenches::NAME,
+    Osr::NAME,
+    Dicestep::NAME,
+    Escalation::NAME,
+    Thrum::NAME,
+];
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to
@@ -126,6 +134,10 @@ macro_rules! with_ruleset {
             }
             "escalation" => {
                 type $R = $crate::rules::Escalation;
+                $body
+            }
+            "thrum" => {
+                type $R = $crate::rules::Thrum;
                 $body
             }
             _ => $unknown,

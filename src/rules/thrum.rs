@@ -1,0 +1,1055 @@
+//! `thrum`: the Thrum wiki's combat flow (seed 004), an opposed-2d6 system
+//! with boons and banes and no hit points: harm is Fatigue and Stress Load
+//! against Fatigue and Stress Tolerance.
+//!
+//! As written: initiative 2d6 + Initiative modifier once per fight,
+//! descending (a unit's `delay` keeps it later for the whole fight); Round
+//! Zero: every unit enters its stance. A turn: start of turn (a Frayed unit,
+//! Stress Load > Stress Tolerance, makes a Panic Roll: 2d6 + Resolve must
+//! exceed the Stress Load, else Stunned, Stress Load added to Fatigue Load
+//! and reset, Stress Tolerance −1), Move up to Speed (squares), one Action (an
+//! attack ability, or Resuscitate), a Stance, end of turn (statuses tick
+//! down). An attack is 2d6 + Art modifier against the defender's 2d6 +
+//! Resilience (physical) / Resolve (mental) or Evasion, chosen before the
+//! roll by the unit's `defence` policy. Resilience/Resolve: success avoids,
+//! failure takes the effect. Evasion: +1 Boon unless Vulnerable; a critical
+//! avoids; a success avoids but +1 Vulnerable; a failure takes the effect and
+//! +1 Vulnerable. A hit adds its `load` to the target's Fatigue Load
+//! (physical) or Stress Load (mental). Exhausted (Fatigue Load > Fatigue
+//! Tolerance): +1 Bane on offensive rolls and an Incapacity Roll after each
+//! Action (2d6 + Resilience must exceed the Fatigue Load, else
+//! Incapacitated). Frayed: +1 Bane on defensive rolls. Ranged abilities: +1
+//! Bane per enemy adjacent to the attacker; cover: +1 Bane on physical
+//! attacks; full cover: cannot be targeted. Finisher abilities make an
+//! Exhausted target roll for Incapacity at once.
+//!
+//! Incapacitated units are out of the fight (the engine's `take_out`) but
+//! keep their turns (`lingering`): on becoming Incapacitated and at the end
+//! of each of their turns, Fatigue Tolerance −1 and Fatigue Load −1 (both
+//! floored at 0); Fatigue Load 0 ends the incapacity (self-revival); ending a
+//! turn Incapacitated at Fatigue Tolerance 0 gives a Wound; three Wounds
+//! remove the unit. An ally's Resuscitate also ends it. A side with every
+//! unit Incapacitated or removed loses (the engine's rule).
+//!
+//! Boons and banes (undefined in the seed; the system's own draft): they
+//! cancel one for one; each net boon (bane) adds a d6 and drops the lowest
+//! (highest); ties go to the defender; a critical is winning by 5 or more.
+//! Each is an option. Harm booked per side (`damage` in reports) is Load
+//! points inflicted by hits, 1 per point.
+
+use crate::dice::Dice;
+use crate::engine::{
+    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
+    UnitSpec,
+};
+use crate::results::CounterInfo;
+use crate::rules::common::{kit, Kit, KitWeapon};
+use crate::rules::Ruleset;
+use crate::scenario::schema::{Field, Fields, Kind, Lit};
+use crate::scenario::ScenarioError;
+
+/// The ruleset marker type.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Thrum;
+
+/// Adjacent: within one square (8-adjacency on the grid, one step on the
+/// front).
+pub const ADJACENT: i32 = 1;
+/// Wounds that remove a unit from combat.
+pub const WOUNDS_REMOVED: u8 = 3;
+
+/// Physical abilities deal Fatigue and are defended with Resilience or
+/// Evasion; mental ones deal Stress and are defended with Resolve or Evasion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AbilityKind {
+    #[default]
+    Physical,
+    Mental,
+}
+
+/// An attack ability (a Basic Attack or an ability from a Combat Art), as a
+/// `[weapons.NAME]` table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ability {
+    pub kind: AbilityKind,
+    /// Added to the unit's Art modifier on the offensive roll.
+    pub bonus: i32,
+    /// Range in squares (1 = adjacent).
+    pub range: i32,
+    /// The Ranged tag: +1 Bane per enemy adjacent to the attacker.
+    pub ranged: bool,
+    /// The Finisher tag: an Exhausted target rolls for Incapacity at once.
+    pub finisher: bool,
+    /// Load a hit adds (Fatigue if physical, Stress if mental).
+    pub load: i32,
+    /// Extra Load a hit adds when the attacker overexerts (0: no Overexert).
+    pub overexert: i32,
+}
+
+impl KitWeapon for Ability {
+    fn mean_damage(&self) -> f64 {
+        self.load as f64
+    }
+    fn range(&self) -> i32 {
+        self.range
+    }
+    fn is_melee(&self) -> bool {
+        !self.ranged
+    }
+}
+
+/// The defensive roll a unit chooses before the attack is rolled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Defence {
+    /// Resilience against physical attacks, Resolve against mental ones (the
+    /// "hedge").
+    #[default]
+    Resilience,
+    /// Evasion always (the "gamble").
+    Evasion,
+    /// Evasion while not Vulnerable (so it has its Boon), else Resilience or
+    /// Resolve.
+    EvasionUnlessVulnerable,
+}
+
+/// When a unit overexerts an ability that has the Overexert tag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Overexert {
+    #[default]
+    Never,
+    /// Only while the Stress taken keeps it within its Stress Tolerance.
+    Calm,
+    Always,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unit {
+    pub fatigue_tolerance: i32,
+    pub stress_tolerance: i32,
+    pub resilience: i32,
+    pub resolve: i32,
+    pub evasion: i32,
+    pub initiative: i32,
+    /// Initiative points it delays by, for the whole fight.
+    pub delay: i32,
+    /// Art modifier of its attacks (a Basic Attack uses the highest).
+    pub art: i32,
+    /// Squares per Move.
+    pub speed: i32,
+    /// Wounds before the fight.
+    pub wounds: u8,
+    pub defence: Defence,
+    /// Net boons its stance gives its offensive rolls (negative: banes).
+    pub stance_offence: i32,
+    /// Net boons its stance gives its defensive rolls (negative: banes).
+    pub stance_defence: i32,
+    /// Uses Resuscitate on an incapacitated ally within a move.
+    pub resuscitate: bool,
+    pub overexert: Overexert,
+    /// Attack abilities, most Load first (list order among equals).
+    pub kit: Kit<Ability>,
+    /// Has an ability with the Ranged tag.
+    pub ranged: bool,
+}
+
+impl Unit {
+    #[inline]
+    pub fn abilities(&self) -> &[Ability] {
+        &self.kit.weapons[..self.kit.n as usize]
+    }
+
+    /// The first (best) ability that reaches `distance`.
+    #[inline]
+    pub fn ability_for(&self, distance: i32) -> Option<Ability> {
+        self.abilities()
+            .iter()
+            .copied()
+            .find(|a| distance <= a.range)
+    }
+}
+
+/// How boons and banes combine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cancel {
+    /// One bane cancels one boon; the net count applies.
+    #[default]
+    OneForOne,
+    /// Any boon and any bane cancel entirely (5e-like); otherwise one.
+    Single,
+}
+
+/// What a net boon or bane does to a roll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoonEffect {
+    /// Roll an extra d6 per net boon (bane) and drop the lowest (highest).
+    #[default]
+    ExtraDie,
+    /// +1 (−1) per net boon (bane).
+    Flat,
+}
+
+/// What being Stunned does (the seed does not say).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stunned {
+    /// Move or Act, not both (the draft).
+    #[default]
+    MoveOrAct,
+    /// Neither move nor act.
+    LoseTurn,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub cancel: Cancel,
+    pub boon_effect: BoonEffect,
+    /// Opposed rolls tied: the defender wins.
+    pub ties_to_defender: bool,
+    /// Winning by this much or more is a critical.
+    pub crit_margin: i32,
+    pub stunned: Stunned,
+    /// Vulnerable loses a stack at the end of its owner's turn.
+    pub vulnerable_ticks: bool,
+    /// A unit incapacitated during its own turn also takes that turn's
+    /// end-of-turn decrement.
+    pub same_turn_decay: bool,
+    /// Incapacitated units still make Panic Rolls.
+    pub panic_while_incapacitated: bool,
+    /// Stress an overexerting attacker takes.
+    pub overexert_stress: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cancel: Cancel::OneForOne,
+            boon_effect: BoonEffect::ExtraDie,
+            ties_to_defender: true,
+            crit_margin: 5,
+            stunned: Stunned::MoveOrAct,
+            vulnerable_ticks: true,
+            same_turn_decay: true,
+            panic_while_incapacitated: true,
+            overexert_stress: 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    pub fatigue_load: i32,
+    pub fatigue_tolerance: i32,
+    pub stress_load: i32,
+    pub stress_tolerance: i32,
+    /// Vulnerable stacks.
+    pub vulnerable: u8,
+    /// Stunned stacks.
+    pub stunned: u8,
+    pub wounds: u8,
+    /// In its stance.
+    pub stance: bool,
+    pub incapacitated: bool,
+    /// Removed from combat (three wounds).
+    pub removed: bool,
+}
+
+impl State {
+    /// Fatigue Load exceeds Fatigue Tolerance.
+    #[inline]
+    pub fn exhausted(&self) -> bool {
+        self.fatigue_load > self.fatigue_tolerance
+    }
+
+    /// Stress Load exceeds Stress Tolerance.
+    #[inline]
+    pub fn frayed(&self) -> bool {
+        self.stress_load > self.stress_tolerance
+    }
+}
+
+/// Indices into [`Thrum::COUNTERS`].
+pub mod counter {
+    pub const ATTACKS: usize = 0;
+    pub const HITS: usize = 1;
+    pub const EVASION_CRITS: usize = 2;
+    pub const VULNERABLE: usize = 3;
+    pub const PANIC_ROLLS: usize = 4;
+    pub const PANICS: usize = 5;
+    pub const INCAPACITY_ROLLS: usize = 6;
+    pub const INCAPACITATIONS: usize = 7;
+    pub const WOUNDS: usize = 8;
+    pub const REMOVALS: usize = 9;
+    pub const SELF_REVIVALS: usize = 10;
+    pub const RESUSCITATIONS: usize = 11;
+}
+
+const KIND_NAMES: &[&str] = &["physical", "mental"];
+const DEFENCE_NAMES: &[&str] = &["resilience", "evasion", "evasion-unless-vulnerable"];
+const OVEREXERT_NAMES: &[&str] = &["never", "calm", "always"];
+const CANCEL_NAMES: &[&str] = &["one-for-one", "single"];
+const BOON_NAMES: &[&str] = &["extra-die", "flat"];
+const TIE_NAMES: &[&str] = &["defender", "attacker"];
+const STUNNED_NAMES: &[&str] = &["move-or-act", "lose-turn"];
+
+/// Shared conditions that stop a unit from moving and acting (it stays in
+/// the fight and is not Incapacitated in thrum's sense).
+const HELPLESS: Conditions = Conditions::of(&[
+    Condition::Incapacitated,
+    Condition::Paralyzed,
+    Condition::Unconscious,
+]);
+
+const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> Field {
+    Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
+}
+
+impl Ruleset for Thrum {
+    const NAME: &'static str = "thrum";
+    const TITLE: &'static str = "Thrum combat flow (seed 004)";
+    const ABOUT: &'static str =
+        "Opposed 2d6 + modifier with boons and banes (extra d6, keep two); \
+        the defender picks Resilience/Resolve (hedge) or Evasion (gamble, Vulnerable); no hit \
+        points: hits add Fatigue or Stress Load against Tolerances, Panic and Incapacity \
+        Rolls, tolerance decay, three Wounds remove. Distances in squares.";
+    const DISTANCE_UNIT: &'static str = "squares";
+    const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
+    const INITIATIVE_STAT: &'static str = "initiative − delay";
+
+    const UNIT_FIELDS: &'static [Field] = &[
+        Field::new(
+            "fatigue_tolerance",
+            Kind::Int { min: 0, max: 100 },
+            None,
+            "Fatigue Tolerance (the draft: 10 + END modifier); Fatigue Load above it: Exhausted",
+        ),
+        Field::new(
+            "stress_tolerance",
+            Kind::Int { min: 0, max: 100 },
+            None,
+            "Stress Tolerance (the draft: 10 + FOC modifier); Stress Load above it: Frayed",
+        ),
+        int("resilience", -10, 20, 0, "Resilience modifier (END): defends physical attacks, Incapacity Rolls"),
+        int("resolve", -10, 20, 0, "Resolve modifier (FOC): defends mental attacks, Panic Rolls"),
+        int("evasion", -10, 20, 0, "Evasion modifier (REF): defends either kind, with a Boon unless Vulnerable"),
+        int("initiative", -10, 20, 0, "Initiative modifier: initiative is 2d6 + this"),
+        int(
+            "delay",
+            0,
+            100,
+            0,
+            "Delay: act this many initiative points later, for the whole fight (the text's delay persists)",
+        ),
+        int("art", -10, 20, 0, "Art modifier of its attacks (a Basic Attack uses the highest Art modifier)"),
+        int("speed", 0, 100, 4, "squares per Move (the draft: 4)"),
+        int("wounds", 0, 2, 0, "Wounds carried into the fight (three remove a unit)"),
+        Field::new(
+            "defence",
+            Kind::Choice(DEFENCE_NAMES),
+            Some(Lit::Str("resilience")),
+            "defence policy: resilience (Resilience vs physical, Resolve vs mental: the hedge), evasion (the gamble), or evasion-unless-vulnerable",
+        ),
+        int(
+            "stance_offence",
+            -3,
+            3,
+            0,
+            "its stance's net boons on its offensive rolls (negative: banes); 0 and stance_defence 0: no stance",
+        ),
+        int(
+            "stance_defence",
+            -3,
+            3,
+            0,
+            "its stance's net boons on its defensive rolls (negative: banes); a guarding stance: 1",
+        ),
+        Field::new(
+            "resuscitate",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "uses its Action to Resuscitate an incapacitated ally it can reach this turn (before attacking)",
+        ),
+        Field::new(
+            "overexert",
+            Kind::Choice(OVEREXERT_NAMES),
+            Some(Lit::Str("never")),
+            "when it overexerts abilities with an Overexert effect: never, calm (only if the Stress keeps it within its Stress Tolerance), always",
+        ),
+        Field::new(
+            "weapons",
+            Kind::Names(None),
+            None,
+            "attack abilities (names of [weapons.NAME] tables); the first with the most Load that reaches is used",
+        ),
+    ];
+
+    const WEAPON_FIELDS: &'static [Field] = &[
+        Field::new(
+            "kind",
+            Kind::Choice(KIND_NAMES),
+            Some(Lit::Str("physical")),
+            "physical (deals Fatigue; Resilience or Evasion; cover applies) or mental (deals Stress; Resolve or Evasion)",
+        ),
+        int("bonus", -10, 20, 0, "added to the unit's Art modifier (e.g. negative for an ability of a weaker Art)"),
+        int("range", 1, 1000, 1, "range in squares (1 = adjacent)"),
+        Field::new("ranged", Kind::Bool, Some(Lit::Bool(false)), "the Ranged tag: +1 Bane per enemy adjacent to the attacker"),
+        Field::new(
+            "finisher",
+            Kind::Bool,
+            Some(Lit::Bool(false)),
+            "the Finisher tag: an Exhausted target makes an Incapacity Roll right after the attack",
+        ),
+        int("load", 1, 10, 1, "Load a hit adds (Fatigue or Stress; the text: +1)"),
+        int(
+            "overexert",
+            0,
+            10,
+            0,
+            "Overexert: extra Load a hit adds if the attacker took Stress before rolling (0: the ability has no Overexert)",
+        ),
+    ];
+
+    const OPTIONS: &'static [Field] = &[
+        Field::new(
+            "cancel",
+            Kind::Choice(CANCEL_NAMES),
+            Some(Lit::Str("one-for-one")),
+            "boons and banes: one-for-one (the draft: each bane cancels one boon) or single (any of both cancel, else one)",
+        ),
+        Field::new(
+            "boon_effect",
+            Kind::Choice(BOON_NAMES),
+            Some(Lit::Str("extra-die")),
+            "a net boon (bane): extra-die (the draft: +1d6, drop the lowest (highest)) or flat (+1 (−1))",
+        ),
+        Field::new(
+            "attack_ties",
+            Kind::Choice(TIE_NAMES),
+            Some(Lit::Str("defender")),
+            "who wins a tied opposed roll (the draft: the defender)",
+        ),
+        int("crit_margin", 1, 20, 5, "a roll beating the other by this much or more is a critical (the draft: 5)"),
+        Field::new(
+            "stunned",
+            Kind::Choice(STUNNED_NAMES),
+            Some(Lit::Str("move-or-act")),
+            "what Stunned does (undefined in the seed): move-or-act (the draft) or lose-turn",
+        ),
+        Field::new(
+            "vulnerable_ticks",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "Vulnerable loses a stack at the end of its owner's turn (false: it lasts the fight)",
+        ),
+        Field::new(
+            "same_turn_decay",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement",
+        ),
+        Field::new(
+            "panic_while_incapacitated",
+            Kind::Bool,
+            Some(Lit::Bool(true)),
+            "incapacitated units still make Panic Rolls at the start of their turns",
+        ),
+        int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
+    ];
+
+    const COUNTERS: &'static [CounterInfo] = &[
+        CounterInfo {
+            name: "attacks",
+            doc: "attack rolls per fight",
+        },
+        CounterInfo {
+            name: "hits",
+            doc: "attacks whose effect was taken, per fight",
+        },
+        CounterInfo {
+            name: "evasion_crits",
+            doc: "Evasion criticals (avoided without Vulnerable), per fight",
+        },
+        CounterInfo {
+            name: "vulnerable",
+            doc: "Vulnerable stacks taken by evading, per fight",
+        },
+        CounterInfo {
+            name: "panic_rolls",
+            doc: "Panic Rolls made, per fight",
+        },
+        CounterInfo {
+            name: "panics",
+            doc:
+                "failed Panic Rolls (Stunned, Stress into Fatigue, Stress Tolerance −1), per fight",
+        },
+        CounterInfo {
+            name: "incapacity_rolls",
+            doc: "Incapacity Rolls made (after actions while Exhausted, Finishers), per fight",
+        },
+        CounterInfo {
+            name: "incapacitations",
+            doc: "units incapacitated, per fight",
+        },
+        CounterInfo {
+            name: "wounds",
+            doc: "Wounds taken (ending a turn incapacitated at Fatigue Tolerance 0), per fight",
+        },
+        CounterInfo {
+            name: "removals",
+            doc: "units removed from combat by a third Wound, per fight",
+        },
+        CounterInfo {
+            name: "self_revivals",
+            doc: "incapacities ended by Fatigue Load reaching 0, per fight",
+        },
+        CounterInfo {
+            name: "resuscitations",
+            doc: "incapacities ended by an ally's Resuscitate, per fight",
+        },
+    ];
+
+    type Weapon = Ability;
+    type Unit = Unit;
+    type State = State;
+    type Options = Options;
+
+    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+        Ok(Options {
+            cancel: [Cancel::OneForOne, Cancel::Single][f.choice("cancel")?],
+            boon_effect: [BoonEffect::ExtraDie, BoonEffect::Flat][f.choice("boon_effect")?],
+            ties_to_defender: f.choice("attack_ties")? == 0,
+            crit_margin: f.int("crit_margin")? as i32,
+            stunned: [Stunned::MoveOrAct, Stunned::LoseTurn][f.choice("stunned")?],
+            vulnerable_ticks: f.bool("vulnerable_ticks")?,
+            same_turn_decay: f.bool("same_turn_decay")?,
+            panic_while_incapacitated: f.bool("panic_while_incapacitated")?,
+            overexert_stress: f.int("overexert_stress")? as i32,
+        })
+    }
+
+    fn compile_weapon(f: &Fields) -> Result<Ability, ScenarioError> {
+        Ok(Ability {
+            kind: [AbilityKind::Physical, AbilityKind::Mental][f.choice("kind")?],
+            bonus: f.int("bonus")? as i32,
+            range: f.int("range")? as i32,
+            ranged: f.bool("ranged")?,
+            finisher: f.bool("finisher")?,
+            load: f.int("load")? as i32,
+            overexert: f.int("overexert")? as i32,
+        })
+    }
+
+    fn compile_unit(f: &Fields, weapons: &[Ability]) -> Result<Unit, ScenarioError> {
+        let kit = kit(f, weapons)?;
+        Ok(Unit {
+            fatigue_tolerance: f.int("fatigue_tolerance")? as i32,
+            stress_tolerance: f.int("stress_tolerance")? as i32,
+            resilience: f.int("resilience")? as i32,
+            resolve: f.int("resolve")? as i32,
+            evasion: f.int("evasion")? as i32,
+            initiative: f.int("initiative")? as i32,
+            delay: f.int("delay")? as i32,
+            art: f.int("art")? as i32,
+            speed: f.int("speed")? as i32,
+            wounds: f.int("wounds")? as u8,
+            defence: [
+                Defence::Resilience,
+                Defence::Evasion,
+                Defence::EvasionUnlessVulnerable,
+            ][f.choice("defence")?],
+            stance_offence: f.int("stance_offence")? as i32,
+            stance_defence: f.int("stance_defence")? as i32,
+            resuscitate: f.bool("resuscitate")?,
+            overexert: [Overexert::Never, Overexert::Calm, Overexert::Always]
+                [f.choice("overexert")?],
+            ranged: weapons.iter().any(|a| a.ranged),
+            kit,
+        })
+    }
+
+    fn describe_unit(u: &Unit) -> String {
+        let mut s = format!(
+            "FT {}, ST {}, RES {:+}, RSV {:+}, EVA {:+}, art {:+}, {}",
+            u.fatigue_tolerance,
+            u.stress_tolerance,
+            u.resilience,
+            u.resolve,
+            u.evasion,
+            u.art,
+            DEFENCE_NAMES[u.defence as usize]
+        );
+        if u.stance_offence != 0 || u.stance_defence != 0 {
+            s.push_str(&format!(
+                ", stance {:+}/{:+}",
+                u.stance_offence, u.stance_defence
+            ));
+        }
+        if u.delay > 0 {
+            s.push_str(&format!(", delay {}", u.delay));
+        }
+        if u.wounds > 0 {
+            s.push_str(&format!(", {} wounds", u.wounds));
+        }
+        s
+    }
+
+    fn default_tactic(unit: &Unit) -> Tactic {
+        if unit.ranged {
+            Tactic::Hold
+        } else {
+            Tactic::Advance
+        }
+    }
+
+    fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
+        // Ties: the engine's `initiative_ties` (random by default).
+        let roll = (dice.roll(6) + dice.roll(6)) as i32;
+        InitiativeRoll {
+            total: roll + unit.initiative - unit.delay,
+            tiebreak: 0,
+        }
+    }
+
+    fn initiative_stat(unit: &Unit) -> i32 {
+        unit.initiative - unit.delay
+    }
+
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+        let u = &spec.stats;
+        // Round Zero: everyone enters its stance.
+        unit.state = State {
+            fatigue_tolerance: u.fatigue_tolerance,
+            stress_tolerance: u.stress_tolerance,
+            wounds: u.wounds,
+            stance: true,
+            ..State::default()
+        };
+    }
+
+    fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+        let me = turn.actor;
+        let opts = *turn.options();
+        let incapacitated = turn.unit(me).state.incapacitated;
+        // Start of turn: a Frayed unit panics.
+        if turn.unit(me).state.frayed() && (!incapacitated || opts.panic_while_incapacitated) {
+            panic_roll(turn, me);
+        }
+        if incapacitated {
+            end_of_turn(turn, true);
+            return;
+        }
+        if !turn.unit(me).conditions.any(HELPLESS) {
+            let acted = move_and_act(turn);
+            // After an Action, an Exhausted unit rolls for Incapacity.
+            if acted && turn.unit(me).state.exhausted() {
+                incapacity_roll(turn, me);
+            }
+        }
+        // Stance: keep it, or take it again after an incapacity ended.
+        let s = &mut turn.unit_mut(me).state;
+        if !s.incapacitated {
+            s.stance = true;
+        }
+        end_of_turn(turn, false);
+    }
+
+    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
+        // Tolerance left before Exhausted plus before Frayed.
+        let s = &unit.state;
+        let left = (s.fatigue_tolerance - s.fatigue_load).max(0)
+            + (s.stress_tolerance - s.stress_load).max(0);
+        let full = spec.stats.fatigue_tolerance + spec.stats.stress_tolerance;
+        (left as u32, full as u32)
+    }
+}
+
+/// 2d6 with `net` boons (positive) or banes (negative).
+#[inline]
+pub fn roll_2d6<D: Dice>(dice: &mut D, net: i32, effect: BoonEffect) -> i32 {
+    let (a, b) = (dice.roll(6) as i32, dice.roll(6) as i32);
+    if net == 0 {
+        return a + b;
+    }
+    if effect == BoonEffect::Flat {
+        return a + b + net;
+    }
+    // Keep the two best (boons) or worst (banes): track them as extra dice
+    // come in.
+    let (mut hi, mut lo) = (a.max(b), a.min(b));
+    for _ in 0..net.unsigned_abs() {
+        let d = dice.roll(6) as i32;
+        if net > 0 {
+            if d > hi {
+                (hi, lo) = (d, hi);
+            } else if d > lo {
+                lo = d;
+            }
+        } else if d < lo {
+            (hi, lo) = (lo, d);
+        } else if d < hi {
+            hi = d;
+        }
+    }
+    hi + lo
+}
+
+/// Net boons of a roll with `boons` and `banes` under the cancel rule.
+#[inline]
+pub fn net_boons(boons: i32, banes: i32, cancel: Cancel) -> i32 {
+    match cancel {
+        Cancel::OneForOne => boons - banes,
+        Cancel::Single => i32::from(boons > 0 && banes == 0) - i32::from(banes > 0 && boons == 0),
+    }
+}
+
+/// Split a signed stance value into (boons, banes).
+#[inline]
+fn signed(v: i32) -> (i32, i32) {
+    (v.max(0), (-v).max(0))
+}
+
+/// Whether a unit with `stats` in `state` defends with Evasion (else with
+/// Resilience or Resolve), by its defence policy.
+#[inline]
+pub fn evades(stats: &Unit, state: &State) -> bool {
+    match stats.defence {
+        Defence::Resilience => false,
+        Defence::Evasion => true,
+        Defence::EvasionUnlessVulnerable => state.vulnerable == 0,
+    }
+}
+
+/// How an attack went (for tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackResult {
+    pub offence: i32,
+    pub defence: i32,
+    /// The defender used Evasion.
+    pub evaded: bool,
+    /// The defender's critical (Evasion: avoided without Vulnerable).
+    pub crit: bool,
+    /// The effect was taken.
+    pub hit: bool,
+}
+
+/// The acting unit attacks `target` with `ability`.
+pub fn attack<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    target: usize,
+    ability: &Ability,
+) -> AttackResult {
+    let me = turn.actor;
+    let enc = turn.enc;
+    let opts = &enc.options;
+    let stats = &enc.units[me].stats;
+    let tstats = &enc.units[target].stats;
+    let physical = ability.kind == AbilityKind::Physical;
+
+    // Overexert: declared, and Stress taken, before any roll.
+    let mut load = ability.load;
+    if ability.overexert > 0 {
+        let s = &turn.unit(me).state;
+        let go = match stats.overexert {
+            Overexert::Never => false,
+            Overexert::Calm => s.stress_load + opts.overexert_stress <= s.stress_tolerance,
+            Overexert::Always => true,
+        };
+        if go {
+            turn.unit_mut(me).state.stress_load += opts.overexert_stress;
+            load += ability.overexert;
+        }
+    }
+
+    // The defender chooses before the roll.
+    let theirs = *turn.unit(target);
+    let evade = evades(tstats, &theirs.state);
+
+    // Offensive roll.
+    let mine = turn.unit(me).state;
+    let (mut boons, mut banes) = if mine.stance {
+        signed(stats.stance_offence)
+    } else {
+        (0, 0)
+    };
+    banes += i32::from(mine.exhausted());
+    if ability.ranged {
+        banes += turn.enemies_within(me, ADJACENT).count_ones() as i32;
+    }
+    if physical && matches!(theirs.cover, Cover::Half | Cover::ThreeQuarters) {
+        banes += 1;
+    }
+    let net = net_boons(boons, banes, opts.cancel);
+    let offence = roll_2d6(turn.dice, net, opts.boon_effect) + stats.art + ability.bonus;
+
+    // Defensive roll.
+    (boons, banes) = if theirs.state.stance {
+        signed(tstats.stance_defence)
+    } else {
+        (0, 0)
+    };
+    banes += i32::from(theirs.state.frayed());
+    boons += i32::from(evade && theirs.state.vulnerable == 0);
+    let modifier = match (evade, physical) {
+        (true, _) => tstats.evasion,
+        (false, true) => tstats.resilience,
+        (false, false) => tstats.resolve,
+    };
+    let net = net_boons(boons, banes, opts.cancel);
+    let defence = roll_2d6(turn.dice, net, opts.boon_effect) + modifier;
+
+    turn.count(counter::ATTACKS);
+    let margin = defence - offence;
+    let avoids = margin > 0 || (margin == 0 && opts.ties_to_defender);
+    let crit = margin >= opts.crit_margin;
+    let hit = !avoids;
+    if evade {
+        if crit {
+            turn.count(counter::EVASION_CRITS);
+        } else {
+            let v = &mut turn.unit_mut(target).state.vulnerable;
+            *v = v.saturating_add(1);
+            turn.count(counter::VULNERABLE);
+        }
+    }
+    if hit {
+        turn.count(counter::HITS);
+        let s = &mut turn.unit_mut(target).state;
+        if physical {
+            s.fatigue_load += load;
+        } else {
+            s.stress_load += load;
+        }
+        turn.harm(load as u32);
+        if ability.finisher && turn.unit(target).state.exhausted() {
+            incapacity_roll(turn, target);
+        }
+    }
+    AttackResult {
+        offence,
+        defence,
+        evaded: evade,
+        crit,
+        hit,
+    }
+}
+
+/// Start of turn: a Frayed unit's Panic Roll (2d6 + Resolve must exceed the
+/// Stress Load). Returns true if it panicked.
+pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
+    turn.count(counter::PANIC_ROLLS);
+    let roll = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie) + turn.spec(unit).stats.resolve;
+    let s = &mut turn.unit_mut(unit).state;
+    if roll > s.stress_load {
+        return false;
+    }
+    s.stunned = s.stunned.saturating_add(1);
+    s.fatigue_load += s.stress_load;
+    s.stress_load = 0;
+    s.stress_tolerance = (s.stress_tolerance - 1).max(0);
+    turn.count(counter::PANICS);
+    true
+}
+
+/// An Incapacity Roll (2d6 + Resilience must exceed the Fatigue Load).
+/// Returns true if the unit is incapacitated.
+pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
+    turn.count(counter::INCAPACITY_ROLLS);
+    let roll = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie) + turn.spec(unit).stats.resilience;
+    if roll > turn.unit(unit).state.fatigue_load {
+        return false;
+    }
+    incapacitate(turn, unit);
+    true
+}
+
+/// A unit becomes Incapacitated: its stance ends, Fatigue Tolerance and Load
+/// drop by 1, and it leaves the fight but keeps its turns.
+fn incapacitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
+    turn.count(counter::INCAPACITATIONS);
+    let c = turn.unit_mut(unit);
+    c.state.incapacitated = true;
+    c.state.stance = false;
+    c.lingering = true;
+    turn.take_out(unit);
+    decay(turn, unit);
+}
+
+/// Fatigue Tolerance −1 and Fatigue Load −1 (floored at 0); a Load of 0
+/// ends the incapacity. Returns true if the unit revived.
+fn decay<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
+    let s = &mut turn.unit_mut(unit).state;
+    s.fatigue_tolerance = (s.fatigue_tolerance - 1).max(0);
+    s.fatigue_load = (s.fatigue_load - 1).max(0);
+    if s.fatigue_load == 0 {
+        turn.count(counter::SELF_REVIVALS);
+        revive(turn, unit);
+        return true;
+    }
+    false
+}
+
+/// Incapacity ends: back in the fight, without a stance until it takes one.
+fn revive<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
+    let c = turn.unit_mut(unit);
+    c.state.incapacitated = false;
+    c.lingering = false;
+    turn.bring_back(unit);
+}
+
+/// End of turn: incapacity decay, Wounds and removal; then statuses tick.
+/// `was_down`: the unit started the turn incapacitated.
+fn end_of_turn<D: Dice>(turn: &mut Turn<'_, Thrum, D>, was_down: bool) {
+    let me = turn.actor;
+    let opts = *turn.options();
+    if turn.unit(me).state.incapacitated {
+        // A unit that fell this turn already decayed on falling; whether it
+        // decays again now is `same_turn_decay`.
+        let revived = if was_down || opts.same_turn_decay {
+            decay(turn, me)
+        } else {
+            false
+        };
+        if !revived && turn.unit(me).state.fatigue_tolerance == 0 {
+            turn.count(counter::WOUNDS);
+            let c = turn.unit_mut(me);
+            c.state.wounds += 1;
+            if c.state.wounds >= WOUNDS_REMOVED {
+                // Removed from combat: out for good, no more turns.
+                c.state.removed = true;
+                c.state.incapacitated = false;
+                c.lingering = false;
+                turn.count(counter::REMOVALS);
+            }
+        }
+    }
+    let s = &mut turn.unit_mut(me).state;
+    if opts.vulnerable_ticks {
+        s.vulnerable = s.vulnerable.saturating_sub(1);
+    }
+    s.stunned = s.stunned.saturating_sub(1);
+}
+
+/// Full cover: the unit cannot be targeted.
+#[inline]
+fn targetable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
+    turn.unit(i).cover != Cover::Full
+}
+
+/// Move and take an Action by the unit's tactic; returns true if it took
+/// an Action. A Stunned unit moves or acts, not both.
+fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
+    let me = turn.actor;
+    let unit = turn.unit(me);
+    let stunned = unit.state.stunned > 0 || unit.conditions.has(Condition::Stunned);
+    if stunned && turn.options().stunned == Stunned::LoseTurn {
+        return false;
+    }
+    if turn.spec(me).stats.resuscitate && resuscitate(turn, stunned) {
+        return true;
+    }
+    match turn.spec(me).tactic {
+        Tactic::Advance => advance(turn, stunned),
+        Tactic::Hold | Tactic::Auto => hold(turn),
+        Tactic::KeepRange => keep_range(turn, stunned),
+    }
+}
+
+/// Resuscitate the nearest incapacitated ally it can reach this turn
+/// (moving next to it first unless Stunned). Returns true if it did.
+fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+    let me = turn.actor;
+    let reach = if stunned {
+        ADJACENT
+    } else {
+        turn.spec(me).stats.speed + ADJACENT
+    };
+    let mut best: Option<(i32, usize)> = None;
+    for ally in Bits(turn.allies()) {
+        let d = turn.distance(me, ally);
+        if turn.unit(ally).state.incapacitated && d <= reach && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, ally));
+        }
+    }
+    let Some((_, ally)) = best else {
+        return false;
+    };
+    let speed = turn.spec(me).stats.speed;
+    turn.approach(ally, speed, ADJACENT);
+    turn.count(counter::RESUSCITATIONS);
+    revive(turn, ally);
+    true
+}
+
+/// Attack `target` with the best ability that reaches it from here.
+fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> bool {
+    let distance = turn.enemy_distance(target);
+    match turn.spec(turn.actor).stats.ability_for(distance) {
+        Some(ability) => {
+            attack(turn, target, &ability);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Advance: close on the target to the advancing reach, then attack.
+fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+    let me = turn.actor;
+    let Some(target) = turn.choose_target(targetable) else {
+        return false;
+    };
+    let stats = &turn.enc.units[me].stats;
+    let reach = stats.kit.advance_reach;
+    if turn.enemy_distance(target) > reach {
+        if stunned && attack_if_in_reach(turn, target) {
+            return true;
+        }
+        turn.approach(target, stats.speed, reach);
+        if stunned {
+            return false;
+        }
+    }
+    attack_if_in_reach(turn, target)
+}
+
+/// Hold: stay put, attack whatever is in range.
+fn hold<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
+    let range = turn.spec(turn.actor).stats.kit.max_range;
+    match turn.choose_target(|t, i| targetable(t, i) && t.enemy_distance(i) <= range) {
+        Some(target) => attack_if_in_reach(turn, target),
+        None => false,
+    }
+}
+
+/// Keep range: step away from adjacent enemies (thrum has no attacks of
+/// opportunity), close only to the ranged abilities' range, attack.
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    let kit = stats.kit;
+    let range = if kit.ranged_range > 0 {
+        kit.ranged_range
+    } else {
+        kit.max_range
+    };
+    let mut moved = false;
+    if !stunned && kit.ranged_range > ADJACENT && turn.enemies_within(me, ADJACENT) != 0 {
+        turn.back_off(stats.speed);
+        moved = true;
+    }
+    if let Some(target) =
+        turn.choose_target(|t, i| targetable(t, i) && t.enemy_distance(i) <= kit.max_range)
+    {
+        return attack_if_in_reach(turn, target);
+    }
+    if moved {
+        return false;
+    }
+    let Some(target) = turn.choose_target(targetable) else {
+        return false;
+    };
+    turn.approach(target, stats.speed, range);
+    !stunned && attack_if_in_reach(turn, target)
+}
+
+#[cfg(test)]
+#[path = "thrum_tests.rs"]
+mod tests;
