@@ -496,8 +496,15 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     /// Uniform choice among allowed enemies: count, then roll an index.
     #[inline(always)]
     fn random_target(&mut self, allowed: &impl Fn(&Self, usize) -> bool) -> Option<usize> {
+        let enemies = self.enemy_mask();
+        if enemies & enemies.wrapping_sub(1) == 0 {
+            // At most one enemy left (every duel, the end of most fights):
+            // test it directly instead of building a candidate set.
+            let i = enemies.trailing_zeros() as usize;
+            return (enemies != 0 && allowed(self, i)).then_some(i);
+        }
         let mut candidates = 0u64;
-        for i in Bits(self.enemy_mask()) {
+        for i in Bits(enemies) {
             if allowed(self, i) {
                 candidates |= 1 << i;
             }

@@ -54,7 +54,9 @@ pub struct InitiativeRoll {
 
 /// Sort `order` (unit indices) by `keys` (indexed by unit), highest first;
 /// exact ties are broken by `ties`. No allocation: sorts in place.
-#[inline]
+// Always inlined: it runs once per fight on a handful of units, where a
+// call's prologue and epilogue cost as much as the sort itself.
+#[inline(always)]
 pub(crate) fn sort_by_keys<D: Dice>(
     order: &mut [u8],
     keys: &[InitiativeRoll],
@@ -64,6 +66,7 @@ pub(crate) fn sort_by_keys<D: Dice>(
     // Insertion sort: n is small (at most MAX_UNITS) and usually tiny, and
     // this runs once per fight. `order` comes in roster order and the sort is
     // stable, so exact ties stay in roster order.
+    let mut tied = false;
     for i in 1..order.len() {
         let u = order[i];
         let key = keys[u as usize];
@@ -73,8 +76,12 @@ pub(crate) fn sort_by_keys<D: Dice>(
             j -= 1;
         }
         order[j] = u;
+        // The insertion stops at the smallest key not below `key`: an equal
+        // key already placed is exactly there. Noting it here saves a second
+        // pass over the order to look for ties.
+        tied |= j > 0 && keys[order[j - 1] as usize] == key;
     }
-    if ties == Ties::Roster || !has_adjacent_ties(order, keys) {
+    if ties == Ties::Roster || !tied {
         return;
     }
     let mut start = 0;
@@ -89,13 +96,6 @@ pub(crate) fn sort_by_keys<D: Dice>(
         }
         start = end;
     }
-}
-
-#[inline]
-fn has_adjacent_ties(order: &[u8], keys: &[InitiativeRoll]) -> bool {
-    order
-        .windows(2)
-        .any(|w| keys[w[0] as usize] == keys[w[1] as usize])
 }
 
 /// Fisher-Yates; rolls nothing for a run of one.
