@@ -11,7 +11,8 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
-use crate::run::{plan, Plan};
+use crate::results::Streams;
+use crate::run::{plan, Budget, Plan};
 use crate::scenario::{self, ScenarioError};
 
 mod progress;
@@ -72,6 +73,31 @@ struct RunArgs {
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
     check: bool,
+    /// Keep adding batches to each cell until the 95% half-width of its win
+    /// rates and of its differences from the baseline is at most this
+    /// (overrides the scenario's `precision`; 0 turns it off).
+    #[arg(long, value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// With a precision target: most fights per cell (overrides the
+    /// scenario's `max_fights`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    max_fights: Option<u64>,
+    /// Give every cell its own random streams instead of sharing them batch
+    /// by batch (common random numbers): differences get wider intervals.
+    #[arg(long)]
+    independent_streams: bool,
+}
+
+/// `--precision`: a number in [0, 0.5].
+fn parse_precision(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number from 0 to 0.5, found `{text}`"))?;
+    if (0.0..=0.5).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("expected a number from 0 to 0.5, found {v}"))
+    }
 }
 
 /// Why a command failed, and so which exit code it gets.
@@ -186,16 +212,30 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         let fights = args.fights.unwrap_or(s.fights);
         let seed = args.seed.unwrap_or(s.seed);
         let dir = args.out.join(&s.name);
-        let total = p.total_fights(fights);
-        let bar = progress::fights_bar(total, args.quiet);
+        let bar = progress::fights_bar(p.total_fights(fights), args.quiet);
         bar.set_message(s.name.clone());
         let started = Instant::now();
-        let results = pool.install(|| p.run(fights, seed, &|n| bar.inc(n)));
+        let precision = args.precision.or(s.precision).filter(|&t| t > 0.0);
+        let budget = match precision {
+            None => Budget::Fights(fights),
+            Some(target) => Budget::Precision {
+                fights,
+                target,
+                max_fights: args.max_fights.unwrap_or(s.max_fights),
+            },
+        };
+        let streams = if args.independent_streams {
+            Streams::Independent
+        } else {
+            Streams::Common
+        };
+        let results = pool.install(|| p.run_with(budget, seed, streams, &|n| bar.inc(n)));
+        let total: u64 = results.cells.iter().map(|c| c.tally.fights).sum();
         let seconds = started.elapsed().as_secs_f64();
         bar.finish_and_clear();
         let rate = total as f64 / seconds.max(1e-9);
         let timing = format!(
-            "{} cell{} × {fights} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+            "{} cell{}, {total} fights in {seconds:.2} s: {} fights/s on {} thread{}",
             p.cells.len(),
             if p.cells.len() == 1 { "" } else { "s" },
             human(rate),
