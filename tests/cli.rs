@@ -1039,3 +1039,91 @@ fn precision_runs_are_deterministic_and_report_the_cap() {
     let o = sb.run(&["run", "small.toml", "--precision", "2", "--out", "bad"]);
     assert_eq!(o.code, 2, "{o:#?}");
 }
+
+// ---------------------------------------------------------------------------
+// diff
+// ---------------------------------------------------------------------------
+
+#[test]
+fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
+    let sb = Sandbox::new();
+    run_small(&sb, "a", &[]);
+    run_small(&sb, "b", &[]);
+    let o = sb.run(&["diff", "a/small", "b/small", "--fail-on-change"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert!(o.stdout.contains("no cell moved"), "{}", o.stdout);
+    assert_eq!(sb.entries("diffs/small"), ["diff.csv", "diff.md", "diff.png"]);
+
+    // A better knife: the attackers' and defenders' rates move.
+    sb.write("small.toml", &edit(SMALL, &[("attack = 3", "attack = 9")]));
+    let o = sb.run(&["run", "small.toml", "--out", "c", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "c/small", "--out", "d"]);
+    assert_eq!(o.code, 0, "without --fail-on-change: {o:#?}");
+    assert!(o.stdout.contains("moved beyond the 95% interval"), "{}", o.stdout);
+    let o = sb.run(&["diff", "a/small", "c/small", "--out", "d", "--fail-on-change"]);
+    assert_eq!(o.code, 1, "{o:#?}");
+    let md = fs::read_to_string(sb.join("d/small/diff.md")).unwrap();
+    assert!(md.contains("| yes |"), "{md}");
+    let png = fs::read(sb.join("d/small/diff.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}
+
+#[test]
+fn diff_against_a_git_revision() {
+    let sb = Sandbox::new();
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(sb.path())
+            .output()
+            .expect("git runs");
+        assert!(st.status.success(), "git {args:?}: {st:?}");
+    };
+    git(&["init", "-q"]);
+    run_small(&sb, "reports", &[]);
+    git(&["add", "reports"]);
+    git(&["commit", "-qm", "report"]);
+    let o = sb.run(&["diff", "reports/small", "--rev", "HEAD", "--fail-on-change"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    sb.write("small.toml", &edit(SMALL, &[("attack = 3", "attack = 9")]));
+    let o = sb.run(&["run", "small.toml", "--out", "reports", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "reports/small", "--rev", "HEAD", "--fail-on-change"]);
+    assert_eq!(o.code, 1, "{o:#?}");
+    assert!(o.stdout.contains("at HEAD"), "{}", o.stdout);
+    // A revision that does not exist: bad input.
+    let o = sb.run(&["diff", "reports/small", "--rev", "nope", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("git show nope"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+}
+
+#[test]
+fn diff_of_different_scenarios_is_bad_input() {
+    let sb = Sandbox::new();
+    run_small(&sb, "a", &[]);
+    sb.write("other.toml", &edit(SMALL, &[("name = \"small\"", "name = \"other\"")]));
+    let o = sb.run(&["run", "other.toml", "--out", "b", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "b/other", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("not of one scenario"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+    // Another matrix under the same name.
+    sb.write(
+        "small.toml",
+        &edit(SMALL, &[("\"units.brawler.hp\" = [8, 12]", "\"units.brawler.hp\" = [8, 14]")]),
+    );
+    let o = sb.run(&["run", "small.toml", "--out", "c", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "c/small", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("matrix cells differ"), "{}", o.stderr);
+    // Not a report at all.
+    let o = sb.run(&["diff", "a/small", "nowhere", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("nowhere/summary.md"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+}

@@ -42,6 +42,9 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Compare two reports of one scenario: which cells' win rates moved
+    /// beyond their joint uncertainty (writes diff.md, diff.csv, diff.png).
+    Diff(DiffArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -88,6 +91,24 @@ struct RunArgs {
     independent_streams: bool,
 }
 
+#[derive(Args, Debug)]
+struct DiffArgs {
+    /// The old report folder (with --rev: the report folder, compared with
+    /// its own version at that revision).
+    old: PathBuf,
+    /// The new report folder (not with --rev).
+    new: Option<PathBuf>,
+    /// Compare OLD on disk with OLD at this git revision (e.g. HEAD~1).
+    #[arg(long)]
+    rev: Option<String>,
+    /// Folder the diff goes in, one subfolder per scenario name.
+    #[arg(long, default_value = "diffs")]
+    out: PathBuf,
+    /// Exit 1 when any cell moved (for a designer's own CI).
+    #[arg(long)]
+    fail_on_change: bool,
+}
+
 /// `--precision`: a number in [0, 0.5].
 fn parse_precision(text: &str) -> Result<f64, String> {
     let v: f64 = text
@@ -131,6 +152,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run(&args),
         Command::Validate { files } => validate(&files),
+        Command::Diff(args) => diff(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {
@@ -281,6 +303,63 @@ fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Resu
         }
         Ok(true)
     }
+}
+
+fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
+    use crate::report::diff::{self, Source};
+    let (old, new) = match (&args.new, &args.rev) {
+        (Some(new), None) => (Source::Folder(args.old.clone()), Source::Folder(new.clone())),
+        (None, Some(rev)) => (
+            Source::Git {
+                folder: args.old.clone(),
+                rev: rev.clone(),
+            },
+            Source::Folder(args.old.clone()),
+        ),
+        (Some(_), Some(_)) => {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "give either two report folders or one folder and --rev, not both"
+            )))
+        }
+        (None, None) => {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "give a second report folder (NEW), or --rev REV to compare with a git revision"
+            )))
+        }
+    };
+    let d = diff::compare_sources(&old, &new).map_err(|e| Failure::BadInput(e.into()))?;
+    let files = diff::render(&d)
+        .context("rendering the diff")
+        .map_err(Failure::Other)?;
+    let dir = args.out.join(&d.name);
+    crate::report::write_files(&files, &dir)
+        .context("writing the diff")
+        .map_err(Failure::Other)?;
+    let moved = d.moved().count();
+    if moved == 0 {
+        println!(
+            "{}: no cell moved beyond its 95% interval ({} → {}) → {}",
+            d.name,
+            d.old,
+            d.new,
+            dir.display()
+        );
+    } else {
+        println!(
+            "{}: {moved} (cell, side) pair{} moved beyond the 95% interval ({} → {}) → {}",
+            d.name,
+            if moved == 1 { "" } else { "s" },
+            d.old,
+            d.new,
+            dir.display()
+        );
+        print!("{}", diff::table(&d, true));
+    }
+    Ok(if moved > 0 && args.fail_on_change {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// 1234567.0 → "1.23 M".

@@ -12,6 +12,8 @@
 
 mod cells_csv;
 mod check;
+pub mod diff;
+mod diff_chart;
 mod error;
 mod fonts;
 mod frame;
