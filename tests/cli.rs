@@ -1052,7 +1052,10 @@ fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
     let o = sb.run(&["diff", "a/small", "b/small", "--fail-on-change"]);
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(o.stdout.contains("no cell moved"), "{}", o.stdout);
-    assert_eq!(sb.entries("diffs/small"), ["diff.csv", "diff.md", "diff.png"]);
+    assert_eq!(
+        sb.entries("diffs/small"),
+        ["diff.csv", "diff.md", "diff.png"]
+    );
 
     // A better knife: the attackers' and defenders' rates move.
     sb.write("small.toml", &edit(SMALL, &[("attack = 3", "attack = 9")]));
@@ -1060,8 +1063,19 @@ fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
     assert_eq!(o.code, 0, "{o:#?}");
     let o = sb.run(&["diff", "a/small", "c/small", "--out", "d"]);
     assert_eq!(o.code, 0, "without --fail-on-change: {o:#?}");
-    assert!(o.stdout.contains("moved beyond the 95% interval"), "{}", o.stdout);
-    let o = sb.run(&["diff", "a/small", "c/small", "--out", "d", "--fail-on-change"]);
+    assert!(
+        o.stdout.contains("moved beyond the 95% interval"),
+        "{}",
+        o.stdout
+    );
+    let o = sb.run(&[
+        "diff",
+        "a/small",
+        "c/small",
+        "--out",
+        "d",
+        "--fail-on-change",
+    ]);
     assert_eq!(o.code, 1, "{o:#?}");
     let md = fs::read_to_string(sb.join("d/small/diff.md")).unwrap();
     assert!(md.contains("| yes |"), "{md}");
@@ -1074,7 +1088,14 @@ fn diff_against_a_git_revision() {
     let sb = Sandbox::new();
     let git = |args: &[&str]| {
         let st = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
             .args(args)
             .current_dir(sb.path())
             .output()
@@ -1104,7 +1125,10 @@ fn diff_against_a_git_revision() {
 fn diff_of_different_scenarios_is_bad_input() {
     let sb = Sandbox::new();
     run_small(&sb, "a", &[]);
-    sb.write("other.toml", &edit(SMALL, &[("name = \"small\"", "name = \"other\"")]));
+    sb.write(
+        "other.toml",
+        &edit(SMALL, &[("name = \"small\"", "name = \"other\"")]),
+    );
     let o = sb.run(&["run", "other.toml", "--out", "b", "--quiet"]);
     assert_eq!(o.code, 0, "{o:#?}");
     let o = sb.run(&["diff", "a/small", "b/other", "--out", "x"]);
@@ -1114,7 +1138,13 @@ fn diff_of_different_scenarios_is_bad_input() {
     // Another matrix under the same name.
     sb.write(
         "small.toml",
-        &edit(SMALL, &[("\"units.brawler.hp\" = [8, 12]", "\"units.brawler.hp\" = [8, 14]")]),
+        &edit(
+            SMALL,
+            &[(
+                "\"units.brawler.hp\" = [8, 12]",
+                "\"units.brawler.hp\" = [8, 14]",
+            )],
+        ),
     );
     let o = sb.run(&["run", "small.toml", "--out", "c", "--quiet"]);
     assert_eq!(o.code, 0, "{o:#?}");

@@ -308,7 +308,10 @@ fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Resu
 fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
     use crate::report::diff::{self, Source};
     let (old, new) = match (&args.new, &args.rev) {
-        (Some(new), None) => (Source::Folder(args.old.clone()), Source::Folder(new.clone())),
+        (Some(new), None) => (
+            Source::Folder(args.old.clone()),
+            Source::Folder(new.clone()),
+        ),
         (None, Some(rev)) => (
             Source::Git {
                 folder: args.old.clone(),

@@ -194,15 +194,14 @@ pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
         Source::Folder(d) => d.join(name).display().to_string(),
         Source::Git { folder, rev } => format!("{} at {rev}", folder.join(name).display()),
     };
-    let malformed = |name: &str, line: usize, key: &str, expected: &str, found: &str| {
-        DiffError::Malformed {
+    let malformed =
+        |name: &str, line: usize, key: &str, expected: &str, found: &str| DiffError::Malformed {
             file: file(name),
             line,
             key: key.to_owned(),
             expected: expected.to_owned(),
             found: found.to_owned(),
-        }
-    };
+        };
     let first = summary.lines().next().unwrap_or("");
     let name = first
         .strip_prefix("# ")
@@ -285,7 +284,11 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
         ));
     }
     if old.sides != new.sides {
-        return Err(mismatch("sides", old.sides.join(", "), new.sides.join(", ")));
+        return Err(mismatch(
+            "sides",
+            old.sides.join(", "),
+            new.sides.join(", "),
+        ));
     }
     let cells = |r: &ReadReport| {
         r.rows
