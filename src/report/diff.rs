@@ -361,7 +361,8 @@ fn markdown(diff: &Diff) -> String {
          - **Old:** {old}\n- **New:** {new}\n\n\
          Change in each side's win rate, new − old, with Newcombe's 95% interval for two \
          independent proportions. A cell *moved* when the interval excludes zero: \
-         {moved} of {total} (cell, side) pairs.\n\n{table}\n![change in win rate]({DIFF_PNG})\n",
+         {moved} of {total} (cell, side) pairs. In the chart, solid dots moved, faint ones \
+         are within noise.\n\n{table}\n![change in win rate]({DIFF_PNG})\n",
         name = diff.name,
         old = diff.old,
         new = diff.new,

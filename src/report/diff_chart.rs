@@ -29,7 +29,7 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
         }
         s
     };
-    let width = (120 + 40 * cells as u32).clamp(640, 2400);
+    let width = (120 + 40 * cells as u32).clamp(760, 2400);
     let height = 520;
     let reach = diff
         .changes
@@ -37,10 +37,9 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
         .flat_map(|c| [c.difference.ci.lo.abs(), c.difference.ci.hi.abs()])
         .fold(0.01f64, f64::max)
         * 1.1;
-    let title = format!(
-        "{}: change in win rate, new − old (95% intervals; solid = moved)",
-        diff.name
-    );
+    // Short: the chart can be as narrow as 760 px. diff.md explains the rest
+    // (95% intervals; solid = moved, faint = within noise).
+    let title = format!("{}: win rate, new − old", diff.name);
     render_png(FILE, (width, height), |canvas| {
         draw_title(canvas, &title, width)?;
         let (_, lower) = canvas.split_vertically(50);
