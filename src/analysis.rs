@@ -5,6 +5,10 @@
 //! means per fight of survivors, damage and ruleset counters, and differences
 //! in win rate between cells with Newcombe hybrid-score 95% intervals.
 //!
+//! Comparisons of a cell with the scenario's baseline cell use paired
+//! batch means over common random numbers ([`batch_means`]); see
+//! [`compare`].
+//!
 //! It does no I/O and knows nothing of polars or plotters; the report layer
 //! only formats and draws what is computed here.
 //!
@@ -18,7 +22,10 @@
 //!   `q/100 × fights` (the "inverse of the empirical distribution function"
 //!   definition, type 1 in Hyndman & Fan's classification).
 
-use crate::engine::tally::Tally;
+pub mod batch_means;
+
+use crate::engine::tally::{BatchStat, Tally};
+use batch_means::BatchSum;
 
 /// The standard normal quantile for a two-sided 95% interval, Φ⁻¹(0.975).
 pub const Z95: f64 = 1.959963984540054;
@@ -265,8 +272,8 @@ pub fn summarize(tally: &Tally, sides: usize, counters: usize) -> Summary {
 ///
 /// `lo = d − √((p_a − l_a)² + (u_b − p_b)²)`, `hi = d + √((u_a − p_a)² + (p_b − l_b)²)`.
 ///
-/// Independent samples are assumed. Cells share random numbers batch by batch,
-/// so this is conservative; paired batch-means intervals will replace it.
+/// Independent samples are assumed. Used when a comparison has fewer than 2
+/// batches to pair, and by `skirmish diff` (two separate runs).
 pub fn newcombe(a: &Proportion, b: &Proportion) -> Difference {
     let d = a.estimate - b.estimate;
     let below = (a.estimate - a.ci.lo).hypot(b.ci.hi - b.estimate);
@@ -280,25 +287,156 @@ pub fn newcombe(a: &Proportion, b: &Proportion) -> Difference {
     }
 }
 
-/// The difference in `side`'s win rate between every other cell and the
-/// baseline (cell 0), largest absolute difference first (ties: lower cell
-/// index first), at most `limit` of them. Empty when there is only one cell
-/// or the side does not exist.
-pub fn largest_effects(summaries: &[Summary], side: usize, limit: usize) -> Vec<Effect> {
-    let Some(base) = summaries.first().and_then(|s| s.wins.get(side)) else {
+/// How a [`Comparison`]'s intervals were computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Paired batch means over this many batches both cells ran.
+    BatchMeans { batches: u64 },
+    /// Fewer than 2 common batches: intervals for independent samples
+    /// (Newcombe for rates, Welch's normal interval for mean rounds).
+    Independent,
+}
+
+/// A cell compared with the baseline cell: differences `cell − baseline`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Difference in win rate, per side.
+    pub win_rates: Vec<Difference>,
+    /// Difference in mean fight length (rounds).
+    pub rounds_mean: Difference,
+    pub method: Method,
+}
+
+/// Per-batch sums of one quantity of a cell's batches.
+fn sums(batches: &[BatchStat], f: impl Fn(&BatchStat) -> u64) -> Vec<BatchSum> {
+    batches
+        .iter()
+        .map(|b| BatchSum {
+            fights: u64::from(b.fights),
+            sum: f(b) as f64,
+        })
+        .collect()
+}
+
+/// Compares a cell with the baseline: paired batch means over the batches
+/// both ran (common random numbers make these far narrower than intervals
+/// for independent samples), or, with fewer than 2 common batches,
+/// Newcombe's interval for win rates and Welch's for mean rounds.
+///
+/// `cell`/`base` are the cells' summaries, `cell_batches`/`base_batches`
+/// their per-batch stats in batch order.
+pub fn compare(
+    cell: &Summary,
+    cell_batches: &[BatchStat],
+    base: &Summary,
+    base_batches: &[BatchStat],
+) -> Comparison {
+    let common = cell_batches
+        .iter()
+        .zip(base_batches)
+        .filter(|(a, b)| a.fights > 0 && b.fights > 0)
+        .count() as u64;
+    if common >= 2 {
+        let paired = |f: &dyn Fn(&BatchStat) -> u64| {
+            batch_means::paired_difference(&sums(cell_batches, f), &sums(base_batches, f))
+                .expect("at least 2 common batches")
+        };
+        Comparison {
+            win_rates: (0..cell.wins.len().min(base.wins.len()))
+                .map(|side| paired(&|b| u64::from(b.wins[side])))
+                .collect(),
+            rounds_mean: paired(&|b| u64::from(b.rounds)),
+            method: Method::BatchMeans { batches: common },
+        }
+    } else {
+        Comparison {
+            win_rates: cell
+                .wins
+                .iter()
+                .zip(&base.wins)
+                .map(|(a, b)| newcombe(a, b))
+                .collect(),
+            rounds_mean: welch(cell, base),
+            method: Method::Independent,
+        }
+    }
+}
+
+/// Every cell compared with cell `baseline`, which differs from itself by
+/// exactly 0 (interval `[0, 0]`). `cells` pairs each summary with its
+/// batches, in cell order.
+pub fn compare_all(cells: &[(&Summary, &[BatchStat])], baseline: usize) -> Vec<Comparison> {
+    let Some(&(base, base_batches)) = cells.get(baseline) else {
         return Vec::new();
     };
-    let mut effects: Vec<Effect> = summaries
+    cells
         .iter()
         .enumerate()
-        .skip(1)
-        .filter_map(|(cell, s)| {
+        .map(|(i, &(s, b))| {
+            let mut c = compare(s, b, base, base_batches);
+            if i == baseline {
+                let zero = Difference {
+                    estimate: 0.0,
+                    ci: Interval { lo: 0.0, hi: 0.0 },
+                };
+                c.win_rates.iter_mut().for_each(|d| *d = zero);
+                c.rounds_mean = zero;
+            }
+            c
+        })
+        .collect()
+}
+
+/// Welch's normal 95% interval for the difference of two cells' mean fight
+/// lengths, from their histograms (independent samples).
+fn welch(a: &Summary, b: &Summary) -> Difference {
+    let variance = |s: &Summary| {
+        if s.fights < 2 {
+            return f64::INFINITY;
+        }
+        let m = s.rounds_mean;
+        let ss: f64 = s
+            .lengths
+            .iter()
+            .map(|l| l.fights as f64 * (l.rounds as f64 - m).powi(2))
+            .sum();
+        ss / (s.fights - 1) as f64 / s.fights as f64
+    };
+    let d = a.rounds_mean - b.rounds_mean;
+    let half = Z95 * (variance(a) + variance(b)).sqrt();
+    Difference {
+        estimate: d,
+        ci: Interval {
+            lo: d - half,
+            hi: d + half,
+        },
+    }
+}
+
+/// The cells whose difference in `side`'s win rate from the baseline has a
+/// 95% interval that excludes zero, largest absolute difference first (ties:
+/// lower cell index first), at most `limit` of them. The baseline itself and
+/// differences that could be noise are left out.
+pub fn largest_effects(
+    summaries: &[Summary],
+    comparisons: &[Comparison],
+    baseline: usize,
+    side: usize,
+    limit: usize,
+) -> Vec<Effect> {
+    let mut effects: Vec<Effect> = summaries
+        .iter()
+        .zip(comparisons)
+        .enumerate()
+        .filter(|&(cell, _)| cell != baseline)
+        .filter_map(|(cell, (s, c))| {
             let rate = s.wins.get(side)?;
-            Some(Effect {
+            let difference = *c.win_rates.get(side)?;
+            difference.ci.excludes_zero().then_some(Effect {
                 cell,
                 side,
                 win_rate: rate.estimate,
-                difference: newcombe(rate, base),
+                difference,
             })
         })
         .collect();
@@ -311,6 +449,20 @@ pub fn largest_effects(summaries: &[Summary], side: usize, limit: usize) -> Vec<
     });
     effects.truncate(limit);
     effects
+}
+
+/// Whether a cell has reached a target precision: the 95% half-width of each
+/// side's win rate (Wilson) and of each side's difference from the baseline
+/// is at most `target`.
+pub fn precise_enough(summary: &Summary, comparison: &Comparison, target: f64) -> bool {
+    summary
+        .wins
+        .iter()
+        .all(|p| batch_means::half_width(&p.ci) <= target)
+        && comparison
+            .win_rates
+            .iter()
+            .all(|d| batch_means::half_width(&d.ci) <= target)
 }
 
 #[cfg(test)]
@@ -525,17 +677,123 @@ mod tests {
             t.rounds[1] = 64;
             summarize(&t, 2, 0)
         };
-        // Baseline 0.5; others 0.53125, 0.25, 0.75, 0.46875.
+        // Baseline 0.5; others 0.53125, 0.25, 0.75, 0.46875. One batch per
+        // cell: Newcombe intervals.
         let cells = vec![cell(32), cell(34), cell(16), cell(48), cell(30)];
-        let effects = largest_effects(&cells, 0, 3);
+        let pairs: Vec<(&Summary, &[BatchStat])> = cells.iter().map(|s| (s, &[][..])).collect();
+        let comparisons = compare_all(&pairs, 0);
+        assert_eq!(comparisons[1].method, Method::Independent);
+        let effects = largest_effects(&cells, &comparisons, 0, 0, 3);
         let order: Vec<usize> = effects.iter().map(|e| e.cell).collect();
-        // |−0.25| ties |+0.25| and |+0.03125| ties |−0.03125|: lower cell first.
-        assert_eq!(order, vec![2, 3, 1]);
+        // |−0.25| ties |+0.25|: lower cell first; ±0.03125 could be noise
+        // (their intervals include zero), so they are left out.
+        assert_eq!(order, vec![2, 3]);
         assert_eq!(effects[0].difference.estimate, -0.25);
         assert_eq!(effects[0].win_rate, 0.25);
-        assert!(effects[0].difference.ci.excludes_zero());
-        assert!(!effects[2].difference.ci.excludes_zero());
-        assert_eq!(largest_effects(&cells[..1], 0, 5), Vec::new());
-        assert_eq!(largest_effects(&cells, 7, 5), Vec::new());
+        assert!(effects.iter().all(|e| e.difference.ci.excludes_zero()));
+        assert_eq!(largest_effects(&cells, &comparisons, 0, 0, 1).len(), 1);
+        assert_eq!(
+            largest_effects(&cells[..1], &comparisons[..1], 0, 0, 5),
+            Vec::new()
+        );
+        assert_eq!(largest_effects(&cells, &comparisons, 0, 7, 5), Vec::new());
+        // Another baseline: cell 3 (0.75); cell 0 is now an effect of −0.25.
+        let comparisons = compare_all(&pairs, 3);
+        let effects = largest_effects(&cells, &comparisons, 3, 0, 5);
+        let order: Vec<usize> = effects.iter().map(|e| e.cell).collect();
+        assert_eq!(order, vec![2, 4, 0, 1]);
+    }
+
+    #[test]
+    fn compare_pairs_batches() {
+        // Two batches of 10 fights. Cell: side 0 wins 6 then 8, rounds sums
+        // 20 then 30; baseline: 5 then 5, rounds 20 then 20.
+        // Win-rate differences 0.1, 0.3: mean 0.2, s = √0.02, half =
+        // t(1) · s/√2 = 12.706204736 · 0.1.
+        let stat = |wins: u32, rounds: u32| BatchStat {
+            fights: 10,
+            wins: [wins, 10 - wins, 0, 0],
+            draws: 0,
+            rounds,
+        };
+        let summary = |a: &BatchStat, b: &BatchStat| {
+            let mut t = Tally {
+                fights: 20,
+                wins: [u64::from(a.wins[0] + b.wins[0]), 0, 0, 0],
+                ..Tally::default()
+            };
+            t.wins[1] = 20 - t.wins[0];
+            t.rounds[2] = 20;
+            summarize(&t, 2, 0)
+        };
+        let cell = [stat(6, 20), stat(8, 30)];
+        let base = [stat(5, 20), stat(5, 20)];
+        let c = compare(
+            &summary(&cell[0], &cell[1]),
+            &cell,
+            &summary(&base[0], &base[1]),
+            &base,
+        );
+        assert_eq!(c.method, Method::BatchMeans { batches: 2 });
+        assert!(close(c.win_rates[0].estimate, 0.2, 1e-12));
+        assert!(close(
+            batch_means::half_width(&c.win_rates[0].ci),
+            12.706_204_736 * 0.1,
+            1e-9
+        ));
+        assert!(close(c.win_rates[1].estimate, -0.2, 1e-12));
+        // Rounds: 2 − 2 then 3 − 2: mean 0.5.
+        assert!(close(c.rounds_mean.estimate, 0.5, 1e-12));
+    }
+
+    #[test]
+    fn welch_by_hand() {
+        // a: 2 fights of 1 round, 2 of 3 (mean 2, var 4/3); b: 4 of 2 rounds.
+        // Var of the difference: (4/3)/4 + 0 = 1/3; half = z · √(1/3).
+        let mut ta = Tally {
+            fights: 4,
+            ..Tally::default()
+        };
+        ta.rounds[1] = 2;
+        ta.rounds[3] = 2;
+        let mut tb = Tally {
+            fights: 4,
+            ..Tally::default()
+        };
+        tb.rounds[2] = 4;
+        let d = welch(&summarize(&ta, 2, 0), &summarize(&tb, 2, 0));
+        assert_eq!(d.estimate, 0.0);
+        assert!(close(d.ci.hi, Z95 * (1.0f64 / 3.0).sqrt(), 1e-12));
+    }
+
+    #[test]
+    fn precision_target() {
+        let mut t = Tally {
+            fights: 10_000,
+            wins: [5_000, 5_000, 0, 0],
+            ..Tally::default()
+        };
+        t.rounds[1] = 10_000;
+        let s = summarize(&t, 2, 0);
+        // Wilson half-width at 5000/10000: ≈ 1.96 · 0.005 = 0.0098.
+        let flat = Comparison {
+            win_rates: vec![
+                Difference {
+                    estimate: 0.0,
+                    ci: Interval { lo: 0.0, hi: 0.0 }
+                };
+                2
+            ],
+            rounds_mean: Difference {
+                estimate: 0.0,
+                ci: Interval { lo: 0.0, hi: 0.0 },
+            },
+            method: Method::BatchMeans { batches: 3 },
+        };
+        assert!(precise_enough(&s, &flat, 0.01));
+        assert!(!precise_enough(&s, &flat, 0.009));
+        let mut wide = flat.clone();
+        wide.win_rates[1].ci = Interval { lo: -0.03, hi: 0.0 };
+        assert!(!precise_enough(&s, &wide, 0.01));
     }
 }

@@ -36,6 +36,33 @@ pub struct ScenarioInfo {
     pub counters: Vec<CounterInfo>,
     /// The options in force in the base scenario, as `name = value` lines.
     pub options: Vec<String>,
+    /// Index of the baseline cell every cell is compared with.
+    pub baseline: usize,
+    /// Whether cells shared random numbers batch by batch.
+    pub streams: Streams,
+    /// The precision target, when the run had one (`--precision`).
+    pub precision: Option<Precision>,
+}
+
+/// How batches draw their random numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Streams {
+    /// Batch `b` of every cell draws from the stream of `(seed, b)`: common
+    /// random numbers, so paired differences are measured with less noise.
+    #[default]
+    Common,
+    /// Every (cell, batch) has its own stream (`--independent-streams`).
+    Independent,
+}
+
+/// A run that kept adding batches until every cell was precise enough.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision {
+    /// Largest 95% half-width allowed for each win rate and each difference
+    /// from the baseline.
+    pub target: f64,
+    /// Most fights a cell may get (rounded up to whole batches).
+    pub max_fights: u64,
 }
 
 /// One side of the base scenario.
@@ -57,6 +84,9 @@ pub struct CellResult {
     pub tally: Tally,
     /// Per-batch stats in batch order.
     pub batches: Vec<BatchStat>,
+    /// With a precision target: the cell stopped at `max_fights` before
+    /// reaching the target. Always false otherwise.
+    pub capped: bool,
 }
 
 /// Everything a run produced.

@@ -934,3 +934,255 @@ fn identical_across_thread_counts(name: &str) {
         assert!(a == b, "{file} differs between 1 and 2 threads");
     }
 }
+
+// ---------------------------------------------------------------------------
+// comparisons with the baseline, precision targets
+// ---------------------------------------------------------------------------
+
+/// The `delta_win_rate_attackers` value, interval and `fights` of every row.
+fn deltas(sb: &Sandbox, report: &str) -> Vec<(f64, f64, f64, f64)> {
+    let text = fs::read_to_string(sb.join(&format!("{report}/cells.csv"))).unwrap();
+    let (header, rows) = parse_csv(&text);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    rows.iter()
+        .map(|r| {
+            let v = |name: &str| r[col(name)].parse::<f64>().unwrap();
+            (
+                v("delta_win_rate_attackers"),
+                v("delta_win_rate_attackers_lo"),
+                v("delta_win_rate_attackers_hi"),
+                v("fights"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn paired_intervals_are_narrower_than_independent_ones() {
+    let sb = Sandbox::new();
+    // 49 batches per cell: enough for the batch-means spread to be stable.
+    run_small(&sb, "paired", &["--fights", "200000"]);
+    run_small(
+        &sb,
+        "indep",
+        &["--fights", "200000", "--independent-streams"],
+    );
+    let (paired, indep) = (deltas(&sb, "paired/small"), deltas(&sb, "indep/small"));
+    // The baseline (cell 0) differs from itself by exactly 0.
+    assert_eq!(paired[0].0, 0.0);
+    assert_eq!((paired[0].1, paired[0].2), (0.0, 0.0));
+    let width = |d: &[(f64, f64, f64, f64)]| d[1..].iter().map(|r| r.2 - r.1).sum::<f64>();
+    assert!(
+        width(&paired) < width(&indep),
+        "paired {paired:?} vs independent {indep:?}"
+    );
+    let md = fs::read_to_string(sb.join("indep/small/summary.md")).unwrap();
+    assert!(md.contains("independent streams"), "{md}");
+}
+
+#[test]
+fn a_named_baseline_is_compared_with() {
+    let sb = Sandbox::new();
+    let text = edit(
+        SMALL,
+        &[(
+            "\"units.brawler.hp\" = [8, 12]",
+            "\"units.brawler.hp\" = [8, 12]\nbaseline = { \"options.crit\" = \"none\", \"units.brawler.hp\" = 12 }",
+        )],
+    );
+    sb.write("small.toml", &text);
+    let o = sb.run(&["run", "small.toml", "--out", "out", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let d = deltas(&sb, "out/small");
+    // Cells: (double-dice, 8), (double-dice, 12), (none, 8), (none, 12).
+    assert_eq!((d[3].0, d[3].1, d[3].2), (0.0, 0.0, 0.0));
+    assert_ne!(d[0].0, 0.0);
+    let md = fs::read_to_string(sb.join("out/small/summary.md")).unwrap();
+    assert!(md.contains("**Baseline:** cell 3: none / 12"), "{md}");
+
+    for (baseline, needle) in [
+        ("{ \"options.nope\" = 1 }", "is not an axis of the matrix"),
+        (
+            "{ \"units.brawler.hp\" = 9 }",
+            "is not one of this axis's values (valid: `8` or `12`)",
+        ),
+        ("3", "expected a table"),
+    ] {
+        let text = edit(
+            SMALL,
+            &[(
+                "\"units.brawler.hp\" = [8, 12]",
+                &format!("\"units.brawler.hp\" = [8, 12]\nbaseline = {baseline}"),
+            )],
+        );
+        sb.write("bad.toml", &text);
+        let o = sb.run(&["run", "bad.toml", "--out", "bad", "--quiet"]);
+        assert_eq!(o.code, 2, "{baseline}: {o:#?}");
+        assert!(o.stderr.contains("matrix.baseline"), "{}", o.stderr);
+        assert!(o.stderr.contains(needle), "{}", o.stderr);
+        assert!(o.stderr.contains("bad.toml:"), "{}", o.stderr);
+        assert_eq!(sb.entries("bad"), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn precision_runs_are_deterministic_and_report_the_cap() {
+    let sb = Sandbox::new();
+    let args = ["--precision", "0.01", "--max-fights", "200000"];
+    let mut one = vec!["--threads", "1"];
+    one.extend(args);
+    let mut two = vec!["--threads", "2"];
+    two.extend(args);
+    run_small(&sb, "t1", &one);
+    run_small(&sb, "t2", &two);
+    assert_same_report(&sb, "t1/small", "t2/small");
+    let text = fs::read_to_string(sb.join("t1/small/cells.csv")).unwrap();
+    let (header, rows) = parse_csv(&text);
+    assert_eq!(header.last().map(String::as_str), Some("capped"));
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    for row in &rows {
+        let f = |name: &str| row[col(name)].parse::<f64>().unwrap();
+        assert_eq!(row[col("capped")], "0", "{text}");
+        // Whole batches, at least 8 of them, and the target is met.
+        assert_eq!(f("fights") % 4096.0, 0.0);
+        assert!(f("fights") >= 8.0 * 4096.0);
+        assert!((f("win_rate_attackers_hi") - f("win_rate_attackers_lo")) / 2.0 <= 0.01 + 1e-4);
+        assert!(
+            (f("delta_win_rate_attackers_hi") - f("delta_win_rate_attackers_lo")) / 2.0
+                <= 0.01 + 1e-4
+        );
+    }
+    // A cap too small for the target: every cell stops on it, and says so.
+    run_small(
+        &sb,
+        "cap",
+        &["--precision", "0.001", "--max-fights", "40000"],
+    );
+    let text = fs::read_to_string(sb.join("cap/small/cells.csv")).unwrap();
+    let (header, rows) = parse_csv(&text);
+    let capped = header.iter().position(|h| h == "capped").unwrap();
+    assert!(rows.iter().all(|r| r[capped] == "1"), "{text}");
+    let md = fs::read_to_string(sb.join("cap/small/summary.md")).unwrap();
+    assert!(md.contains("stopped at the cap"), "{md}");
+    // A precision out of range is bad input.
+    let o = sb.run(&["run", "small.toml", "--precision", "2", "--out", "bad"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+}
+
+// ---------------------------------------------------------------------------
+// diff
+// ---------------------------------------------------------------------------
+
+#[test]
+fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
+    let sb = Sandbox::new();
+    run_small(&sb, "a", &[]);
+    run_small(&sb, "b", &[]);
+    let o = sb.run(&["diff", "a/small", "b/small", "--fail-on-change"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert!(o.stdout.contains("no cell moved"), "{}", o.stdout);
+    assert_eq!(
+        sb.entries("diffs/small"),
+        ["diff.csv", "diff.md", "diff.png"]
+    );
+
+    // A better knife: the attackers' and defenders' rates move.
+    sb.write("small.toml", &edit(SMALL, &[("attack = 3", "attack = 9")]));
+    let o = sb.run(&["run", "small.toml", "--out", "c", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "c/small", "--out", "d"]);
+    assert_eq!(o.code, 0, "without --fail-on-change: {o:#?}");
+    assert!(
+        o.stdout.contains("moved beyond the 95% interval"),
+        "{}",
+        o.stdout
+    );
+    let o = sb.run(&[
+        "diff",
+        "a/small",
+        "c/small",
+        "--out",
+        "d",
+        "--fail-on-change",
+    ]);
+    assert_eq!(o.code, 1, "{o:#?}");
+    let md = fs::read_to_string(sb.join("d/small/diff.md")).unwrap();
+    assert!(md.contains("| yes |"), "{md}");
+    let png = fs::read(sb.join("d/small/diff.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}
+
+#[test]
+fn diff_against_a_git_revision() {
+    let sb = Sandbox::new();
+    let git = |args: &[&str]| {
+        let st = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(sb.path())
+            .output()
+            .expect("git runs");
+        assert!(st.status.success(), "git {args:?}: {st:?}");
+    };
+    git(&["init", "-q"]);
+    run_small(&sb, "reports", &[]);
+    git(&["add", "reports"]);
+    git(&["commit", "-qm", "report"]);
+    let o = sb.run(&["diff", "reports/small", "--rev", "HEAD", "--fail-on-change"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    sb.write("small.toml", &edit(SMALL, &[("attack = 3", "attack = 9")]));
+    let o = sb.run(&["run", "small.toml", "--out", "reports", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "reports/small", "--rev", "HEAD", "--fail-on-change"]);
+    assert_eq!(o.code, 1, "{o:#?}");
+    assert!(o.stdout.contains("at HEAD"), "{}", o.stdout);
+    // A revision that does not exist: bad input.
+    let o = sb.run(&["diff", "reports/small", "--rev", "nope", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("git show nope"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+}
+
+#[test]
+fn diff_of_different_scenarios_is_bad_input() {
+    let sb = Sandbox::new();
+    run_small(&sb, "a", &[]);
+    sb.write(
+        "other.toml",
+        &edit(SMALL, &[("name = \"small\"", "name = \"other\"")]),
+    );
+    let o = sb.run(&["run", "other.toml", "--out", "b", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "b/other", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("not of one scenario"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+    // Another matrix under the same name.
+    sb.write(
+        "small.toml",
+        &edit(
+            SMALL,
+            &[(
+                "\"units.brawler.hp\" = [8, 12]",
+                "\"units.brawler.hp\" = [8, 14]",
+            )],
+        ),
+    );
+    let o = sb.run(&["run", "small.toml", "--out", "c", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = sb.run(&["diff", "a/small", "c/small", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("matrix cells differ"), "{}", o.stderr);
+    // Not a report at all.
+    let o = sb.run(&["diff", "a/small", "nowhere", "--out", "x"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("nowhere/summary.md"), "{}", o.stderr);
+    assert_eq!(sb.entries("x"), Vec::<String>::new());
+}

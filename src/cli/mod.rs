@@ -11,7 +11,8 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
-use crate::run::{plan, Plan};
+use crate::results::Streams;
+use crate::run::{plan, Budget, Plan};
 use crate::scenario::{self, ScenarioError};
 
 mod progress;
@@ -41,6 +42,9 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Compare two reports of one scenario: which cells' win rates moved
+    /// beyond their joint uncertainty (writes diff.md, diff.csv, diff.png).
+    Diff(DiffArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -72,6 +76,49 @@ struct RunArgs {
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
     check: bool,
+    /// Keep adding batches to each cell until the 95% half-width of its win
+    /// rates and of its differences from the baseline is at most this
+    /// (overrides the scenario's `precision`; 0 turns it off).
+    #[arg(long, value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// With a precision target: most fights per cell (overrides the
+    /// scenario's `max_fights`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    max_fights: Option<u64>,
+    /// Give every cell its own random streams instead of sharing them batch
+    /// by batch (common random numbers): differences get wider intervals.
+    #[arg(long)]
+    independent_streams: bool,
+}
+
+#[derive(Args, Debug)]
+struct DiffArgs {
+    /// The old report folder (with --rev: the report folder, compared with
+    /// its own version at that revision).
+    old: PathBuf,
+    /// The new report folder (not with --rev).
+    new: Option<PathBuf>,
+    /// Compare OLD on disk with OLD at this git revision (e.g. HEAD~1).
+    #[arg(long)]
+    rev: Option<String>,
+    /// Folder the diff goes in, one subfolder per scenario name.
+    #[arg(long, default_value = "diffs")]
+    out: PathBuf,
+    /// Exit 1 when any cell moved (for a designer's own CI).
+    #[arg(long)]
+    fail_on_change: bool,
+}
+
+/// `--precision`: a number in [0, 0.5].
+fn parse_precision(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number from 0 to 0.5, found `{text}`"))?;
+    if (0.0..=0.5).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("expected a number from 0 to 0.5, found {v}"))
+    }
 }
 
 /// Why a command failed, and so which exit code it gets.
@@ -105,6 +152,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run(&args),
         Command::Validate { files } => validate(&files),
+        Command::Diff(args) => diff(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {
@@ -186,16 +234,30 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         let fights = args.fights.unwrap_or(s.fights);
         let seed = args.seed.unwrap_or(s.seed);
         let dir = args.out.join(&s.name);
-        let total = p.total_fights(fights);
-        let bar = progress::fights_bar(total, args.quiet);
+        let bar = progress::fights_bar(p.total_fights(fights), args.quiet);
         bar.set_message(s.name.clone());
         let started = Instant::now();
-        let results = pool.install(|| p.run(fights, seed, &|n| bar.inc(n)));
+        let precision = args.precision.or(s.precision).filter(|&t| t > 0.0);
+        let budget = match precision {
+            None => Budget::Fights(fights),
+            Some(target) => Budget::Precision {
+                fights,
+                target,
+                max_fights: args.max_fights.unwrap_or(s.max_fights),
+            },
+        };
+        let streams = if args.independent_streams {
+            Streams::Independent
+        } else {
+            Streams::Common
+        };
+        let results = pool.install(|| p.run_with(budget, seed, streams, &|n| bar.inc(n)));
+        let total: u64 = results.cells.iter().map(|c| c.tally.fights).sum();
         let seconds = started.elapsed().as_secs_f64();
         bar.finish_and_clear();
         let rate = total as f64 / seconds.max(1e-9);
         let timing = format!(
-            "{} cell{} × {fights} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+            "{} cell{}, {total} fights in {seconds:.2} s: {} fights/s on {} thread{}",
             p.cells.len(),
             if p.cells.len() == 1 { "" } else { "s" },
             human(rate),
@@ -241,6 +303,66 @@ fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Resu
         }
         Ok(true)
     }
+}
+
+fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
+    use crate::report::diff::{self, Source};
+    let (old, new) = match (&args.new, &args.rev) {
+        (Some(new), None) => (
+            Source::Folder(args.old.clone()),
+            Source::Folder(new.clone()),
+        ),
+        (None, Some(rev)) => (
+            Source::Git {
+                folder: args.old.clone(),
+                rev: rev.clone(),
+            },
+            Source::Folder(args.old.clone()),
+        ),
+        (Some(_), Some(_)) => {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "give either two report folders or one folder and --rev, not both"
+            )))
+        }
+        (None, None) => {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "give a second report folder (NEW), or --rev REV to compare with a git revision"
+            )))
+        }
+    };
+    let d = diff::compare_sources(&old, &new).map_err(|e| Failure::BadInput(e.into()))?;
+    let files = diff::render(&d)
+        .context("rendering the diff")
+        .map_err(Failure::Other)?;
+    let dir = args.out.join(&d.name);
+    crate::report::write_files(&files, &dir)
+        .context("writing the diff")
+        .map_err(Failure::Other)?;
+    let moved = d.moved().count();
+    if moved == 0 {
+        println!(
+            "{}: no cell moved beyond its 95% interval ({} → {}) → {}",
+            d.name,
+            d.old,
+            d.new,
+            dir.display()
+        );
+    } else {
+        println!(
+            "{}: {moved} (cell, side) pair{} moved beyond the 95% interval ({} → {}) → {}",
+            d.name,
+            if moved == 1 { "" } else { "s" },
+            d.old,
+            d.new,
+            dir.display()
+        );
+        print!("{}", diff::table(&d, true));
+    }
+    Ok(if moved > 0 && args.fail_on_change {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// 1234567.0 → "1.23 M".

@@ -5,14 +5,19 @@
 //! side `wins_<side>`, `win_rate_<side>`, `win_rate_<side>_lo`,
 //! `win_rate_<side>_hi`, then `draws`, `draw_rate`, `rounds_mean`,
 //! `rounds_p50`, `rounds_p90`, per side `survivors_<side>`, per side
-//! `damage_<side>`, then one column per ruleset counter. Rates have 4
-//! decimals, means 3, counts are integers.
+//! `damage_<side>`, then one column per ruleset counter, then the comparison
+//! with the baseline cell: per side `delta_win_rate_<side>` with its 95%
+//! interval `_lo`/`_hi`, then `delta_rounds_mean` with `_lo`/`_hi` (paired
+//! batch means over common random numbers, see
+//! [`crate::analysis::batch_means`]); with a precision target, last, `capped`
+//! (1 if the cell stopped at `max_fights` before reaching it). Rates and
+//! differences of rates have 4 decimals, means 3, counts are integers.
 
 use super::error::ReportError;
 use super::frame::{Table, TableBuilder};
 use super::labels::{MEAN_DECIMALS, RATE_DECIMALS};
 use super::{Report, CELLS_CSV};
-use crate::analysis::{Proportion, Summary};
+use crate::analysis::{Comparison, Difference, Interval, Proportion, Summary};
 
 /// The cells table (kept apart from the bytes so tests can inspect it).
 pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
@@ -64,6 +69,45 @@ pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
         let column = floats(&|s| s.counters.get(i).copied().unwrap_or(0.0));
         b.floats(counter.name, column, MEAN_DECIMALS);
     }
+    let deltas = &report.comparisons;
+    let bounds =
+        |name: &str, b: &mut TableBuilder, d: &dyn Fn(&Comparison) -> Difference, decimals| {
+            b.floats(
+                name,
+                deltas.iter().map(|c| d(c).estimate).collect(),
+                decimals,
+            );
+            b.floats(
+                &format!("{name}_lo"),
+                deltas.iter().map(|c| d(c).ci.lo).collect(),
+                decimals,
+            );
+            b.floats(
+                &format!("{name}_hi"),
+                deltas.iter().map(|c| d(c).ci.hi).collect(),
+                decimals,
+            );
+        };
+    for (i, side) in info.sides.iter().enumerate() {
+        bounds(
+            &format!("delta_win_rate_{}", side.name),
+            &mut b,
+            &|c| c.win_rates.get(i).copied().unwrap_or(NO_DIFFERENCE),
+            RATE_DECIMALS,
+        );
+    }
+    bounds(
+        "delta_rounds_mean",
+        &mut b,
+        &|c| c.rounds_mean,
+        MEAN_DECIMALS,
+    );
+    if info.precision.is_some() {
+        b.ints(
+            "capped",
+            report.cells.iter().map(|c| u64::from(c.capped)).collect(),
+        );
+    }
     b.finish(rows.len())
 }
 
@@ -77,7 +121,13 @@ const EMPTY: Proportion = Proportion {
     count: 0,
     trials: 0,
     estimate: 0.0,
-    ci: crate::analysis::Interval { lo: 0.0, hi: 1.0 },
+    ci: Interval { lo: 0.0, hi: 1.0 },
+};
+
+/// Stand-in for a missing side in an inconsistent comparison (never written).
+const NO_DIFFERENCE: Difference = Difference {
+    estimate: 0.0,
+    ci: Interval { lo: 0.0, hi: 0.0 },
 };
 
 /// A column suffix and how to get its value from a win rate.

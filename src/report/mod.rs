@@ -12,6 +12,8 @@
 
 mod cells_csv;
 mod check;
+pub mod diff;
+mod diff_chart;
 mod error;
 mod fonts;
 mod frame;
@@ -28,7 +30,7 @@ use std::path::{Path, PathBuf};
 pub use check::{check, compare, Difference};
 pub use error::ReportError;
 
-use crate::analysis::{self, Summary};
+use crate::analysis::{self, Comparison, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
 use crate::results::{CellResult, RunResults, ScenarioInfo};
 
@@ -60,6 +62,8 @@ pub(crate) struct Report<'a> {
     pub(crate) cells: &'a [CellResult],
     /// One per cell, in cell order.
     pub(crate) summaries: Vec<Summary>,
+    /// Each cell compared with the baseline cell, in cell order.
+    pub(crate) comparisons: Vec<Comparison>,
 }
 
 impl<'a> Report<'a> {
@@ -70,11 +74,18 @@ impl<'a> Report<'a> {
             .cells
             .iter()
             .map(|c| analysis::summarize(&c.tally, info.sides.len(), info.counters.len()))
+            .collect::<Vec<Summary>>();
+        let pairs: Vec<(&Summary, &[crate::engine::BatchStat])> = summaries
+            .iter()
+            .zip(&results.cells)
+            .map(|(s, c)| (s, c.batches.as_slice()))
             .collect();
+        let comparisons = analysis::compare_all(&pairs, info.baseline);
         Ok(Report {
             info,
             cells: &results.cells,
             summaries,
+            comparisons,
         })
     }
 }
@@ -231,6 +242,13 @@ fn validate(results: &RunResults) -> Result<(), ReportError> {
     let fail = |msg: String| Err(ReportError::Inconsistent(msg));
     if results.cells.is_empty() {
         return fail("no cells".to_owned());
+    }
+    if info.baseline >= results.cells.len() {
+        return fail(format!(
+            "baseline cell {} of {} cells",
+            info.baseline,
+            results.cells.len()
+        ));
     }
     if info.sides.is_empty() || info.sides.len() > MAX_SIDES {
         return fail(format!(

@@ -1,13 +1,15 @@
 //! `summary.md`: the report a designer reads first. The scenario in words,
 //! the results table, both charts (relative links, so it renders on any git
 //! host), the ruleset's counters, and the largest effects of the matrix on
-//! the first side's win rate compared with the baseline cell 0.
+//! the first side's win rate compared with the baseline cell: only the
+//! differences whose paired 95% interval excludes zero.
 //!
 //! Contains nothing volatile (no timings, dates, paths or thread counts).
 
 use super::labels::{cell_label, fixed, signed, values_label, MEAN_DECIMALS, RATE_DECIMALS};
 use super::{Report, CELLS_CSV, LARGEST_EFFECTS, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
-use crate::analysis::{self, Effect, Interval, Proportion};
+use crate::analysis::{self, Effect, Interval, Method, Proportion};
+use crate::results::Streams;
 
 /// `summary.md` as text.
 pub(crate) fn render(report: &Report) -> String {
@@ -87,7 +89,43 @@ fn scenario(md: &mut Markdown, report: &Report) {
     md.heading(2, "Scenario");
     md.line(format!("- **Ruleset:** {}", code(&info.rules)));
     md.line(format!("- **Seed:** {}", info.seed));
-    md.line(format!("- **Fights per cell:** {}", info.fights));
+    match &info.precision {
+        None => md.line(format!("- **Fights per cell:** {}", info.fights)),
+        Some(p) => {
+            let fights = report.summaries.iter().map(|s| s.fights);
+            let (least, most) = (fights.clone().min().unwrap_or(0), fights.max().unwrap_or(0));
+            md.line(format!(
+                "- **Fights per cell:** until the 95% half-width of every win rate and of \
+                 every difference from the baseline is at most {} (from {} fights, at most {} \
+                 per cell, in whole batches of {}): {least} to {most}",
+                p.target,
+                info.fights,
+                p.max_fights,
+                crate::run::BATCH
+            ));
+            let capped: Vec<String> = report
+                .cells
+                .iter()
+                .filter(|c| c.capped)
+                .map(cell_label)
+                .collect();
+            if capped.is_empty() {
+                md.line("  - every cell reached the target");
+            } else {
+                md.line(format!(
+                    "  - stopped at the cap before reaching the target (column `capped`): {}",
+                    capped.join("; ")
+                ));
+            }
+        }
+    }
+    md.line(format!(
+        "- **Random numbers:** {}",
+        match info.streams {
+            Streams::Common => "common: batch b of every cell shares its random stream",
+            Streams::Independent => "independent streams per cell (--independent-streams)",
+        }
+    ));
     md.line(format!(
         "- **Round cap:** {} (a fight still running after round {} is a draw)",
         info.max_rounds, info.max_rounds
@@ -117,6 +155,9 @@ fn scenario(md: &mut Markdown, report: &Report) {
         for (axis, path) in info.axes.iter().enumerate() {
             let levels = super::labels::axis_levels(report.cells, axis);
             md.line(format!("  - {}: {}", code(path), levels.join(", ")));
+        }
+        if let Some(base) = report.cells.get(info.baseline) {
+            md.line(format!("- **Baseline:** {}", cell_label(base)));
         }
     }
     md.blank();
@@ -178,38 +219,63 @@ fn counters(md: &mut Markdown, report: &Report) {
 }
 
 fn largest_effects(md: &mut Markdown, report: &Report) {
-    md.heading(2, "Largest effects");
+    md.heading(2, "Largest effects (95% interval excludes zero)");
+    let base_index = report.info.baseline;
     let (Some(side), Some(base_cell), Some(base)) = (
         report.info.sides.first(),
-        report.cells.first(),
-        report.summaries.first().and_then(|s| s.wins.first()),
+        report.cells.get(base_index),
+        report
+            .summaries
+            .get(base_index)
+            .and_then(|s| s.wins.first()),
     ) else {
         return;
     };
-    let effects = analysis::largest_effects(&report.summaries, 0, LARGEST_EFFECTS);
-    if effects.is_empty() {
+    if report.cells.len() < 2 {
         md.line("The matrix has a single cell, so there is nothing to compare.");
         return;
     }
+    let effects = analysis::largest_effects(
+        &report.summaries,
+        &report.comparisons,
+        base_index,
+        0,
+        LARGEST_EFFECTS,
+    );
+    let method = match report.comparisons.first().map(|c| c.method) {
+        Some(Method::BatchMeans { .. }) => {
+            "Intervals are paired batch-means 95% intervals: batch b of every cell is \
+             compared with batch b of the baseline (t quantile for the number of batches)"
+        }
+        _ => {
+            "Intervals are Newcombe hybrid-score 95% intervals for independent samples \
+             (too few batches to pair)"
+        }
+    };
     md.line(format!(
-        "Change in the win rate of **{}** from the baseline, {} (win rate {}). \
-         Intervals are Newcombe hybrid-score 95% intervals for the difference of two \
-         independent proportions; cells share random numbers, so they are conservative. \
-         Where an interval excludes zero, the difference is unlikely to be noise.",
+        "Change in the win rate of **{}** from the baseline, {} (win rate {}). {method}. \
+         Listed: the {LARGEST_EFFECTS} largest differences whose interval excludes zero, \
+         i.e. that are unlikely to be noise. Every cell's differences, with intervals, are \
+         the `delta_` columns of [{CELLS_CSV}]({CELLS_CSV}).",
         side.name,
         cell_label(base_cell),
         fixed(base.estimate, RATE_DECIMALS)
     ));
     md.blank();
+    if effects.is_empty() {
+        md.line(
+            "No cell's difference from the baseline excludes zero: every change could be noise.",
+        );
+        return;
+    }
     md.row(&[
         "cell",
         "axis values",
         "win rate",
         "difference",
         "95% interval",
-        "excludes zero?",
     ]);
-    md.line("|---:|---|---:|---:|---|---|");
+    md.line("|---:|---|---:|---:|---|");
     for effect in &effects {
         effect_row(md, report, effect);
     }
@@ -220,17 +286,11 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         .cells
         .get(effect.cell)
         .map_or_else(String::new, |c| values_label(&c.axis_values));
-    let verdict = if effect.difference.ci.excludes_zero() {
-        "yes"
-    } else {
-        "no: could be noise"
-    };
     md.row(&[
         effect.cell.to_string(),
         values,
         fixed(effect.win_rate, RATE_DECIMALS),
         signed(effect.difference.estimate, RATE_DECIMALS),
         interval(&effect.difference.ci, true),
-        verdict.to_owned(),
     ]);
 }

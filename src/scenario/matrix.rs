@@ -36,7 +36,67 @@ pub struct Cell {
     pub spans: Vec<Span>,
 }
 
-/// Read the `[matrix]` table's axes.
+/// The key of the optional baseline table inside `[matrix]`.
+pub const BASELINE: &str = "baseline";
+
+/// The baseline cell: the first value of each axis, unless `[matrix]` has a
+/// `baseline = { "path" = value, ... }` table naming other values (axes it
+/// leaves out keep their first value). Returns the cell index.
+pub(super) fn read_baseline(
+    ctx: Ctx,
+    node: Option<&Node>,
+    axes: &[Axis],
+) -> Result<usize, ScenarioError> {
+    let Some(node) = node else {
+        return Ok(0);
+    };
+    let path = format!("matrix.{BASELINE}");
+    let Value::Table(table) = &node.value else {
+        return Err(ctx.error(
+            &node.span,
+            &path,
+            format!(
+                "expected a table of `\"axis path\" = value`, found {}",
+                node.value.type_name()
+            ),
+        ));
+    };
+    let mut choice = vec![0usize; axes.len()];
+    for entry in &table.entries {
+        let key = format!("{path}.\"{}\"", entry.key);
+        let Some(a) = axes.iter().position(|a| a.path == entry.key) else {
+            return Err(ctx.error(
+                &entry.key_span,
+                &key,
+                format!(
+                    "`{}` is not an axis of the matrix (axes: {})",
+                    entry.key,
+                    list_choices(axes.iter().map(|a| a.path.as_str()))
+                ),
+            ));
+        };
+        let wanted = entry.node.value.render();
+        let rendered: Vec<String> = axes[a].values.iter().map(|v| v.value.render()).collect();
+        let Some(i) = rendered.iter().position(|v| *v == wanted) else {
+            return Err(ctx.error(
+                &entry.node.span,
+                &key,
+                format!(
+                    "the baseline value `{wanted}` is not one of this axis's values (valid: {})",
+                    list_choices(rendered.iter().map(String::as_str))
+                ),
+            ));
+        };
+        choice[a] = i;
+    }
+    // Mixed radix, last axis fastest (as in `cells`).
+    Ok(axes
+        .iter()
+        .zip(&choice)
+        .fold(0, |index, (axis, &c)| index * axis.values.len() + c))
+}
+
+/// Read the `[matrix]` table's axes (every entry but `baseline`).
 pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioError> {
     let Value::Table(table) = &node.value else {
         return Err(ctx.error(
@@ -50,7 +110,7 @@ pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioErro
     };
     let mut axes = Vec::new();
     let mut cells: usize = 1;
-    for entry in &table.entries {
+    for entry in table.entries.iter().filter(|e| e.key != BASELINE) {
         let path = format!("matrix.\"{}\"", entry.key);
         let Value::Array(values) = &entry.node.value else {
             return Err(ctx.error(

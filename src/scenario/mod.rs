@@ -70,6 +70,24 @@ pub const TOP_FIELDS: &[Field] = &[
         Some(Lit::Int(100)),
         "a fight still running after this many rounds is a draw",
     ),
+    Field::new(
+        "precision",
+        Kind::Float { min: 0.0, max: 0.5 },
+        Some(Lit::Float(0.0)),
+        "target 95% half-width of every win rate and of every difference from the baseline: \
+         keep adding batches to a cell until it is reached or the cell has `max_fights` \
+         fights; `fights` is then the starting size (0 = off; --precision overrides)",
+    ),
+    Field::new(
+        "max_fights",
+        Kind::Int {
+            min: 1,
+            max: MAX_FIGHTS,
+        },
+        Some(Lit::Int(10_000_000)),
+        "with `precision`: most fights per cell, rounded up to whole batches of 4096 \
+         (--max-fights overrides)",
+    ),
 ];
 
 /// The tables a scenario may have.
@@ -88,6 +106,12 @@ pub struct Scenario {
     pub seed: u64,
     pub max_rounds: u32,
     pub axes: Vec<Axis>,
+    /// Index of the baseline cell (`[matrix] baseline`, else 0).
+    pub baseline: usize,
+    /// Target 95% half-width (`precision`); `None` when off.
+    pub precision: Option<f64>,
+    /// Most fights per cell with a precision target.
+    pub max_fights: u64,
 }
 
 /// Read and check a scenario file (syntax, top-level keys, matrix shape).
@@ -120,6 +144,11 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         Some(m) => matrix::read_axes(ctx, &m.node)?,
         None => Vec::new(),
     };
+    let baseline_node = matrix.as_ref().and_then(|m| match &m.node.value {
+        Value::Table(t) => t.get(matrix::BASELINE),
+        _ => None,
+    });
+    let baseline = matrix::read_baseline(ctx, baseline_node, &axes)?;
 
     // Top-level keys: the declared scalars plus the known tables.
     let mut scalars = Table::default();
@@ -175,6 +204,8 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
     let fights = top.int("fights")? as u64;
     let seed = top.int("seed")? as u64;
     let max_rounds = top.int("max_rounds")? as u32;
+    let precision = Some(top.float("precision")?).filter(|&p| p > 0.0);
+    let max_fights = top.int("max_fights")? as u64;
     for axis in &axes {
         if matches!(axis.path.as_str(), "name" | "rules") {
             return Err(ctx.error(
@@ -197,6 +228,9 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         seed,
         max_rounds,
         axes,
+        baseline,
+        precision,
+        max_fights,
         source,
     })
 }

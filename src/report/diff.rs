@@ -1,0 +1,467 @@
+//! `skirmish diff OLD NEW`: compares two reports of one scenario (two
+//! folders, or a folder against its version at a git revision) cell by cell
+//! and renders the comparison: `diff.md` (table), `diff.csv`, and `diff.png`
+//! (see [`super::diff_chart`]).
+//!
+//! A report is read back from its `cells.csv` (axis values, fights, wins per
+//! side) and the `# name` line of its `summary.md`. Two runs are separate
+//! samples, so a cell's change in each side's win rate gets Newcombe's
+//! interval for independent proportions ([`crate::analysis::newcombe`]); a
+//! cell *moved* when that interval excludes zero. (Runs with the same seed
+//! share random numbers, which makes this conservative.)
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::error::ReportError;
+use super::frame::TableBuilder;
+use super::labels::{fixed, signed, values_label, RATE_DECIMALS};
+use super::{diff_chart, ReportFile, CELLS_CSV, SUMMARY_MD};
+use crate::analysis::{newcombe, proportion, Difference};
+
+/// File names of a diff report.
+pub const DIFF_MD: &str = "diff.md";
+pub const DIFF_CSV: &str = "diff.csv";
+pub const DIFF_PNG: &str = "diff.png";
+
+/// Where a report is read from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A report folder on disk.
+    Folder(PathBuf),
+    /// A report folder as it was at a git revision (`git show REV:./file`,
+    /// run in the folder).
+    Git { folder: PathBuf, rev: String },
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Folder(p) => write!(f, "{}", p.display()),
+            Source::Git { folder, rev } => write!(f, "{} at {rev}", folder.display()),
+        }
+    }
+}
+
+/// Why two reports cannot be compared: bad input, exit 2.
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    #[error("{file}: cannot read it")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: git show {rev}:./{name} failed: {message}")]
+    Git {
+        file: String,
+        rev: String,
+        name: String,
+        message: String,
+    },
+    #[error("{file} line {line}: `{key}`: expected {expected}, found {found}")]
+    Malformed {
+        file: String,
+        line: usize,
+        key: String,
+        expected: String,
+        found: String,
+    },
+    #[error(
+        "the reports are not of one scenario: {what} differ (old {old}, new {new}); \
+         diff compares two runs of the same scenario and matrix"
+    )]
+    Mismatch {
+        what: &'static str,
+        old: String,
+        new: String,
+    },
+}
+
+/// One report read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadReport {
+    pub name: String,
+    pub axes: Vec<String>,
+    pub sides: Vec<String>,
+    pub rows: Vec<ReadRow>,
+}
+
+/// One cell of a read report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadRow {
+    pub values: Vec<String>,
+    pub fights: u64,
+    /// Wins per side.
+    pub wins: Vec<u64>,
+}
+
+/// One cell's change in one side's win rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub cell: usize,
+    pub values: Vec<String>,
+    pub side: String,
+    pub old: f64,
+    pub new: f64,
+    /// `new − old` with Newcombe's 95% interval.
+    pub difference: Difference,
+    /// The interval excludes zero.
+    pub moved: bool,
+}
+
+/// The comparison of two reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diff {
+    pub name: String,
+    pub axes: Vec<String>,
+    pub old: String,
+    pub new: String,
+    /// Every (cell, side), cells in order, sides in order.
+    pub changes: Vec<Change>,
+}
+
+impl Diff {
+    /// The changes that moved beyond their joint uncertainty.
+    pub fn moved(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| c.moved)
+    }
+}
+
+/// Reads one file of a report.
+fn read_file(source: &Source, name: &str) -> Result<String, DiffError> {
+    match source {
+        Source::Folder(dir) => {
+            let path = dir.join(name);
+            fs::read_to_string(&path).map_err(|source| DiffError::Read {
+                file: path.display().to_string(),
+                source,
+            })
+        }
+        Source::Git { folder, rev } => {
+            let file = format!("{}", folder.join(name).display());
+            let git_error = |message: String| DiffError::Git {
+                file: file.clone(),
+                rev: rev.clone(),
+                name: name.to_owned(),
+                message,
+            };
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(folder)
+                .arg("show")
+                .arg(format!("{rev}:./{name}"))
+                .output()
+                .map_err(|e| git_error(format!("cannot run git: {e}")))?;
+            if !out.status.success() {
+                return Err(git_error(
+                    String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+                ));
+            }
+            String::from_utf8(out.stdout).map_err(|_| git_error("not UTF-8 text".to_owned()))
+        }
+    }
+}
+
+/// Splits one CSV line as the report writer quotes it (`"` around fields
+/// holding `,` or `"`, doubled `""` inside).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// Reads a report's name, axes, sides and per-cell counts.
+pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
+    let summary = read_file(source, SUMMARY_MD)?;
+    let csv = read_file(source, CELLS_CSV)?;
+    let file = |name: &str| match source {
+        Source::Folder(d) => d.join(name).display().to_string(),
+        Source::Git { folder, rev } => format!("{} at {rev}", folder.join(name).display()),
+    };
+    let malformed =
+        |name: &str, line: usize, key: &str, expected: &str, found: &str| DiffError::Malformed {
+            file: file(name),
+            line,
+            key: key.to_owned(),
+            expected: expected.to_owned(),
+            found: found.to_owned(),
+        };
+    let first = summary.lines().next().unwrap_or("");
+    let name = first
+        .strip_prefix("# ")
+        .ok_or_else(|| malformed(SUMMARY_MD, 1, "title", "`# <scenario name>`", first))?
+        .trim()
+        .to_owned();
+    let mut lines = csv.lines();
+    let header = split_csv(lines.next().unwrap_or(""));
+    let fights_at = header.iter().position(|h| h == "fights");
+    let Some(fights_at) = fights_at.filter(|_| header.first().map(String::as_str) == Some("cell"))
+    else {
+        return Err(malformed(
+            CELLS_CSV,
+            1,
+            "header",
+            "`cell`, the axes, then `fights`",
+            &header.join(","),
+        ));
+    };
+    let axes = header[1..fights_at].to_vec();
+    let side_columns: Vec<(String, usize)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| Some((h.strip_prefix("wins_")?.to_owned(), i)))
+        .collect();
+    let mut rows = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let fields = split_csv(line);
+        let number = |i: usize, key: &str| {
+            let found = fields.get(i).map_or("nothing", String::as_str);
+            found
+                .parse::<u64>()
+                .map_err(|_| malformed(CELLS_CSV, n + 2, key, "a whole number", found))
+        };
+        if fields.len() != header.len() {
+            return Err(malformed(
+                CELLS_CSV,
+                n + 2,
+                "row",
+                &format!("{} fields", header.len()),
+                &format!("{}", fields.len()),
+            ));
+        }
+        rows.push(ReadRow {
+            values: fields[1..fights_at].to_vec(),
+            fights: number(fights_at, "fights")?,
+            wins: side_columns
+                .iter()
+                .map(|(side, i)| number(*i, &format!("wins_{side}")))
+                .collect::<Result<_, _>>()?,
+        });
+    }
+    Ok(ReadReport {
+        name,
+        axes,
+        sides: side_columns.into_iter().map(|(s, _)| s).collect(),
+        rows,
+    })
+}
+
+/// Compares two reports of one scenario.
+pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
+    let mismatch = |what, o: String, n: String| DiffError::Mismatch {
+        what,
+        old: o,
+        new: n,
+    };
+    if old.name != new.name {
+        return Err(mismatch(
+            "scenario names",
+            format!("`{}`", old.name),
+            format!("`{}`", new.name),
+        ));
+    }
+    if old.axes != new.axes {
+        return Err(mismatch(
+            "matrix axes",
+            old.axes.join(", "),
+            new.axes.join(", "),
+        ));
+    }
+    if old.sides != new.sides {
+        return Err(mismatch(
+            "sides",
+            old.sides.join(", "),
+            new.sides.join(", "),
+        ));
+    }
+    let cells = |r: &ReadReport| {
+        r.rows
+            .iter()
+            .map(|row| values_label(&row.values))
+            .collect::<Vec<_>>()
+    };
+    if cells(old) != cells(new) {
+        return Err(mismatch(
+            "matrix cells",
+            cells(old).join("; "),
+            cells(new).join("; "),
+        ));
+    }
+    let mut changes = Vec::new();
+    for (cell, (o, n)) in old.rows.iter().zip(&new.rows).enumerate() {
+        for (side, name) in old.sides.iter().enumerate() {
+            let (po, pn) = (
+                proportion(o.wins[side], o.fights),
+                proportion(n.wins[side], n.fights),
+            );
+            let difference = newcombe(&pn, &po);
+            changes.push(Change {
+                cell,
+                values: n.values.clone(),
+                side: name.clone(),
+                old: po.estimate,
+                new: pn.estimate,
+                difference,
+                moved: difference.ci.excludes_zero(),
+            });
+        }
+    }
+    Ok(Diff {
+        name: new.name.clone(),
+        axes: new.axes.clone(),
+        old: String::new(),
+        new: String::new(),
+        changes,
+    })
+}
+
+/// The table of changes as Markdown lines (also printed by the CLI).
+pub fn table(diff: &Diff, only_moved: bool) -> String {
+    let mut text = String::from(
+        "| cell | axis values | side | old | new | change | 95% interval | moved? |\n\
+         |---:|---|---|---:|---:|---:|---|---|\n",
+    );
+    for c in diff.changes.iter().filter(|c| c.moved || !only_moved) {
+        text.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | [{}, {}] | {} |\n",
+            c.cell,
+            values_label(&c.values).replace('|', "\\|"),
+            c.side,
+            fixed(c.old, RATE_DECIMALS),
+            fixed(c.new, RATE_DECIMALS),
+            signed(c.difference.estimate, RATE_DECIMALS),
+            signed(c.difference.ci.lo, RATE_DECIMALS),
+            signed(c.difference.ci.hi, RATE_DECIMALS),
+            if c.moved { "yes" } else { "no" },
+        ));
+    }
+    text
+}
+
+fn markdown(diff: &Diff) -> String {
+    let moved = diff.moved().count();
+    format!(
+        "# {name}: report diff\n\n\
+         - **Old:** {old}\n- **New:** {new}\n\n\
+         Change in each side's win rate, new − old, with Newcombe's 95% interval for two \
+         independent proportions. A cell *moved* when the interval excludes zero: \
+         {moved} of {total} (cell, side) pairs. In the chart, solid dots moved, faint ones \
+         are within noise.\n\n{table}\n![change in win rate]({DIFF_PNG})\n",
+        name = diff.name,
+        old = diff.old,
+        new = diff.new,
+        total = diff.changes.len(),
+        table = table(diff, false),
+    )
+}
+
+fn csv(diff: &Diff) -> Result<Vec<u8>, ReportError> {
+    let mut b = TableBuilder::new(DIFF_CSV);
+    let rows = &diff.changes;
+    b.ints("cell", rows.iter().map(|c| c.cell as u64).collect());
+    for (i, axis) in diff.axes.iter().enumerate() {
+        b.texts(
+            axis,
+            rows.iter()
+                .map(|c| c.values.get(i).cloned().unwrap_or_default())
+                .collect(),
+        );
+    }
+    b.texts("side", rows.iter().map(|c| c.side.clone()).collect());
+    let rate = |name: &str, b: &mut TableBuilder, f: fn(&Change) -> f64| {
+        b.floats(name, rows.iter().map(f).collect(), RATE_DECIMALS);
+    };
+    rate("old", &mut b, |c| c.old);
+    rate("new", &mut b, |c| c.new);
+    rate("change", &mut b, |c| c.difference.estimate);
+    rate("change_lo", &mut b, |c| c.difference.ci.lo);
+    rate("change_hi", &mut b, |c| c.difference.ci.hi);
+    b.ints("moved", rows.iter().map(|c| u64::from(c.moved)).collect());
+    b.finish(rows.len())?.to_csv()
+}
+
+/// Reads both reports and compares them.
+pub fn compare_sources(old: &Source, new: &Source) -> Result<Diff, DiffError> {
+    let mut d = diff(&read(old)?, &read(new)?)?;
+    d.old = old.to_string();
+    d.new = new.to_string();
+    Ok(d)
+}
+
+/// Renders `diff.md`, `diff.csv` and `diff.png`.
+pub fn render(diff: &Diff) -> Result<Vec<ReportFile>, ReportError> {
+    Ok(vec![
+        ReportFile {
+            name: DIFF_CSV,
+            bytes: csv(diff)?,
+        },
+        ReportFile {
+            name: DIFF_MD,
+            bytes: markdown(diff).into_bytes(),
+        },
+        ReportFile {
+            name: DIFF_PNG,
+            bytes: diff_chart::render(diff)?,
+        },
+    ])
+}
+
+/// Whether a path looks like a report folder (has `cells.csv`).
+pub fn is_report(dir: &Path) -> bool {
+    dir.join(CELLS_CSV).is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_unquote() {
+        assert_eq!(split_csv("a,\"b,c\",\"d\"\"e\","), ["a", "b,c", "d\"e", ""]);
+    }
+
+    fn report(wins: &[u64]) -> ReadReport {
+        ReadReport {
+            name: "s".into(),
+            axes: vec!["x".into()],
+            sides: vec!["a".into()],
+            rows: wins
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| ReadRow {
+                    values: vec![i.to_string()],
+                    fights: 1000,
+                    wins: vec![w],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn moved_beyond_joint_uncertainty() {
+        let d = diff(&report(&[500, 500]), &report(&[510, 600])).unwrap();
+        assert!(!d.changes[0].moved);
+        assert!(d.changes[1].moved);
+        assert!((d.changes[1].difference.estimate - 0.1).abs() < 1e-12);
+        let mut other = report(&[500, 500]);
+        other.name = "t".into();
+        let e = diff(&report(&[500, 500]), &other).unwrap_err().to_string();
+        assert!(e.contains("scenario names differ"), "{e}");
+    }
+}
