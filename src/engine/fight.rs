@@ -217,7 +217,20 @@ impl<R: Ruleset> Fight<R> {
     }
 
     /// Fight one fight from the start. `self` is reset first.
+    #[inline]
     pub fn run<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> Outcome {
+        self.run_with::<D, true>(enc, dice)
+    }
+
+    /// [`Fight::run`], trying the ruleset's [`Ruleset::quick_turn`] fast path
+    /// first if `QUICK` (always, but for the test that checks the fast paths
+    /// change nothing).
+    #[inline]
+    fn run_with<D: Dice, const QUICK: bool>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+    ) -> Outcome {
         self.reset(enc);
         let sides = enc.sides;
         if self.over() {
@@ -234,9 +247,9 @@ impl<R: Ruleset> Fight<R> {
                 self.make_order(enc, dice);
             }
             let ended = if enc.initiative.kind == InitiativeKind::Alternating {
-                self.alternating_round(enc, dice)
+                self.alternating_round::<D, QUICK>(enc, dice)
             } else {
-                self.ordered_round(enc, dice)
+                self.ordered_round::<D, QUICK>(enc, dice)
             };
             if ended {
                 return Outcome {
@@ -251,22 +264,35 @@ impl<R: Ruleset> Fight<R> {
         }
     }
 
-    /// One unit's turn; true if the fight is over after it.
-    #[inline]
-    fn turn<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D, actor: usize) -> bool {
-        R::take_turn(&mut Turn {
+    /// One unit's turn; true if the fight is over after it. The ruleset's
+    /// fast path first (inlined here), its full turn if that declines.
+    #[inline(always)]
+    fn turn<D: Dice, const QUICK: bool>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        actor: usize,
+    ) -> bool {
+        let mut turn = Turn {
             enc,
             fight: self,
             dice,
             actor,
-        });
+        };
+        if !(QUICK && R::quick_turn(&mut turn)) {
+            R::take_turn(&mut turn);
+        }
         self.over()
     }
 
-    fn ordered_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
+    fn ordered_round<D: Dice, const QUICK: bool>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+    ) -> bool {
         for k in 0..enc.n {
             let actor = self.order[k] as usize;
-            if self.units[actor].takes_turns() && self.turn(enc, dice, actor) {
+            if self.units[actor].takes_turns() && self.turn::<D, QUICK>(enc, dice, actor) {
                 return true;
             }
         }
@@ -276,7 +302,11 @@ impl<R: Ruleset> Fight<R> {
     /// Team-alternating activation: sides take turns, starting with side 0,
     /// each activating its next unit in initiative order that is still in the
     /// fight; a side with nobody left to activate is skipped.
-    fn alternating_round<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> bool {
+    fn alternating_round<D: Dice, const QUICK: bool>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+    ) -> bool {
         let mut cursor = [0usize; MAX_SIDES];
         let mut side = 0;
         loop {
@@ -284,7 +314,7 @@ impl<R: Ruleset> Fight<R> {
             for step in 0..enc.sides {
                 let s = (side + step) % enc.sides;
                 if let Some(actor) = self.next_of_side(enc, s, &mut cursor[s]) {
-                    if self.turn(enc, dice, actor) {
+                    if self.turn::<D, QUICK>(enc, dice, actor) {
                         return true;
                     }
                     side = s + 1;
@@ -317,8 +347,33 @@ impl<R: Ruleset> Fight<R> {
         fights: u32,
         tally: &mut Tally,
     ) {
+        self.run_into_with::<D, true>(enc, dice, fights, tally);
+    }
+
+    /// [`Fight::run_into`] with the rulesets' fast paths off: every turn is
+    /// [`Ruleset::take_turn`]. Only for the test that checks the fast paths
+    /// give exactly the same fights.
+    #[doc(hidden)]
+    pub fn run_into_without_quick_turns<D: Dice>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        fights: u32,
+        tally: &mut Tally,
+    ) {
+        self.run_into_with::<D, false>(enc, dice, fights, tally);
+    }
+
+    #[inline]
+    fn run_into_with<D: Dice, const QUICK: bool>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        fights: u32,
+        tally: &mut Tally,
+    ) {
         for _ in 0..fights {
-            let outcome = self.run(enc, dice);
+            let outcome = self.run_with::<D, QUICK>(enc, dice);
             R::finish(self, enc, outcome);
             self.record(enc, outcome, tally);
         }
@@ -474,23 +529,34 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     /// Pick a target for the actor among enemies in the fight for which
     /// `allowed` holds, by the actor's targeting policy. Rolls dice only to
     /// choose among real alternatives (so a lone candidate costs no roll).
-    #[inline]
+    // Always inlined: `random` (the default) is a few instructions, and this
+    // sits on every attack's path (fast paths included); the scored and
+    // focus policies stay out of line.
+    #[inline(always)]
     pub fn choose_target(&mut self, allowed: impl Fn(&Self, usize) -> bool) -> Option<usize> {
         let policy = self.enc.units[self.actor].targeting;
         let side = self.fight.units[self.actor].side as usize;
         match policy {
             Targeting::Random => self.random_target(&allowed),
-            Targeting::Focus => {
-                let f = self.fight.focus[side];
-                if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
-                    return Some(f as usize);
-                }
-                let chosen = self.random_target(&allowed)?;
-                self.fight.focus[side] = chosen as u8;
-                Some(chosen)
-            }
+            Targeting::Focus => self.focus_target(side, &allowed),
             _ => self.best_target(policy, &allowed),
         }
+    }
+
+    /// The side's focus if still allowed, else a new one at random.
+    #[inline(never)]
+    fn focus_target(
+        &mut self,
+        side: usize,
+        allowed: &impl Fn(&Self, usize) -> bool,
+    ) -> Option<usize> {
+        let f = self.fight.focus[side];
+        if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
+            return Some(f as usize);
+        }
+        let chosen = self.random_target(allowed)?;
+        self.fight.focus[side] = chosen as u8;
+        Some(chosen)
     }
 
     /// Uniform choice among allowed enemies: count, then roll an index.
@@ -518,6 +584,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     }
 
     /// The allowed enemy with the best score; ties broken at random.
+    #[inline(never)]
     fn best_target(
         &mut self,
         policy: Targeting,

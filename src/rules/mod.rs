@@ -94,6 +94,20 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// roll death saves).
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
 
+    /// Optional fast path for the commonest turn, tried before
+    /// [`Ruleset::take_turn`]: play the turn and return true, or return false
+    /// *without having changed anything or rolled any die* and the engine
+    /// calls `take_turn` instead. The engine inlines it into its loop (no
+    /// call, no prologue, no dispatch), so a ruleset puts here only the
+    /// cheap, frequent case (e.g. a plain attack on a target in reach) and
+    /// leaves everything else out of line in `take_turn`. It must give
+    /// exactly what `take_turn` would: same dice in the same order, same
+    /// state. Default: no fast path.
+    #[inline(always)]
+    fn quick_turn<D: Dice>(_turn: &mut Turn<'_, Self, D>) -> bool {
+        false
+    }
+
     /// Called once when a fight has ended, before it is tallied: settle what
     /// the end of a fight decides (units still dying die, say). Default:
     /// nothing.

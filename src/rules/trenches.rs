@@ -524,6 +524,38 @@ impl Ruleset for Trenches {
         }
     }
 
+    // The fast path: an advancing unit with no condition, standing in reach
+    // of its target (most turns of most fights once the lines meet). It is
+    // `take_turn` → `advance` for that case, step for step, with everything
+    // else (moving, sprinting, conditions, edges) left to the out-of-line
+    // code; it declines before touching anything when the unit has a
+    // condition or another tactic.
+    #[inline(always)]
+    fn quick_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> bool {
+        let me = turn.actor;
+        let unit = turn.unit(me);
+        // `out` units here are lingering (death saves): not for the fast path.
+        if unit.out || !unit.conditions.is_empty() || turn.spec(me).tactic != Tactic::Advance {
+            return false;
+        }
+        turn.unit_mut(me).state.reacted = false;
+        // No condition, so no NO_ACTIONS condition: `take_turn` would advance.
+        let Some(target) = turn.choose_target(|_, _| true) else {
+            return true;
+        };
+        let stats = &turn.enc.units[me].stats;
+        let distance = turn.enemy_distance(target);
+        // In reach and not prone (no condition): `advance_on` moves nothing
+        // and attacks with the best weapon that reaches, if any.
+        match best_weapon(stats, distance) {
+            Some(weapon) if distance <= stats.advance_reach => {
+                attack_at(turn, target, weapon, distance);
+            }
+            _ => advance_from(turn, target),
+        }
+        true
+    }
+
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
         (unit.state.hp.max(0) as u32, spec.stats.max_hp() as u32)
     }
@@ -632,11 +664,17 @@ fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
 /// moving; otherwise shoot if a firearm reaches; otherwise sprint.
 #[inline(never)]
 fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
-    let me = turn.actor;
-    let stats = &turn.enc.units[me].stats;
     let Some(target) = turn.choose_target(|_, _| true) else {
         return;
     };
+    advance_on(turn, target);
+}
+
+/// [`advance`] once the target is chosen.
+#[inline(always)]
+fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
     let reach = stats.advance_reach;
     let mut distance = turn.enemy_distance(target);
     // Already in reach and on its feet (the usual case once engaged): no
@@ -658,6 +696,12 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
         turn.count(counter::SPRINTS);
         turn.approach(target, sprint, reach);
     }
+}
+
+/// [`advance_on`] out of line: the fast path's rare cases.
+#[inline(never)]
+fn advance_from<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    advance_on(turn, target);
 }
 
 /// Keep range: back off when an enemy is within reach (provoking attacks of
