@@ -234,9 +234,6 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         let fights = args.fights.unwrap_or(s.fights);
         let seed = args.seed.unwrap_or(s.seed);
         let dir = args.out.join(&s.name);
-        let bar = progress::fights_bar(p.total_fights(fights), args.quiet);
-        bar.set_message(s.name.clone());
-        let started = Instant::now();
         let precision = args.precision.or(s.precision).filter(|&t| t > 0.0);
         let budget = match precision {
             None => Budget::Fights(fights),
@@ -246,6 +243,18 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 max_fights: args.max_fights.unwrap_or(s.max_fights),
             },
         };
+        // With a precision target the number of fights is only known at the
+        // end: the bar counts toward the cap, an upper bound, and says so.
+        let (bar_total, message) = match budget {
+            Budget::Precision { max_fights, .. } => (
+                p.total_fights(max_fights),
+                format!("{} (up to the cap)", s.name),
+            ),
+            _ => (p.total_fights(fights), s.name.clone()),
+        };
+        let bar = progress::fights_bar(bar_total, args.quiet);
+        bar.set_message(message);
+        let started = Instant::now();
         let streams = if args.independent_streams {
             Streams::Independent
         } else {
