@@ -22,6 +22,7 @@
 //!   `q/100 × fights` (the "inverse of the empirical distribution function"
 //!   definition, type 1 in Hyndman & Fan's classification).
 
+pub mod balance;
 pub mod batch_means;
 
 use crate::engine::tally::{BatchStat, Tally};

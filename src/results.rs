@@ -95,3 +95,48 @@ pub struct RunResults {
     pub scenario: ScenarioInfo,
     pub cells: Vec<CellResult>,
 }
+
+/// What `skirmish balance` found: the search along one numeric axis for the
+/// value where one side's win rate crosses a target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalanceResults {
+    /// The scenario as probed (its `axes` is the balance axis alone), with
+    /// the seed and fights per probe actually used.
+    pub scenario: ScenarioInfo,
+    /// The dotted path searched.
+    pub axis: String,
+    /// Whole numbers (bisection to adjacent integers) or reals.
+    pub integer: bool,
+    /// With reals: the bracket width the search stopped at.
+    pub tolerance: Option<f64>,
+    /// The side whose win rate is searched, and its index.
+    pub side: String,
+    pub side_index: usize,
+    pub target: f64,
+    /// The search bracket's ends.
+    pub from: f64,
+    pub to: f64,
+    pub crossing: crate::analysis::balance::Crossing,
+}
+
+impl BalanceResults {
+    /// An axis value as a designer would write it: `3` on integer axes; the
+    /// shortest exact decimal on real axes.
+    pub fn value_label(&self, value: f64) -> String {
+        if self.integer {
+            format!("{}", value as i64)
+        } else {
+            format!("{value}")
+        }
+    }
+
+    /// The interpolated crossing, with 2 decimals on integer axes and one
+    /// more decimal than the tolerance on real axes.
+    pub fn estimate_label(&self) -> String {
+        let decimals = match self.tolerance {
+            Some(t) if t > 0.0 => ((-t.log10()).ceil().max(0.0) as usize + 1).min(12),
+            _ => 2,
+        };
+        format!("{:.decimals$}", self.crossing.estimate)
+    }
+}

@@ -1186,3 +1186,227 @@ fn diff_of_different_scenarios_is_bad_input() {
     assert!(o.stderr.contains("nowhere/summary.md"), "{}", o.stderr);
     assert_eq!(sb.entries("x"), Vec::<String>::new());
 }
+
+// ---------------------------------------------------------------------------
+// balance
+// ---------------------------------------------------------------------------
+
+/// `skirmish balance small.toml --axis sides.attackers.brawler.count --from 1
+/// --to 6 --fights 2000 --out OUT --quiet EXTRA...` in `sb`: how many
+/// attackers make an even fight against two defenders.
+fn balance_small(sb: &Sandbox, out: &str, extra: &[&str]) -> Output {
+    let file = sb.write("small.toml", SMALL);
+    let mut args = vec![
+        "balance",
+        file,
+        "--axis",
+        "sides.attackers.brawler.count",
+        "--side",
+        "attackers",
+        "--from",
+        "1",
+        "--to",
+        "6",
+        "--fights",
+        "2000",
+        "--out",
+        out,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    sb.run(&args)
+}
+
+#[test]
+fn balance_writes_its_report_and_prints_the_bracket() {
+    let sb = Sandbox::new();
+    let o = balance_small(&sb, "out", &[]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert_eq!(sb.entries("out"), ["small-balance"]);
+    assert_eq!(
+        sb.entries("out/small-balance"),
+        ["balance.md", "balance.png", "probes.csv"]
+    );
+    assert!(
+        o.stdout.contains("crosses 0.5 between the adjacent values"),
+        "{o:#?}"
+    );
+    assert!(o.stdout.contains("(an estimate)"), "{o:#?}");
+    let csv = fs::read_to_string(sb.join("out/small-balance/probes.csv")).unwrap();
+    let (header, rows) = parse_csv(&csv);
+    assert_eq!(
+        header,
+        ["probe", "value", "fights", "wins", "win_rate", "lo", "hi"]
+    );
+    // The two ends first; then bisection of 1..6 to adjacent values.
+    assert_eq!((rows[0][1].as_str(), rows[1][1].as_str()), ("1", "6"));
+    assert!(rows.len() >= 3 && rows.len() <= 5, "{csv}");
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], (i + 1).to_string());
+        assert_eq!(row[2], "2000");
+    }
+    let md = fs::read_to_string(sb.join("out/small-balance/balance.md")).unwrap();
+    assert!(md.contains("![") && md.contains("balance.png"), "{md}");
+    assert_eq!(md.matches("| bracket |").count(), 2, "{md}");
+}
+
+#[test]
+fn balance_is_identical_across_thread_counts_and_checks_clean() {
+    let sb = Sandbox::new();
+    for (out, threads) in [("one", "1"), ("two", "2")] {
+        let o = balance_small(&sb, out, &["--threads", threads]);
+        assert_eq!(o.code, 0, "{o:#?}");
+    }
+    assert_same_report(&sb, "one/small-balance", "two/small-balance");
+    let o = balance_small(&sb, "one", &["--check"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert!(o.stdout.contains("identical to"), "{o:#?}");
+    // Another seed: the check finds a difference (exit 1).
+    let o = balance_small(&sb, "one", &["--check", "--seed", "8"]);
+    assert_eq!(o.code, 1, "{o:#?}");
+    assert!(o.stdout.contains("differs from"), "{o:#?}");
+}
+
+/// Four riflemen shoot at one in full cover: the share of damage full cover
+/// lets through (`options.full_cover_damage`, a float) decides the fight.
+const REAL: &str = r#"
+name = "real"
+rules = "trenches"
+fights = 2000
+seed = 3
+max_rounds = 30
+
+[options]
+full_cover_damage = 0.5
+
+[weapons.rifle]
+kind = "firearm"
+attack = 4
+damage = "1d10+2"
+range = 600
+
+[units.rifleman]
+hp = 12
+weapons = ["rifle"]
+
+[sides.attackers]
+rifleman = { count = 4 }
+
+[sides.defenders]
+rifleman = { count = 1, cover = "full" }
+"#;
+
+#[test]
+fn balance_on_a_real_axis_bisects_to_the_tolerance() {
+    let sb = Sandbox::new();
+    let file = sb.write("real.toml", REAL);
+    let o = sb.run(&[
+        "balance",
+        file,
+        "--axis",
+        "options.full_cover_damage",
+        "--from",
+        "0",
+        "--to",
+        "1",
+        "--tolerance",
+        "0.05",
+        "--out",
+        "out",
+        "--quiet",
+    ]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert!(o.stdout.contains("crosses 0.5 in the interval"), "{o:#?}");
+    let csv = fs::read_to_string(sb.join("out/real-balance/probes.csv")).unwrap();
+    let (_, rows) = parse_csv(&csv);
+    // 0, 1, then halvings until the bracket is at most 0.05 wide: 1/32.
+    assert_eq!(rows.len(), 2 + 5, "{csv}");
+    assert_eq!((rows[0][1].as_str(), rows[2][1].as_str()), ("0", "0.5"));
+    // An integer axis takes no tolerance.
+    let o = sb.run(&[
+        "balance",
+        file,
+        "--axis",
+        "units.rifleman.hp",
+        "--from",
+        "1",
+        "--to",
+        "30",
+        "--tolerance",
+        "0.5",
+    ]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("--tolerance is for real axes"), "{o:#?}");
+}
+
+#[test]
+fn balance_bad_input_exits_2_and_writes_nothing() {
+    let sb = Sandbox::new();
+    sb.write("small.toml", SMALL);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--axis",
+                "sides.defenders.brawler.cover",
+                "--from",
+                "1",
+                "--to",
+                "3",
+            ],
+            "non-numeric balance axis `sides.defenders.brawler.cover`",
+        ),
+        (
+            &["--axis", "units.brawler.hpp", "--from", "1", "--to", "3"],
+            "did you mean `hp`?",
+        ),
+        (
+            &["--axis", "units.brawler.hp", "--side", "nobody"],
+            "`nobody` is not a side of the scenario (sides: `attackers` or `defenders`)",
+        ),
+        (
+            &[
+                "--axis",
+                "sides.attackers.brawler.count",
+                "--from",
+                "5",
+                "--to",
+                "6",
+            ],
+            "unreachable target: `attackers` wins",
+        ),
+        (
+            &[
+                "--axis",
+                "sides.attackers.brawler.count",
+                "--from",
+                "0",
+                "--to",
+                "3",
+            ],
+            "in cell 0 (sides.attackers.brawler.count = 0)",
+        ),
+        (
+            &["--axis", "units.brawler.hp", "--target", "1"],
+            "strictly between 0 and 1",
+        ),
+        (
+            &["--axis", "units.brawler.hp", "--from", "9", "--to", "3"],
+            "less than the upper bound",
+        ),
+        (
+            &["--axis", "sides.attackers.brawler.count", "--from", "1"],
+            "give --from and --to",
+        ),
+    ];
+    for (extra, wanted) in cases {
+        let mut args = vec!["balance", "small.toml", "--fights", "500", "--quiet"];
+        args.extend_from_slice(extra);
+        let o = sb.run(&args);
+        assert_eq!(o.code, 2, "{extra:?}: {o:#?}");
+        assert!(
+            o.stderr.contains(wanted),
+            "{extra:?}: wanted {wanted:?} in {o:#?}"
+        );
+        assert_eq!(sb.entries(""), ["small.toml"], "{extra:?} wrote something");
+    }
+}

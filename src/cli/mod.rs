@@ -15,6 +15,7 @@ use crate::results::Streams;
 use crate::run::{plan, Budget, Plan};
 use crate::scenario::{self, ScenarioError};
 
+mod balance;
 mod progress;
 mod rules_help;
 
@@ -45,6 +46,9 @@ enum Command {
     /// Compare two reports of one scenario: which cells' win rates moved
     /// beyond their joint uncertainty (writes diff.md, diff.csv, diff.png).
     Diff(DiffArgs),
+    /// Search a numeric value (a unit count, hit points, a bonus, a distance)
+    /// for where a side's win rate crosses a target (reports/<name>-balance/).
+    Balance(balance::BalanceArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -153,6 +157,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run(&args),
         Command::Validate { files } => validate(&files),
         Command::Diff(args) => diff(&args),
+        Command::Balance(args) => balance::balance(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {

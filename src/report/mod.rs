@@ -7,9 +7,14 @@
 //! function of the run results: no timings, dates, paths or thread counts, so
 //! a re-run with the same seed gives byte-identical files.
 //!
+//! `skirmish balance` has its own report ([`balance`]: probes.csv,
+//! balance.md, balance.png), written and checked with the same helpers.
+//!
 //! One module per output file; `frame` (tables → CSV), `labels` (numbers and
 //! cell names), `style` (colours, fonts, PNG canvas) and `fonts` are shared.
 
+pub mod balance;
+mod balance_chart;
 mod cells_csv;
 mod check;
 pub mod diff;

@@ -8,12 +8,14 @@
 
 use std::path::Path;
 
+mod balance;
 pub mod compile;
 pub mod doc;
 pub mod error;
 mod matrix;
 pub mod schema;
 
+pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell};

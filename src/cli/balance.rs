@@ -1,0 +1,261 @@
+//! `skirmish balance FILE --axis PATH [--target P] [--side NAME]`: search a
+//! numeric axis for the value where a side's win rate crosses the target.
+//!
+//! Each probe is the base scenario with one value put in at the axis path
+//! (see [`crate::scenario::BalanceAxis`]), compiled like a matrix cell and
+//! fought with the same seed, so every probe draws the same random numbers
+//! batch by batch (common random numbers). The search itself is
+//! [`crate::analysis::balance::search`]; probes are made one after another
+//! (each fought in parallel), in an order that depends only on their
+//! results, so the report is the same at any `--threads`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use clap::Args;
+
+use super::{human, progress, Failure};
+use crate::analysis::balance::{self, Domain, Probe, SearchError};
+use crate::analysis::proportion;
+use crate::report::balance as report;
+use crate::results::BalanceResults;
+use crate::run::plan;
+use crate::scenario::error::list_choices;
+use crate::scenario::{self, ScenarioError};
+
+#[derive(Args, Debug)]
+pub(super) struct BalanceArgs {
+    /// Scenario file (TOML).
+    file: PathBuf,
+    /// Dotted path of a numeric value to search, as in `[matrix]`
+    /// (e.g. `sides.raiders.raider.count`). An integer in the scenario is
+    /// searched on integers, a float on reals.
+    #[arg(long)]
+    axis: String,
+    /// The win rate to find, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.5, value_parser = parse_target)]
+    target: f64,
+    /// Side whose win rate is searched (default: the first side).
+    #[arg(long)]
+    side: Option<String>,
+    /// Lower end of the search (default: the smallest value of a matrix axis
+    /// on the same path).
+    #[arg(long, allow_negative_numbers = true)]
+    from: Option<f64>,
+    /// Upper end of the search (default: the largest value of a matrix axis
+    /// on the same path).
+    #[arg(long, allow_negative_numbers = true)]
+    to: Option<f64>,
+    /// Real axes: stop when the bracket is at most this wide (default: 1% of
+    /// --to minus --from).
+    #[arg(long)]
+    tolerance: Option<f64>,
+    /// Fights per probe (default: the scenario's `fights`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    fights: Option<u64>,
+    /// Random seed (overrides the scenario's `seed`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Folder the report goes in, as `<name>-balance/`.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Re-run the search and compare with the report already in --out
+    /// instead of writing: exit 0 if identical, 1 if anything differs.
+    #[arg(long)]
+    check: bool,
+}
+
+/// `--target`: a number strictly between 0 and 1.
+fn parse_target(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a win rate strictly between 0 and 1, found `{text}`"))?;
+    if v > 0.0 && v < 1.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "expected a win rate strictly between 0 and 1, found {v}"
+        ))
+    }
+}
+
+fn bad(e: anyhow::Error) -> Failure {
+    Failure::BadInput(e)
+}
+
+pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
+    let s = scenario::load(&args.file)?;
+    let axis = s.balance_axis(&args.axis)?;
+    let path = &axis.path;
+    let (from, to) = match (args.from, args.to, axis.matrix_bounds) {
+        (Some(f), Some(t), _) => (f, t),
+        (f, t, Some((lo, hi))) => (f.unwrap_or(lo), t.unwrap_or(hi)),
+        _ => {
+            return Err(bad(anyhow!(
+                "{}: give --from and --to: `{path}` is not a matrix axis with numeric \
+                 values to take the bounds from",
+                s.source.path
+            )))
+        }
+    };
+    let domain = if axis.integer {
+        if args.tolerance.is_some() {
+            return Err(bad(anyhow!(
+                "--tolerance is for real axes; `{path}` is an integer in {}, searched \
+                 down to two adjacent values",
+                s.source.path
+            )));
+        }
+        Domain::Integers
+    } else {
+        Domain::Reals {
+            tolerance: args.tolerance.unwrap_or((to - from).abs() / 100.0),
+        }
+    };
+    balance::check_bounds(from, to, domain)
+        .map_err(|m| bad(anyhow!("--from/--to for `{path}`: {m}")))?;
+
+    // Compile both ends before fighting anything: a bad value or side is
+    // reported at once.
+    let first = plan(&s.with_balance_value(&axis, from))?;
+    plan(&s.with_balance_value(&axis, to))?;
+    let sides: Vec<&str> = first.info.sides.iter().map(|x| x.name.as_str()).collect();
+    let side_index = match &args.side {
+        None => 0,
+        Some(name) => sides.iter().position(|x| x == name).ok_or_else(|| {
+            bad(anyhow!(
+                "{}: `{name}` is not a side of the scenario (sides: {})",
+                s.source.path,
+                list_choices(sides.iter().copied())
+            ))
+        })?,
+    };
+    let side = sides[side_index].to_string();
+
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t as usize);
+    }
+    let pool = builder
+        .build()
+        .context("cannot start the worker threads")
+        .map_err(Failure::Other)?;
+    let fights = args.fights.unwrap_or(s.fights);
+    let seed = args.seed.unwrap_or(s.seed);
+    let bar = progress::fights_bar(
+        balance::max_probes(from, to, domain).saturating_mul(fights),
+        args.quiet,
+    );
+    bar.set_message(format!("{} balance", s.name));
+    let started = Instant::now();
+    let probe = |value: f64| -> Result<crate::analysis::Proportion, ScenarioError> {
+        let p = plan(&s.with_balance_value(&axis, value))?;
+        let results = pool.install(|| p.run(fights, seed, &|n| bar.inc(n)));
+        let tally = &results.cells[0].tally;
+        Ok(proportion(tally.wins[side_index], tally.fights))
+    };
+    let outcome = balance::search(from, to, domain, args.target, probe);
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let label = |v: f64| {
+        if axis.integer {
+            format!("{}", v as i64)
+        } else {
+            format!("{v}")
+        }
+    };
+    let crossing = match outcome {
+        Ok(c) => c,
+        Err(SearchError::Probe(e)) => return Err(e.into()),
+        Err(SearchError::BadBounds(m)) => return Err(bad(anyhow!("{m}"))),
+        Err(SearchError::Unreachable { from, to }) => {
+            let rate = |p: &Probe| {
+                format!(
+                    "{:.4} (95% {:.4}–{:.4})",
+                    p.rate.estimate, p.rate.ci.lo, p.rate.ci.hi
+                )
+            };
+            let side_of = |p: &Probe| {
+                if p.rate.estimate < args.target {
+                    "below"
+                } else {
+                    "at or above"
+                }
+            };
+            return Err(bad(anyhow!(
+                "{}: unreachable target: `{side}` wins {} at `{path}` = {} and {} at {}, \
+                 both {} the target {}; widen --from/--to (the search assumes the win \
+                 rate only rises or only falls with the value)",
+                s.source.path,
+                rate(&from),
+                label(from.value),
+                rate(&to),
+                label(to.value),
+                side_of(&from),
+                args.target
+            )));
+        }
+    };
+    let mut info = first.info.clone();
+    info.seed = seed;
+    info.fights = fights;
+    let results = BalanceResults {
+        scenario: info,
+        axis: path.clone(),
+        integer: axis.integer,
+        tolerance: match domain {
+            Domain::Reals { tolerance } => Some(tolerance),
+            Domain::Integers => None,
+        },
+        side,
+        side_index,
+        target: args.target,
+        from,
+        to,
+        crossing,
+    };
+    let probes = results.crossing.probes.len();
+    let total = probes as u64 * fights;
+    let timing = format!(
+        "{probes} probes, {total} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+        human(total as f64 / seconds.max(1e-9)),
+        pool.current_num_threads(),
+        if pool.current_num_threads() == 1 {
+            ""
+        } else {
+            "s"
+        },
+    );
+    let dir = args.out.join(report::folder_name(&s.name));
+    println!("{}: {}", s.name, report::answer(&results));
+    if args.check {
+        let rendered = report::render(&results)
+            .context("rendering the balance report")
+            .map_err(Failure::Other)?;
+        let differences = crate::report::compare(&rendered, &dir)
+            .with_context(|| format!("reading {}", dir.display()))
+            .map_err(Failure::Other)?;
+        if differences.is_empty() {
+            println!("{}: identical to {} ({timing})", s.name, dir.display());
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!("{}: differs from {} ({timing}):", s.name, dir.display());
+        for d in &differences {
+            println!("  {d}");
+        }
+        return Ok(ExitCode::from(1));
+    }
+    report::write(&results, &dir)
+        .with_context(|| format!("writing the balance report of {}", s.source.path))
+        .map_err(Failure::Other)?;
+    println!("{}: {timing} → {}", s.name, dir.display());
+    Ok(ExitCode::SUCCESS)
+}
