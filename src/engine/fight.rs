@@ -307,36 +307,39 @@ impl<R: Ruleset> Fight<R> {
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> bool {
-        let mut cursor = [0usize; MAX_SIDES];
+        // Units that have had their turn this round. A unit out of the fight
+        // when its side's turn comes is passed over, but not for good: if it
+        // is brought back later in the round, it takes its turn "at the next
+        // possible opportunity" (dicestep's Roland example).
+        let mut acted = 0u64;
         let mut side = 0;
         loop {
-            let mut acted = false;
+            let mut any = false;
             for step in 0..enc.sides {
                 let s = (side + step) % enc.sides;
-                if let Some(actor) = self.next_of_side(enc, s, &mut cursor[s]) {
+                if let Some(actor) = self.next_of_side(enc, s, acted) {
+                    acted |= 1 << actor;
                     if self.turn::<D, QUICK>(enc, dice, actor) {
                         return true;
                     }
                     side = s + 1;
-                    acted = true;
+                    any = true;
                     break;
                 }
             }
-            if !acted {
+            if !any {
                 return false;
             }
         }
     }
 
-    fn next_of_side(&self, enc: &Encounter<R>, side: usize, cursor: &mut usize) -> Option<usize> {
-        while *cursor < enc.n {
-            let u = self.order[*cursor] as usize;
-            *cursor += 1;
-            if self.units[u].side as usize == side && self.units[u].takes_turns() {
-                return Some(u);
-            }
-        }
-        None
+    /// The first unit of `side` in initiative order that takes turns and has
+    /// not acted this round.
+    fn next_of_side(&self, enc: &Encounter<R>, side: usize, acted: u64) -> Option<usize> {
+        self.order[..enc.n].iter().map(|&u| u as usize).find(|&u| {
+            let unit = &self.units[u];
+            unit.side as usize == side && acted & (1 << u) == 0 && unit.takes_turns()
+        })
     }
 
     /// Fight `fights` fights into `tally`.
@@ -707,5 +710,141 @@ impl Iterator for Bits {
         let i = self.0.trailing_zeros() as usize;
         self.0 &= self.0 - 1;
         Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Engine behaviour pinned with a minimal ruleset: unit 0 brings unit 1
+    //! back into the fight on its turn; every turn is counted per unit.
+
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::engine::{InitiativeKind, Tactic};
+    use crate::results::CounterInfo;
+    use crate::scenario::compile::compile_str;
+    use crate::scenario::schema::{Field, Fields, Kind, Lit};
+    use crate::scenario::ScenarioError;
+
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Reviver;
+
+    #[derive(Clone, Copy, Debug, Default)]
+    struct Unit {
+        init: i32,
+        down: bool,
+    }
+
+    impl Ruleset for Reviver {
+        const NAME: &'static str = "reviver";
+        const TITLE: &'static str = "test ruleset";
+        const ABOUT: &'static str = "";
+        const DISTANCE_UNIT: &'static str = "m";
+        const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Alternating;
+        const INITIATIVE_STAT: &'static str = "init";
+        const UNIT_FIELDS: &'static [Field] = &[
+            Field::new(
+                "init",
+                Kind::Int { min: 0, max: 100 },
+                Some(Lit::Int(0)),
+                "",
+            ),
+            Field::new("down", Kind::Bool, Some(Lit::Bool(false)), ""),
+        ];
+        const WEAPON_FIELDS: &'static [Field] = &[];
+        const OPTIONS: &'static [Field] = &[];
+        const COUNTERS: &'static [CounterInfo] = &[
+            CounterInfo {
+                name: "turns_0",
+                doc: "",
+            },
+            CounterInfo {
+                name: "turns_1",
+                doc: "",
+            },
+            CounterInfo {
+                name: "turns_2",
+                doc: "",
+            },
+        ];
+        type Weapon = ();
+        type Unit = Unit;
+        type State = ();
+        type Options = ();
+
+        fn compile_options(_: &Fields) -> Result<(), ScenarioError> {
+            Ok(())
+        }
+        fn compile_weapon(_: &Fields) -> Result<(), ScenarioError> {
+            Ok(())
+        }
+        fn compile_unit(f: &Fields, _: &[()]) -> Result<Unit, ScenarioError> {
+            Ok(Unit {
+                init: f.int("init")? as i32,
+                down: f.bool("down")?,
+            })
+        }
+        fn describe_unit(_: &Unit) -> String {
+            String::new()
+        }
+        fn default_tactic(_: &Unit) -> Tactic {
+            Tactic::Hold
+        }
+        fn roll_initiative<D: Dice>(unit: &Unit, _: &mut D) -> InitiativeRoll {
+            InitiativeRoll {
+                total: unit.init,
+                tiebreak: 0,
+            }
+        }
+        fn initiative_stat(unit: &Unit) -> i32 {
+            unit.init
+        }
+        fn enter(unit: &mut Combatant<()>, spec: &UnitSpec<Self>, _: &()) {
+            unit.out = spec.stats.down;
+        }
+        fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+            turn.count(turn.actor);
+            if turn.actor == 0 {
+                turn.bring_back(1);
+            }
+        }
+        fn vitality(_: &Combatant<()>, _: &UnitSpec<Self>) -> (u32, u32) {
+            (1, 1)
+        }
+    }
+
+    #[test]
+    fn a_unit_brought_back_later_in_the_round_still_takes_its_turn() {
+        // Red: unit 1 (init 9, starts out of the fight), unit 0 (init 5, the
+        // reviver); blue: unit 2. Team-alternating: red's first pick skips
+        // the fallen unit 1 and activates unit 0, which brings 1 back; blue's
+        // unit 2 acts; then red's unit 1, revived, takes its turn.
+        let compiled = compile_str::<Reviver>(
+            r#"
+name = "t"
+rules = "trenches"
+max_rounds = 1
+[units.reviver]
+init = 5
+[units.fallen]
+init = 9
+down = true
+[units.foe]
+init = 1
+[sides.red]
+reviver = {}
+fallen = {}
+[sides.blue]
+foe = {}
+"#,
+        );
+        let enc = match compiled {
+            Ok(c) => c.encounter,
+            Err(e) => panic!("{e}"),
+        };
+        let mut fight = Fight::<Reviver>::new();
+        let outcome = fight.run(&enc, &mut ScriptedDice::new(&[]));
+        assert_eq!(outcome.winner, None, "one round, nobody down: a draw");
+        assert_eq!(&fight.counters[..3], &[1, 1, 1], "every unit acted once");
     }
 }

@@ -25,9 +25,10 @@
 //! each success. Reactions cost stamina: Dodge, Parry, Block, Fortify,
 //! Intercept; items wear (durability) and broken items cannot block or parry.
 //!
-//! Not modelled (see the README section): Resuscitate, killing strikes,
-//! Ready an Action, Step, Brandish, Interact, Short Task, Resist, objectives.
-//! Units out of the fight (unconscious or dead) stay out.
+//! Resuscitate (two actions) brings an unconscious ally back; a killing
+//! strike (three actions) can finish an unconscious enemy.
+//! Not modelled (see the README section): Ready an Action, Step, Brandish,
+//! Interact, Short Task, Resist, objectives.
 //!
 //! The one-dimensional front stands in for the grid: melee reaches 1 m,
 //! "within 1 m of" a unit is |Δposition| ≤ 1, flanking is two enemies within
@@ -340,7 +341,7 @@ impl Ruleset for Dicestep {
         Field::new("dex", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "dexterity die size"),
         Field::new("combat", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "combat skill die size (attacks)"),
         Field::new("athletics", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(4)), "athletics skill die size (dodge: DEX + athletics; fortify: STR + athletics)"),
-        Field::new("proficiency", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(1)), "flat bonus on attack tests (the weapon's proficiency)"),
+        Field::new("proficiency", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(1)), "flat bonus on attack tests with any of its weapons (the text's \"relevant proficiency\"; one value per unit, not per weapon)"),
         Field::new("fortitude", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(0)), "flat bonus on fortify tests"),
         Field::new("evasion", Kind::Int { min: 0, max: 100 }, None, "difficulty of attack tests against it"),
         Field::new("deflection", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(0)), "physical damage reduction"),
@@ -1195,8 +1196,10 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
     let them = turn.unit(target);
     let ranged = weapon.kind != WeaponKind::Melee;
     let mut levels = 0;
-    if them.conditions.has(Condition::Blinded) {
-        levels += 1; // sneak attack: the target cannot see the attacker
+    if them.conditions.has(Condition::Blinded) || them.conditions.has(Condition::Unconscious) {
+        // Sneak attack: the target cannot see the attacker (an unconscious
+        // target included: a failed killing strike is "a sneak attack").
+        levels += 1;
     }
     if turn.flanked(target, REACH) {
         levels += 1;

@@ -1159,8 +1159,9 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
     assert_eq!(f.counters[counter::KILLING_STRIKES], 1);
     assert_eq!(f.counters[counter::DEATHS], 1);
 
-    // 1 + 1 + 1 = 3 < 4: an ordinary attack instead (advantage against the
-    // prone body), which misses on all ones.
+    // 1 + 1 + 1 = 3 < 4: "a sneak attack is made instead": advantage for
+    // the sneak attack (the victim cannot see) and for the prone body, two
+    // levels, so each die is rolled three times; all ones miss.
     let mut f = fight(&enc);
     knock_down(&enc, &mut f, 1, 5);
     play(
@@ -1173,6 +1174,8 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
             (6, 1),
             (6, 1),
             (20, 5),
+            (6, 1),
+            (6, 1),
             (6, 1),
             (6, 1),
             (6, 1),

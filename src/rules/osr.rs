@@ -7,13 +7,14 @@
 //! Active, one Movement (30 ft) and one Quick action, and the Active action
 //! can be traded down (an advancing unit with nothing in reach moves twice);
 //! an attack is d20 + STR mod (melee) or DEX mod (ranged) + proficiency vs
-//! AC; a ranged attack made at close range (an enemy within 5 ft of the
+//! AC; a ranged attack made at close range (the target or an enemy within 10 ft of the
 //! shooter) has disadvantage; light (darkness, dim, brilliant) gives
 //! disadvantage as the text lists, darksight inverts darkness; a natural 20
 //! doubles damage; a natural 1 on a check that damages a PC doubles the
 //! damage that PC suffers (with the `defense_checks` variant, where PCs roll
 //! to defend); 0 HP incapacitates, and the unit dies unless an ally
-//! stabilises it within a minute (10 rounds) or by the end of the fight; a
+//! stabilises it within a minute (10 rounds) or by the end of the fight,
+//! whichever is later; a
 //! stabilised unit rolls on the injury table and (unless it died) returns
 //! with 1 HP; morale checks (d20 + WIS mod + morale bonus vs DC 11) on the
 //! text's triggers send the losers fleeing; a unit may Retreat (its whole
@@ -45,6 +46,9 @@ pub struct Osr;
 
 /// Melee reach and the close range band, in feet.
 pub const REACH: i32 = 5;
+/// The close range band, in feet: "a melee attack must be within 5-10 ft
+/// (close range)"; ranged attacks made there have disadvantage.
+pub const CLOSE: i32 = 10;
 
 /// Ability indices into `abilities`.
 pub const STR: usize = 0;
@@ -293,6 +297,7 @@ pub mod counter {
     pub const BACK: usize = 9;
     pub const ROUTS: usize = 10;
     pub const RETREATS: usize = 11;
+    pub const DYING_AT_END: usize = 12;
 }
 
 const KIND_NAMES: &[&str] = &["melee", "ranged"];
@@ -430,7 +435,13 @@ impl Ruleset for Osr {
             Some(Lit::Str("death-clock")),
             "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight (as written); or dead at once",
         ),
-        int("death_clock", 1, 1000, 10, "rounds a dying unit lasts (the text's 1 minute)"),
+        int(
+            "death_clock",
+            1,
+            1000,
+            10,
+            "rounds a dying unit lasts (the text's 1 minute); it dies when this and the end of the fight have both passed",
+        ),
         Field::new(
             "stabilise",
             Kind::Choice(STABILISE_NAMES),
@@ -473,7 +484,7 @@ impl Ruleset for Osr {
         CounterInfo { name: "downed", doc: "units brought to 0 HP per fight" },
         CounterInfo {
             name: "deaths",
-            doc: "deaths per fight: death clock, still dying at the end, false hope (injury 1), an ability at 0, or 0 HP with at_zero_hp = dead",
+            doc: "deaths per fight: still dying when the fight ended after the minute ran out (or with nobody of its side standing), false hope (injury 1), an ability at 0, or 0 HP with at_zero_hp = dead",
         },
         CounterInfo { name: "stabilised", doc: "successful stabilising checks per fight" },
         CounterInfo { name: "injury_ability", doc: "injury table 2-7: lost 1d6 of an ability (and lived)" },
@@ -482,6 +493,10 @@ impl Ruleset for Osr {
         CounterInfo { name: "back_in_fight", doc: "stabilised units back in the fight" },
         CounterInfo { name: "routs", doc: "units that failed a morale check and fled" },
         CounterInfo { name: "retreats", doc: "successful Retreat actions" },
+        CounterInfo {
+            name: "dying_at_end",
+            doc: "units still dying when the fight ended, within their minute, with allies standing (not counted as deaths)",
+        },
     ];
 
     type Weapon = Weapon;
@@ -639,8 +654,6 @@ impl Ruleset for Osr {
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
         if turn.unit(me).out {
-            // Only dying units linger.
-            death_clock(turn);
             return;
         }
         if !turn.unit(me).state.begun {
@@ -668,12 +681,25 @@ impl Ruleset for Osr {
     }
 
     fn finish(fight: &mut Fight<Self>, enc: &Encounter<Self>, _outcome: Outcome) {
-        // "Dead ... by the end of the fight": whoever is still dying dies.
-        for unit in &mut fight.units[..enc.n] {
-            if unit.state.dying {
-                unit.state.dying = false;
-                unit.lingering = false;
+        // "Dead if not stabilized within 1 minute or by the end of the fight
+        // (whichever is later)": at the end, a unit whose minute has run out
+        // dies, and so does one whose side has nobody standing to tend it.
+        // One whose minute is still running, with allies standing, may yet
+        // be stabilised after the fight, which is not simulated: it is
+        // counted as `dying_at_end`, not as a death.
+        let clock = enc.options.death_clock;
+        let round = fight.round;
+        for i in 0..enc.n {
+            let unit = fight.units[i];
+            if !unit.state.dying {
+                continue;
+            }
+            let minute_over = round >= unit.state.down_round + clock;
+            if minute_over || fight.standing(unit.side as usize) == 0 {
+                fight.units[i].state.dying = false;
                 fight.counters[counter::DEATHS] += 1;
+            } else {
+                fight.counters[counter::DYING_AT_END] += 1;
             }
         }
     }
@@ -863,24 +889,12 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
         }
         _ => hp = turn.dice.roll(8) as i32,
     }
+    // "Never go above your max HP."
+    let hp = hp.min(turn.spec(u).stats.hp);
     turn.unit_mut(u).state.hp = hp;
     if turn.options().rejoin == Rejoin::All || roll == 20 {
         turn.count(counter::BACK);
         turn.bring_back(u);
-    }
-}
-
-/// A dying unit's turn: dead once the clock has run out.
-fn death_clock<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
-    let me = turn.actor;
-    let clock = turn.options().death_clock;
-    let round = turn.fight.round;
-    let state = turn.unit(me).state;
-    if state.dying && round >= state.down_round + clock {
-        let unit = turn.unit_mut(me);
-        unit.state.dying = false;
-        unit.lingering = false;
-        turn.count(counter::DEATHS);
     }
 }
 
@@ -943,8 +957,9 @@ fn attack_edge<D: Dice>(turn: &Turn<'_, Osr, D>, target: usize, weapon: &Weapon)
     let ranged = weapon.kind == WeaponKind::Ranged;
     let mut adv = false;
     let mut dis = hampered(stats, &unit.state) || unit.conditions.has(Condition::Blinded);
-    if ranged && turn.enemies_within(me, REACH) != 0 {
-        // Ranged attack at close range.
+    if ranged && (turn.enemy_distance(target) <= CLOSE || turn.enemies_within(me, CLOSE) != 0) {
+        // Ranged attack at close range ("within 5-10 ft"): the target, or
+        // any enemy, is close.
         dis = true;
     }
     match opts.light {
@@ -1068,7 +1083,9 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
         unit.state.down_round = round;
-        unit.lingering = dying;
+        // Nobody dies of the clock while the fight lasts (the end of the
+        // fight is always the later deadline), so dying units need no turns.
+        unit.lingering = false;
         turn.count(counter::DOWNED);
         if !dying {
             turn.count(counter::DEATHS);

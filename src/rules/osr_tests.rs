@@ -256,6 +256,10 @@ fn ranged_attacks_at_close_range_have_disadvantage() {
     let enc = duel("", "weapons = [\"bow\"]", "", "", "");
     let (r, _) = swing(&enc, 0, &[(20, 17), (20, 3)]);
     assert_eq!(r.natural, 3);
+    // At 10 ft, the far edge of the close band ("within 5-10 ft"): still two.
+    let enc = duel("", "weapons = [\"bow\"]", "", "", "distance = 10");
+    let (r, _) = swing(&enc, 0, &[(20, 17), (20, 3)]);
+    assert_eq!(r.natural, 3);
     // At 30 ft: one die.
     let enc = duel("", "weapons = [\"bow\"]", "", "", "distance = 30");
     let (r, _) = swing(&enc, 0, &[(20, 17), (6, 2)]);
@@ -449,50 +453,61 @@ fn drop_a(enc: &Encounter<Osr>, f: &mut Fight<Osr>, round: u32) {
     f.round = round;
     f.units[0].state.hp = 2;
     hit_with(enc, f, 2, 0, 0, &[(20, 15), (8, 4)]);
-    assert!(f.units[0].out && f.units[0].state.dying && f.units[0].lingering);
+    assert!(f.units[0].out && f.units[0].state.dying && !f.units[0].lingering);
+}
+
+/// End the fight at round `round` with `winner`.
+fn end_at(enc: &Encounter<Osr>, f: &mut Fight<Osr>, round: u32, winner: Option<u8>) {
+    f.round = round;
+    Osr::finish(
+        f,
+        enc,
+        Outcome {
+            winner,
+            rounds: round,
+        },
+    );
 }
 
 #[test]
-fn zero_hp_starts_a_death_clock_of_10_rounds() {
+fn dying_units_die_after_a_minute_or_the_end_of_the_fight_whichever_is_later() {
+    // Fell in round 3; the minute (10 rounds) runs out in round 13.
     let enc = party("stabilise = \"never\"");
     let mut f = fight(&enc);
     drop_a(&enc, &mut f, 3);
     assert_eq!(f.counters[counter::DOWNED], 1);
-    // Its own turns: still dying through round 12 ...
-    for round in 3..=12 {
+    // No death while the fight lasts, however long it goes on.
+    for round in 3..=30 {
         f.round = round;
         play(&enc, &mut f, 0, &[]);
         assert!(f.units[0].state.dying, "round {round}");
     }
-    // ... dead at its turn in round 13, ten rounds after it fell.
-    f.round = 13;
-    play(&enc, &mut f, 0, &[]);
-    assert!(!f.units[0].state.dying && !f.units[0].lingering);
+    // The fight ends in round 12, inside the minute, with an ally standing:
+    // not a death (it may still be stabilised after the fight).
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 3);
+    end_at(&enc, &mut f, 12, Some(0));
+    assert_eq!(f.counters[counter::DEATHS], 0);
+    assert_eq!(f.counters[counter::DYING_AT_END], 1);
+    // It ends in round 13: the minute is over too, so it is dead.
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 3);
+    end_at(&enc, &mut f, 13, Some(0));
     assert_eq!(f.counters[counter::DEATHS], 1);
-    // The clock is an option.
+    assert!(!f.units[0].state.dying);
+    // Inside the minute but nobody of its side standing: dead.
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 3);
+    let mut dice = ScriptedDice::new(&[]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| t.take_out(1));
+    end_at(&enc, &mut f, 4, Some(1));
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    // The minute is an option.
     let enc = party("stabilise = \"never\"\ndeath_clock = 2");
     let mut f = fight(&enc);
     drop_a(&enc, &mut f, 1);
-    f.round = 3;
-    play(&enc, &mut f, 0, &[]);
+    end_at(&enc, &mut f, 3, Some(0));
     assert_eq!(f.counters[counter::DEATHS], 1);
-}
-
-#[test]
-fn units_still_dying_when_the_fight_ends_die() {
-    let enc = party("stabilise = \"never\"");
-    let mut f = fight(&enc);
-    drop_a(&enc, &mut f, 1);
-    Osr::finish(
-        &mut f,
-        &enc,
-        Outcome {
-            winner: Some(0),
-            rounds: 1,
-        },
-    );
-    assert_eq!(f.counters[counter::DEATHS], 1);
-    assert!(!f.units[0].state.dying);
 }
 
 #[test]

@@ -818,9 +818,14 @@ pub fn attack<D: Dice>(
             s.stress_load += load;
         }
         turn.harm(load as u32);
-        if ability.finisher && turn.unit(target).state.exhausted() {
-            incapacity_roll(turn, target);
-        }
+    }
+    // "Attacks with the Finisher tag trigger Incapacity Rolls immediately
+    // after the attack resolves if their target is Exhausted": hit or miss.
+    if ability.finisher
+        && turn.unit(target).state.exhausted()
+        && !turn.unit(target).state.incapacitated
+    {
+        incapacity_roll(turn, target);
     }
     AttackResult {
         offence,

@@ -415,6 +415,14 @@ fn finishers_force_an_incapacity_roll_on_an_exhausted_target() {
     assert!(r.hit);
     assert!(f.units[1].state.incapacitated);
     assert_eq!(f.units[1].state.fatigue_load, 3);
+    // "After the attack resolves", hit or miss: a miss on an Exhausted
+    // target still forces the roll (12 + Resilience exceeds 4: it stands).
+    let mut f = fight(&enc);
+    f.units[1].state.fatigue_load = 4;
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(1, 1), &d(6, 6), &d(6, 6)]));
+    assert!(!r.hit);
+    assert_eq!(f.counters[counter::INCAPACITY_ROLLS], 1);
+    assert!(!f.units[1].state.incapacitated);
     // Not Exhausted after the hit: no roll.
     let mut f = fight(&enc);
     f.units[1].state.fatigue_load = 1;
