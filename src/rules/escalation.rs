@@ -1205,13 +1205,17 @@ fn fumble<D: Dice>(
         turn.count(counter::TRAGEDIES);
         if turn.dice.roll(6) == 6 {
             level = 3;
-            turn.count(counter::FATAL_FUMBLES);
         }
     }
     match level {
         3 => {
-            let hp = turn.unit(me).state.hp.max(0);
-            turn.as_actor(target, |t| defeat(t, me, hp));
+            // "The unit being attacked delivers a fatal blow": a helpless
+            // one (paralyzed, stunned, unconscious, ...) cannot.
+            if !turn.unit(target).conditions.any(HELPLESS) {
+                turn.count(counter::FATAL_FUMBLES);
+                let hp = turn.unit(me).state.hp.max(0);
+                turn.as_actor(target, |t| defeat(t, me, hp));
+            }
         }
         2 => free_hit(turn, target, me, distance, Swing::FreeCrit, depth),
         _ => free_hit(turn, target, me, distance, Swing::Free, depth),

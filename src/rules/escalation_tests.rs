@@ -368,6 +368,20 @@ fn fumble_chain_free_hit_then_free_crit_then_the_attackers_death() {
 }
 
 #[test]
+fn a_helpless_target_delivers_no_fatal_blow() {
+    let enc = duel("", "", "");
+    let mut f = fight(&enc);
+    f.units[1].conditions.set(Condition::Paralyzed);
+    let r = swing_as(&enc, &mut f, Swing::Main, &[(20, 1), (4, 4), (6, 6)]);
+    assert_eq!(r.fumble, 3);
+    assert!(
+        !f.units[0].out,
+        "a paralyzed target cannot strike the fatal blow"
+    );
+    assert_eq!(f.counters[counter::FATAL_FUMBLES], 0);
+}
+
+#[test]
 fn fumbles_outside_the_melee_zone_roll_no_chain_unless_the_option_says() {
     let enc = duel("", "weapons = [\"bow\"]", "");
     let mut f = fight(&enc);

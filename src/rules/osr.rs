@@ -1233,7 +1233,11 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
     let own = turn.fight.standing(side);
     let all = turn.in_fight().count_ones();
     let outnumbered = opts.morale_outnumbered && own < all - own;
-    let dark = opts.light == Light::Darkness && !stats.darksight;
+    // Darkness gives "surfacers" disadvantage on morale; darksight turns
+    // the disadvantages of darkness into advantages.
+    let darkness = opts.light == Light::Darkness;
+    let dark = darkness && !stats.darksight;
+    let sighted = darkness && stats.darksight;
     let bonus = stats.morale
         + if stats.morale_proficient {
             stats.proficiency
@@ -1246,7 +1250,7 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
         WIS,
         bonus,
         opts.morale_dc,
-        false,
+        sighted,
         outnumbered || dark,
     )
 }

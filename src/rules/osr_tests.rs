@@ -809,3 +809,25 @@ fn whole_fights_run_and_tally() {
     // Nobody is left dying after a fight.
     assert!(f.units.iter().all(|u| !u.state.dying));
 }
+
+#[test]
+fn darkness_hurts_morale_and_darksight_turns_it_into_an_advantage() {
+    let body = |darksight: bool| {
+        format!(
+            "[units.a]\nhp = 10\nweapons = [\"sword\"]\n[units.b]\nhp = 10\ndarksight = {darksight}\n\
+             weapons = [\"sword\"]\n[sides.red]\na = {{}}\n[sides.blue]\nb = {{}}\n"
+        )
+    };
+    let opts = "light = \"darkness\"\nmorale_outnumbered = false";
+    // WIS 10 (+0) vs DC 11. Without darksight: disadvantage, 5 kept: fails.
+    let enc = scen(opts, &body(false));
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[(20, 15), (20, 5)]);
+    assert!(!as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(t, 1)));
+    // With darksight: advantage, 15 kept: holds.
+    let enc = scen(opts, &body(true));
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[(20, 5), (20, 15)]);
+    assert!(as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(t, 1)));
+    dice.assert_done();
+}
