@@ -326,14 +326,6 @@ const ROOTED: Conditions = Conditions::of(&[
     Condition::Unconscious,
 ]);
 
-const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> Field {
-    Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
-}
-
-const fn flag(name: &'static str, default: bool, doc: &'static str) -> Field {
-    Field::new(name, Kind::Bool, Some(Lit::Bool(default)), doc)
-}
-
 impl Ruleset for Osr {
     const NAME: &'static str = "osr";
     const TITLE: &'static str = "5e-derived OSR hack (seed 001)";
@@ -348,25 +340,25 @@ impl Ruleset for Osr {
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
-        int("ac", -10, 50, 10, "armour class"),
-        int("str", 1, 30, 10, "STR score: melee attacks and damage; loads above it slow and hamper"),
-        int("dex", 1, 30, 10, "DEX score: initiative place (the score, not the modifier); ranged attacks and damage"),
-        int("con", 1, 30, 10, "CON score (0 after an injury: dead)"),
-        int("int", 1, 30, 10, "INT score (0 after an injury: dead)"),
-        int("wis", 1, 30, 10, "WIS score: morale and stabilising checks"),
-        int("cha", 1, 30, 10, "CHA score (0 after an injury: dead)"),
-        int("proficiency", 0, 10, 2, "proficiency bonus"),
-        flag("proficient", true, "proficient with its weapons: adds proficiency to attacks"),
-        int("morale", -10, 20, 0, "monster morale bonus (from HD; the text's table is absent)"),
-        flag("morale_proficient", false, "adds proficiency to morale checks (\"if fitting\")"),
-        flag("medic", false, "adds proficiency to stabilising checks; with stabilise = \"medics\" only medics stabilise"),
-        int("speed", 0, 1000, 30, "movement per Movement action, feet"),
-        int("load", 0, 100, 0, "loads carried: each above the STR score is -5 ft of speed, and any gives disadvantage on all checks"),
-        flag("pc", false, "a player character: rarely checks morale (option morale), rolls morale individually, and the natural-1 rule applies to it"),
-        flag("leader", false, "its fall triggers a morale check for its side; it rolls its side's morale"),
-        flag("darksight", false, "sees in darkness: darkness's disadvantages become advantages"),
-        int("delay_to", 0, 30, 0, "delay: act at this DEX score instead of its own (at most its DEX; 0 = no delay)"),
-        int("retreat_at", 0, 100_000, 0, "takes the Retreat action at or below this many HP (0 = never retreats)"),
+        Field::int("ac", -10, 50, 10, "armour class"),
+        Field::int("str", 1, 30, 10, "STR score: melee attacks and damage; loads above it slow and hamper"),
+        Field::int("dex", 1, 30, 10, "DEX score: initiative place (the score, not the modifier); ranged attacks and damage"),
+        Field::int("con", 1, 30, 10, "CON score (0 after an injury: dead)"),
+        Field::int("int", 1, 30, 10, "INT score (0 after an injury: dead)"),
+        Field::int("wis", 1, 30, 10, "WIS score: morale and stabilising checks"),
+        Field::int("cha", 1, 30, 10, "CHA score (0 after an injury: dead)"),
+        Field::int("proficiency", 0, 10, 2, "proficiency bonus"),
+        Field::flag("proficient", true, "proficient with its weapons: adds proficiency to attacks"),
+        Field::int("morale", -10, 20, 0, "monster morale bonus (from HD; the text's table is absent)"),
+        Field::flag("morale_proficient", false, "adds proficiency to morale checks (\"if fitting\")"),
+        Field::flag("medic", false, "adds proficiency to stabilising checks; with stabilise = \"medics\" only medics stabilise"),
+        Field::int("speed", 0, 1000, 30, "movement per Movement action, feet"),
+        Field::int("load", 0, 100, 0, "loads carried: each above the STR score is -5 ft of speed, and any gives disadvantage on all checks"),
+        Field::flag("pc", false, "a player character: rarely checks morale (option morale), rolls morale individually, and the natural-1 rule applies to it"),
+        Field::flag("leader", false, "its fall triggers a morale check for its side; it rolls its side's morale"),
+        Field::flag("darksight", false, "sees in darkness: darkness's disadvantages become advantages"),
+        Field::int("delay_to", 0, 30, 0, "delay: act at this DEX score instead of its own (at most its DEX; 0 = no delay)"),
+        Field::int("retreat_at", 0, 100_000, 0, "takes the Retreat action at or below this many HP (0 = never retreats)"),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best one that reaches is used"),
     ];
 
@@ -377,7 +369,7 @@ impl Ruleset for Osr {
             Some(Lit::Str("melee")),
             "melee (STR) or ranged (DEX)",
         ),
-        int(
+        Field::int(
             "attack",
             -20,
             50,
@@ -390,7 +382,7 @@ impl Ruleset for Osr {
             None,
             "damage dice; the attack's ability modifier is added (e.g. 1d8 + STR mod)",
         ),
-        int(
+        Field::int(
             "range",
             0,
             100_000,
@@ -406,11 +398,11 @@ impl Ruleset for Osr {
             Some(Lit::Str("double-total")),
             "a natural 20 doubles damage: the whole total (modifier included), or the dice only",
         ),
-        flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
-        flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
+        Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
+        Field::flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
         Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat)"),
-        flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
-        flag(
+        Field::flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
+        Field::flag(
             "defense_checks",
             false,
             "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus, instead of the NPC rolling",
@@ -427,15 +419,15 @@ impl Ruleset for Osr {
             Some(Lit::Float(0.5)),
             "a ranged attack beyond this fraction of the weapon's range is long-range (brilliant light)",
         ),
-        flag("flanking", false, "melee attacks on a target with two or more enemies within 5 ft have advantage (GM's call; off as written)"),
-        flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
+        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within 5 ft have advantage (GM's call; off as written)"),
+        Field::flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
         Field::new(
             "at_zero_hp",
             Kind::Choice(ZERO_HP_NAMES),
             Some(Lit::Str("death-clock")),
             "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight (as written); or dead at once",
         ),
-        int(
+        Field::int(
             "death_clock",
             1,
             1000,
@@ -448,7 +440,7 @@ impl Ruleset for Osr {
             Some(Lit::Str("anyone")),
             "who spends its Active action to stabilise a dying ally it can reach this turn (before attacking): anyone, medics, never",
         ),
-        int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)"),
+        Field::int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)"),
         Field::new(
             "rejoin",
             Kind::Choice(REJOIN_NAMES),
@@ -462,19 +454,19 @@ impl Ruleset for Osr {
             Some(Lit::Str("side")),
             "NPCs roll morale as a side (one roll, by its leader or first NPC), per unit group, or individually; PCs always individually",
         ),
-        int("morale_dc", 1, 40, 11, "morale check DC"),
-        flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage"),
-        flag("morale_start", true, "morale check when the battle begins"),
-        flag("morale_first_fall", true, "the side of the first unit to fall (0 HP) checks morale"),
-        flag("morale_leader", true, "a side checks morale when a leader of it falls"),
+        Field::int("morale_dc", 1, 40, 11, "morale check DC"),
+        Field::flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage"),
+        Field::flag("morale_start", true, "morale check when the battle begins"),
+        Field::flag("morale_first_fall", true, "the side of the first unit to fall (0 HP) checks morale"),
+        Field::flag("morale_leader", true, "a side checks morale when a leader of it falls"),
         Field::new(
             "morale_tide",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "\"the tide is obvious\": a side checks once when its units standing drop to this fraction of its roster (0 = never)",
         ),
-        int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee (0 = no check)"),
-        flag("retreat_attacks", true, "enemies within 5 ft attack a retreating unit; any hit stops the retreat"),
+        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee (0 = no check)"),
+        Field::flag("retreat_attacks", true, "enemies within 5 ft attack a retreating unit; any hit stops the retreat"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -653,6 +645,11 @@ impl Ruleset for Osr {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
+        // Dying units need no turns: nobody dies of the clock while the
+        // fight lasts (the end of the fight is always the later deadline; see
+        // `finish`), so osr never marks a unit lingering and the engine never
+        // calls this for a unit out of the fight. Called directly (tests), an
+        // out unit does nothing.
         if turn.unit(me).out {
             return;
         }
@@ -860,9 +857,7 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
 /// A dying unit has been stabilised: the injury table.
 pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
-    let unit = turn.unit_mut(u);
-    unit.state.dying = false;
-    unit.lingering = false;
+    turn.unit_mut(u).state.dying = false;
     let roll = turn.dice.d20();
     let mut hp = 1;
     match roll {
@@ -1083,9 +1078,6 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
         unit.state.down_round = round;
-        // Nobody dies of the clock while the fight lasts (the end of the
-        // fight is always the later deadline), so dying units need no turns.
-        unit.lingering = false;
         turn.count(counter::DOWNED);
         if !dying {
             turn.count(counter::DEATHS);

@@ -298,10 +298,6 @@ const HELPLESS: Conditions = Conditions::of(&[
     Condition::Unconscious,
 ]);
 
-const fn int(name: &'static str, min: i64, max: i64, default: i64, doc: &'static str) -> Field {
-    Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
-}
-
 impl Ruleset for Thrum {
     const NAME: &'static str = "thrum";
     const TITLE: &'static str = "Thrum combat flow (seed 004)";
@@ -327,34 +323,34 @@ impl Ruleset for Thrum {
             None,
             "Stress Tolerance (the draft: 10 + FOC modifier); Stress Load above it: Frayed",
         ),
-        int("resilience", -10, 20, 0, "Resilience modifier (END): defends physical attacks, Incapacity Rolls"),
-        int("resolve", -10, 20, 0, "Resolve modifier (FOC): defends mental attacks, Panic Rolls"),
-        int("evasion", -10, 20, 0, "Evasion modifier (REF): defends either kind, with a Boon unless Vulnerable"),
-        int("initiative", -10, 20, 0, "Initiative modifier: initiative is 2d6 + this"),
-        int(
+        Field::int("resilience", -10, 20, 0, "Resilience modifier (END): defends physical attacks, Incapacity Rolls"),
+        Field::int("resolve", -10, 20, 0, "Resolve modifier (FOC): defends mental attacks, Panic Rolls"),
+        Field::int("evasion", -10, 20, 0, "Evasion modifier (REF): defends either kind, with a Boon unless Vulnerable"),
+        Field::int("initiative", -10, 20, 0, "Initiative modifier: initiative is 2d6 + this"),
+        Field::int(
             "delay",
             0,
             100,
             0,
             "Delay: act this many initiative points later, for the whole fight (the text's delay persists)",
         ),
-        int("art", -10, 20, 0, "Art modifier of its attacks (a Basic Attack uses the highest Art modifier)"),
-        int("speed", 0, 100, 4, "squares per Move (the draft: 4)"),
-        int("wounds", 0, 2, 0, "Wounds carried into the fight (three remove a unit)"),
+        Field::int("art", -10, 20, 0, "Art modifier of its attacks (a Basic Attack uses the highest Art modifier)"),
+        Field::int("speed", 0, 100, 4, "squares per Move (the draft: 4)"),
+        Field::int("wounds", 0, 2, 0, "Wounds carried into the fight (three remove a unit)"),
         Field::new(
             "defence",
             Kind::Choice(DEFENCE_NAMES),
             Some(Lit::Str("resilience")),
             "defence policy: resilience (Resilience vs physical, Resolve vs mental: the hedge), evasion (the gamble), or evasion-unless-vulnerable",
         ),
-        int(
+        Field::int(
             "stance_offence",
             -3,
             3,
             0,
             "its stance's net boons on its offensive rolls (negative: banes); 0 and stance_defence 0: no stance",
         ),
-        int(
+        Field::int(
             "stance_defence",
             -3,
             3,
@@ -388,8 +384,8 @@ impl Ruleset for Thrum {
             Some(Lit::Str("physical")),
             "physical (deals Fatigue; Resilience or Evasion; cover applies) or mental (deals Stress; Resolve or Evasion)",
         ),
-        int("bonus", -10, 20, 0, "added to the unit's Art modifier (e.g. negative for an ability of a weaker Art)"),
-        int("range", 1, 1000, 1, "range in squares (1 = adjacent)"),
+        Field::int("bonus", -10, 20, 0, "added to the unit's Art modifier (e.g. negative for an ability of a weaker Art)"),
+        Field::int("range", 1, 1000, 1, "range in squares (1 = adjacent)"),
         Field::new("ranged", Kind::Bool, Some(Lit::Bool(false)), "the Ranged tag: +1 Bane per enemy adjacent to the attacker"),
         Field::new(
             "finisher",
@@ -397,8 +393,8 @@ impl Ruleset for Thrum {
             Some(Lit::Bool(false)),
             "the Finisher tag: an Exhausted target makes an Incapacity Roll right after the attack",
         ),
-        int("load", 1, 10, 1, "Load a hit adds (Fatigue or Stress; the text: +1)"),
-        int(
+        Field::int("load", 1, 10, 1, "Load a hit adds (Fatigue or Stress; the text: +1)"),
+        Field::int(
             "overexert",
             0,
             10,
@@ -426,7 +422,7 @@ impl Ruleset for Thrum {
             Some(Lit::Str("defender")),
             "who wins a tied opposed roll (the draft: the defender)",
         ),
-        int("crit_margin", 1, 20, 5, "a roll beating the other by this much or more is a critical (the draft: 5)"),
+        Field::int("crit_margin", 1, 20, 5, "a roll beating the other by this much or more is a critical (the draft: 5)"),
         Field::new(
             "stunned",
             Kind::Choice(STUNNED_NAMES),
@@ -451,7 +447,7 @@ impl Ruleset for Thrum {
             Some(Lit::Bool(true)),
             "incapacitated units still make Panic Rolls at the start of their turns",
         ),
-        int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
+        Field::int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[

@@ -68,6 +68,23 @@ impl Field {
         }
     }
 
+    /// An integer field in `min..=max` with a default (the common case in
+    /// stat blocks and options).
+    pub const fn int(
+        name: &'static str,
+        min: i64,
+        max: i64,
+        default: i64,
+        doc: &'static str,
+    ) -> Field {
+        Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
+    }
+
+    /// A true/false field with a default.
+    pub const fn flag(name: &'static str, default: bool, doc: &'static str) -> Field {
+        Field::new(name, Kind::Bool, Some(Lit::Bool(default)), doc)
+    }
+
     /// The type as shown in `skirmish rules` and in "expected" messages.
     pub fn type_text(&self) -> String {
         match self.kind {
