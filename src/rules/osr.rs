@@ -425,7 +425,7 @@ impl Ruleset for Osr {
             "at_zero_hp",
             Kind::Choice(ZERO_HP_NAMES),
             Some(Lit::Str("death-clock")),
-            "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight (as written); or dead at once",
+            "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight, whichever is later (as written); or dead at once",
         ),
         Field::int(
             "death_clock",
