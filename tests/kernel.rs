@@ -1,5 +1,6 @@
 //! Kernel contracts that hold for every ruleset and every example scenario:
-//! no heap allocation while fights run.
+//! no heap allocation while fights run, and a workspace reused across
+//! encounters fights exactly like a fresh one.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -97,4 +98,49 @@ fn kernel_allocates_nothing() {
         checked += 1;
     }
     assert!(checked >= 2, "found the example scenarios");
+}
+
+/// Fight every cell of `s` twice: each on a fresh workspace, and all on one
+/// workspace, in reverse order (so a cell follows a bigger or smaller one:
+/// matrices over unit counts change the number of units). Returns the cells
+/// compared.
+fn reuse_matches_fresh<R: Ruleset>(s: &scenario::Scenario, name: &str) -> usize {
+    let encounters: Vec<_> = s
+        .cells()
+        .expect("example scenarios expand")
+        .iter()
+        .map(|c| {
+            compile::<R>(s.ctx(), &c.root, s.max_rounds)
+                .expect("example scenarios compile")
+                .encounter
+        })
+        .collect();
+    let mut reused = Fight::<R>::new();
+    for (i, enc) in encounters.iter().enumerate().rev() {
+        let mut fresh = Tally::default();
+        Fight::<R>::new().run_into(enc, &mut RngDice::for_batch(s.seed, 0), 300, &mut fresh);
+        let mut again = Tally::default();
+        reused.run_into(enc, &mut RngDice::for_batch(s.seed, 0), 300, &mut again);
+        assert_eq!(
+            fresh, again,
+            "{name}, cell {i}: the reused workspace fought differently"
+        );
+    }
+    encounters.len()
+}
+
+#[test]
+fn a_reused_workspace_fights_like_a_fresh_one() {
+    let mut cells = 0;
+    for entry in std::fs::read_dir("scenarios").expect("scenarios/ exists") {
+        let path = entry.expect("readable").path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let s = scenario::load(&path).expect("example scenarios load");
+        let name = path.display().to_string();
+        cells += skirmish::with_ruleset!(s.rules.as_str(), R => reuse_matches_fresh::<R>(&s, &name),
+            _ => panic!("unknown ruleset in {name}"));
+    }
+    assert!(cells >= 20, "found the example scenarios ({cells} cells)");
 }

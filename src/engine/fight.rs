@@ -1,17 +1,18 @@
 //! The fight loop: rounds, turn order, end of fight, round cap, tallying.
 //!
 //! [`Fight`] is the reusable workspace (rapier-style: parameters in the
-//! [`Encounter`], state here, reset per fight, nothing allocated per step).
+//! [`Encounter`], state here, nothing allocated per step). Its start state is
+//! prepared once per batch and copied back at the start of every fight.
 //! Rulesets see a fight through [`Turn`], which also carries the shared
 //! services: distances, targeting, harm bookkeeping and counters.
 
-use super::initiative::sort_by_keys;
+use super::initiative::{insert_by_key, shuffle_ties, sort_by_keys};
 use super::{
-    Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting, UnitSpec,
+    Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting, Ties, UnitSpec,
     MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
-use crate::rules::Ruleset;
+use crate::rules::{Quick, Ruleset};
 
 const NO_FOCUS: u8 = u8::MAX;
 
@@ -76,7 +77,61 @@ pub struct Fight<R: Ruleset> {
     n: usize,
     order: [u8; MAX_UNITS],
     keys: [InitiativeRoll; MAX_UNITS],
+    /// The state every fight of the encounter starts from, built once by
+    /// [`Fight::prepare`]: starting a fight is then a copy, not a rebuild.
+    start: Start<R::State>,
 }
+
+/// The start of a fight of one encounter: units placed and entered, side
+/// counts and masks. Nothing in it depends on the dice.
+#[derive(Clone, Copy, Debug)]
+struct Start<S> {
+    units: [Combatant<S>; MAX_UNITS],
+    standing: [u8; MAX_SIDES],
+    sides_standing: u8,
+    in_fight: u64,
+    side_units: [u64; MAX_SIDES],
+}
+
+impl<S: Copy + Default> Default for Start<S> {
+    fn default() -> Self {
+        Start {
+            units: [Combatant::default(); MAX_UNITS],
+            standing: [0; MAX_SIDES],
+            sides_standing: 0,
+            in_fight: 0,
+            side_units: [0; MAX_SIDES],
+        }
+    }
+}
+
+/// `dst[..n] = src[..n]`, out of line so that the small-fight copy in
+/// [`Fight::restart`] stays a handful of inlined moves (merged with this one,
+/// it became a call to `memcpy` for every fight).
+#[inline(never)]
+fn copy_units<S: Copy>(dst: &mut [Combatant<S>], src: &[Combatant<S>], n: usize) {
+    dst[..n].copy_from_slice(&src[..n]);
+}
+
+/// `i` as an index into per-unit arrays. Unit indices are below
+/// [`MAX_UNITS`] by construction (the scenario compiler enforces the
+/// capacity); masking instead of a bounds check keeps a compare and a branch
+/// off every access on the turn path, and can never reach outside the array.
+#[inline(always)]
+pub(crate) fn slot(i: usize) -> usize {
+    debug_assert!(i < MAX_UNITS, "unit index {i} out of range");
+    i & (MAX_UNITS - 1)
+}
+
+/// `s` as an index into per-side arrays; see [`slot`].
+#[inline(always)]
+pub(crate) fn side_slot(s: usize) -> usize {
+    debug_assert!(s < MAX_SIDES, "side index {s} out of range");
+    s & (MAX_SIDES - 1)
+}
+
+const _: () = assert!(MAX_UNITS.is_power_of_two() && MAX_UNITS <= 64);
+const _: () = assert!(MAX_SIDES.is_power_of_two());
 
 impl<R: Ruleset> Default for Fight<R> {
     fn default() -> Self {
@@ -93,6 +148,7 @@ impl<R: Ruleset> Default for Fight<R> {
             n: 0,
             order: [0; MAX_UNITS],
             keys: [InitiativeRoll::default(); MAX_UNITS],
+            start: Start::default(),
         }
     }
 }
@@ -110,15 +166,15 @@ impl<R: Ruleset> Fight<R> {
 
     /// Reset to the start of a fight of `enc`.
     pub fn reset(&mut self, enc: &Encounter<R>) {
-        self.round = 0;
-        self.damage = [0; MAX_SIDES];
-        self.counters = [0; MAX_COUNTERS];
-        self.standing = [0; MAX_SIDES];
-        self.focus = [NO_FOCUS; MAX_SIDES];
-        self.n = enc.n;
-        self.in_fight = 0;
-        self.side_units = [0; MAX_SIDES];
-        for (i, (unit, spec)) in self.units.iter_mut().zip(enc.specs()).enumerate() {
+        self.prepare(enc);
+        self.restart(enc);
+    }
+
+    /// Build the starting state of `enc`'s fights (once per batch).
+    pub fn prepare(&mut self, enc: &Encounter<R>) {
+        let start = &mut self.start;
+        *start = Start::default();
+        for (i, (unit, spec)) in start.units.iter_mut().zip(enc.specs()).enumerate() {
             *unit = Combatant {
                 side: spec.side,
                 out: false,
@@ -129,16 +185,39 @@ impl<R: Ruleset> Fight<R> {
                 state: R::State::default(),
             };
             R::enter(unit, spec, &enc.options);
-            self.side_units[spec.side as usize] |= 1 << i;
+            start.side_units[spec.side as usize] |= 1 << i;
             if !unit.out {
-                self.standing[spec.side as usize] += 1;
-                self.in_fight |= 1 << i;
+                start.standing[spec.side as usize] += 1;
+                start.in_fight |= 1 << i;
             }
         }
-        self.sides_standing = self.standing[..enc.sides]
+        start.sides_standing = start.standing[..enc.sides]
             .iter()
             .filter(|&&s| s > 0)
             .count() as u8;
+    }
+
+    /// Back to the state [`Fight::prepare`] built for `enc`.
+    #[inline]
+    fn restart(&mut self, enc: &Encounter<R>) {
+        self.round = 0;
+        self.damage = [0; MAX_SIDES];
+        self.counters = [0; MAX_COUNTERS];
+        self.focus = [NO_FOCUS; MAX_SIDES];
+        self.n = enc.n;
+        let start = &self.start;
+        // Small fights copy a fixed block (inlined moves, no call); copying
+        // units past `n` is harmless, they are never read.
+        const SMALL: usize = 4;
+        if enc.n <= SMALL {
+            self.units[..SMALL].copy_from_slice(&start.units[..SMALL]);
+        } else {
+            copy_units(&mut self.units, &start.units, enc.n);
+        }
+        self.standing = start.standing;
+        self.sides_standing = start.sides_standing;
+        self.in_fight = start.in_fight;
+        self.side_units = start.side_units;
     }
 
     /// True once at most one side has a unit standing.
@@ -165,73 +244,100 @@ impl<R: Ruleset> Fight<R> {
 
     /// Decide the turn order by the encounter's initiative scheme (called by
     /// [`Fight::run`] once per fight, or every round for `rerolled`).
+    #[inline]
     pub fn make_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        match enc.initiative.kind {
+            InitiativeKind::Rolled | InitiativeKind::Rerolled | InitiativeKind::Alternating => {
+                self.rolled_order(enc, dice)
+            }
+            InitiativeKind::Fixed | InitiativeKind::Side => self.other_order(enc, dice),
+        }
+    }
+
+    /// Every unit rolls, in roster order; each is inserted into the order as
+    /// it rolls (one pass: the same order, and the same dice, as rolling all
+    /// and then sorting).
+    #[inline(always)]
+    fn rolled_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        let n = enc.n.min(MAX_UNITS);
+        let mut tied = false;
+        for i in 0..n {
+            self.keys[i] = R::roll_initiative(&enc.units[i].stats, dice);
+            self.order[i] = i as u8;
+            tied |= insert_by_key(&mut self.order[..n], i, &self.keys);
+        }
+        if tied && enc.initiative.ties == Ties::Random {
+            shuffle_ties(&mut self.order[..n], &self.keys, dice);
+        }
+    }
+
+    /// [`Fight::make_order`] for the `fixed` (no roll) and `side` (a roll
+    /// per side) schemes: keys for every unit, then one sort.
+    #[inline(never)]
+    fn other_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
         let n = enc.n;
         for (i, slot) in self.order[..n].iter_mut().enumerate() {
             *slot = i as u8;
         }
-        let ties = enc.initiative.ties;
-        match enc.initiative.kind {
-            InitiativeKind::Rolled | InitiativeKind::Rerolled | InitiativeKind::Alternating => {
-                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
-                    *key = R::roll_initiative(&spec.stats, dice);
+        let ties = if enc.initiative.kind == InitiativeKind::Side {
+            // One roll per side, made by the side's first unit; every unit
+            // of the side shares it, so the sort groups sides together and
+            // keeps roster order within a side.
+            let mut side_roll = [InitiativeRoll::default(); MAX_SIDES];
+            let mut side_order = [0u8; MAX_SIDES];
+            for s in 0..enc.sides {
+                let first = enc.specs().iter().find(|u| u.side as usize == s);
+                if let Some(first) = first {
+                    side_roll[s] = R::roll_initiative(&first.stats, dice);
                 }
-                sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
+                side_order[s] = s as u8;
             }
-            InitiativeKind::Fixed => {
-                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
-                    *key = InitiativeRoll {
-                        total: R::initiative_stat(&spec.stats),
-                        tiebreak: 0,
-                    };
-                }
-                sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
+            sort_by_keys(
+                &mut side_order[..enc.sides],
+                &side_roll,
+                enc.initiative.ties,
+                dice,
+            );
+            let mut rank = [0i32; MAX_SIDES];
+            for (r, &s) in side_order[..enc.sides].iter().enumerate() {
+                rank[s as usize] = (MAX_SIDES - r) as i32;
             }
-            InitiativeKind::Side => {
-                // One roll per side, made by the side's first unit; every unit
-                // of the side shares it, so the sort groups sides together and
-                // keeps roster order within a side.
-                let mut side_roll = [InitiativeRoll::default(); MAX_SIDES];
-                let mut side_order = [0u8; MAX_SIDES];
-                for s in 0..enc.sides {
-                    let first = enc.specs().iter().find(|u| u.side as usize == s);
-                    if let Some(first) = first {
-                        side_roll[s] = R::roll_initiative(&first.stats, dice);
-                    }
-                    side_order[s] = s as u8;
-                }
-                sort_by_keys(&mut side_order[..enc.sides], &side_roll, ties, dice);
-                let mut rank = [0i32; MAX_SIDES];
-                for (r, &s) in side_order[..enc.sides].iter().enumerate() {
-                    rank[s as usize] = (MAX_SIDES - r) as i32;
-                }
-                for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
-                    *key = InitiativeRoll {
-                        total: rank[spec.side as usize],
-                        tiebreak: 0,
-                    };
-                }
-                sort_by_keys(&mut self.order[..n], &self.keys, super::Ties::Roster, dice);
+            for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
+                *key = InitiativeRoll {
+                    total: rank[spec.side as usize],
+                    tiebreak: 0,
+                };
             }
-        }
+            Ties::Roster
+        } else {
+            for (key, spec) in self.keys.iter_mut().zip(enc.specs()) {
+                *key = InitiativeRoll {
+                    total: R::initiative_stat(&spec.stats),
+                    tiebreak: 0,
+                };
+            }
+            enc.initiative.ties
+        };
+        sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
     }
 
     /// Fight one fight from the start. `self` is reset first.
     #[inline]
     pub fn run<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> Outcome {
+        self.prepare(enc);
         self.run_with::<D, true>(enc, dice)
     }
 
-    /// [`Fight::run`], trying the ruleset's [`Ruleset::quick_turn`] fast path
-    /// first if `QUICK` (always, but for the test that checks the fast paths
-    /// change nothing).
+    /// [`Fight::run`] from the prepared start, trying the ruleset's
+    /// [`Ruleset::quick_turn`] fast path first if `QUICK` (always, but for the
+    /// test that checks the fast paths change nothing).
     #[inline]
     fn run_with<D: Dice, const QUICK: bool>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> Outcome {
-        self.reset(enc);
+        self.restart(enc);
         let sides = enc.sides;
         if self.over() {
             return Outcome {
@@ -241,7 +347,9 @@ impl<R: Ruleset> Fight<R> {
         }
         let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
         self.make_order(enc, dice);
-        for round in 1..=enc.max_rounds {
+        // `1..max + 1`, not `1..=max`: the inclusive range keeps a flag that
+        // costs the loop (`max_rounds` is at most `MAX_ROUNDS`: no overflow).
+        for round in 1..enc.max_rounds + 1 {
             self.round = round;
             if rerolls && round > 1 {
                 self.make_order(enc, dice);
@@ -273,14 +381,29 @@ impl<R: Ruleset> Fight<R> {
         dice: &mut D,
         actor: usize,
     ) -> bool {
+        // Separate `Turn`s for the fast path and the calls out of line: a
+        // `Turn` passed by reference to a function that is not inlined must
+        // live on the stack, and the fast path's can then live in registers.
+        let quick = if QUICK {
+            R::quick_turn(&mut Turn {
+                enc,
+                fight: self,
+                dice,
+                actor,
+            })
+        } else {
+            Quick::Declined
+        };
         let mut turn = Turn {
             enc,
             fight: self,
             dice,
             actor,
         };
-        if !(QUICK && R::quick_turn(&mut turn)) {
-            R::take_turn(&mut turn);
+        match quick {
+            Quick::Done => {}
+            Quick::Declined => R::take_turn(&mut turn),
+            Quick::Resume(at) => R::resume_turn(&mut turn, at),
         }
         self.over()
     }
@@ -290,8 +413,8 @@ impl<R: Ruleset> Fight<R> {
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> bool {
-        for k in 0..enc.n {
-            let actor = self.order[k] as usize;
+        for k in 0..enc.n.min(MAX_UNITS) {
+            let actor = slot(self.order[k] as usize);
             if self.units[actor].takes_turns() && self.turn::<D, QUICK>(enc, dice, actor) {
                 return true;
             }
@@ -343,7 +466,7 @@ impl<R: Ruleset> Fight<R> {
     }
 
     /// Fight `fights` fights into `tally`.
-    pub fn run_into<D: Dice>(
+    pub fn run_into<D: Dice + Clone>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
@@ -357,7 +480,7 @@ impl<R: Ruleset> Fight<R> {
     /// [`Ruleset::take_turn`]. Only for the test that checks the fast paths
     /// give exactly the same fights.
     #[doc(hidden)]
-    pub fn run_into_without_quick_turns<D: Dice>(
+    pub fn run_into_without_quick_turns<D: Dice + Clone>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
@@ -368,18 +491,24 @@ impl<R: Ruleset> Fight<R> {
     }
 
     #[inline]
-    fn run_into_with<D: Dice, const QUICK: bool>(
+    fn run_into_with<D: Dice + Clone, const QUICK: bool>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
         fights: u32,
         tally: &mut Tally,
     ) {
+        self.prepare(enc);
+        // The dice in a local for the batch: at a fixed place in this frame,
+        // rolls reach the generator's state directly instead of first
+        // loading a pointer to it.
+        let mut local = dice.clone();
         for _ in 0..fights {
-            let outcome = self.run_with::<D, QUICK>(enc, dice);
+            let outcome = self.run_with::<D, QUICK>(enc, &mut local);
             R::finish(self, enc, outcome);
             self.record(enc, outcome, tally);
         }
+        *dice = local;
     }
 
     /// Add the fight just fought to `tally`.
@@ -414,34 +543,34 @@ pub struct Turn<'a, R: Ruleset, D: Dice> {
     pub actor: usize,
 }
 
-impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
+impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     /// A unit's state.
     #[inline]
     pub fn unit(&self, i: usize) -> &Combatant<R::State> {
-        &self.fight.units[i]
+        &self.fight.units[slot(i)]
     }
 
     #[inline]
     pub fn unit_mut(&mut self, i: usize) -> &mut Combatant<R::State> {
-        &mut self.fight.units[i]
+        &mut self.fight.units[slot(i)]
     }
 
     /// A unit's spec (stat block, side, starting position).
     #[inline]
-    pub fn spec(&self, i: usize) -> &UnitSpec<R> {
-        &self.enc.units[i]
+    pub fn spec(&self, i: usize) -> &'a UnitSpec<R> {
+        &self.enc.units[slot(i)]
     }
 
     /// The rule options in force.
     #[inline]
-    pub fn options(&self) -> &R::Options {
+    pub fn options(&self) -> &'a R::Options {
         &self.enc.options
     }
 
     /// Distance between two units on the one-dimensional front.
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> i32 {
-        (self.fight.units[a].position - self.fight.units[b].position).abs()
+        (self.unit(a).position - self.unit(b).position).abs()
     }
 
     /// Distance from the actor to another unit.
@@ -506,6 +635,22 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
         me.position -= facing(me.side) * amount.max(0);
     }
 
+    /// A new `Turn` for the same actor, borrowing this one.
+    ///
+    /// For calls out of line from inlined code: a `Turn` passed by reference
+    /// to a function that is not inlined must live on the stack, and then so
+    /// must everything read through it, on every path. Handing such calls a
+    /// fresh `Turn` keeps the caller's own in registers.
+    #[inline(always)]
+    pub fn reborrow(&mut self) -> Turn<'_, R, D> {
+        Turn {
+            enc: self.enc,
+            fight: &mut *self.fight,
+            dice: &mut *self.dice,
+            actor: self.actor,
+        }
+    }
+
     /// Run `body` as unit `actor`'s action inside this turn (reactions such
     /// as attacks of opportunity), then carry on as the current actor.
     pub fn as_actor<T>(&mut self, actor: usize, body: impl FnOnce(&mut Turn<'_, R, D>) -> T) -> T {
@@ -525,7 +670,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     /// Enemies of the actor still in the fight, as a bit set.
     #[inline]
     fn enemy_mask(&self) -> u64 {
-        let side = self.fight.units[self.actor].side as usize;
+        let side = side_slot(self.unit(self.actor).side as usize);
         self.fight.in_fight & !self.fight.side_units[side]
     }
 
@@ -536,13 +681,16 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     // sits on every attack's path (fast paths included); the scored and
     // focus policies stay out of line.
     #[inline(always)]
-    pub fn choose_target(&mut self, allowed: impl Fn(&Self, usize) -> bool) -> Option<usize> {
-        let policy = self.enc.units[self.actor].targeting;
-        let side = self.fight.units[self.actor].side as usize;
+    pub fn choose_target(
+        &mut self,
+        allowed: impl Fn(&Turn<'_, R, D>, usize) -> bool,
+    ) -> Option<usize> {
+        let policy = self.spec(self.actor).targeting;
+        let side = side_slot(self.unit(self.actor).side as usize);
         match policy {
             Targeting::Random => self.random_target(&allowed),
-            Targeting::Focus => self.focus_target(side, &allowed),
-            _ => self.best_target(policy, &allowed),
+            Targeting::Focus => self.reborrow().focus_target(side, &allowed),
+            _ => self.reborrow().best_target(policy, &allowed),
         }
     }
 
@@ -551,7 +699,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     fn focus_target(
         &mut self,
         side: usize,
-        allowed: &impl Fn(&Self, usize) -> bool,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {
         let f = self.fight.focus[side];
         if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
@@ -564,13 +712,19 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
 
     /// Uniform choice among allowed enemies: count, then roll an index.
     #[inline(always)]
-    fn random_target(&mut self, allowed: &impl Fn(&Self, usize) -> bool) -> Option<usize> {
+    fn random_target(
+        &mut self,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
+    ) -> Option<usize> {
         let enemies = self.enemy_mask();
-        if enemies & enemies.wrapping_sub(1) == 0 {
-            // At most one enemy left (every duel, the end of most fights):
-            // test it directly instead of building a candidate set.
+        if enemies == 0 {
+            return None;
+        }
+        if enemies & (enemies - 1) == 0 {
+            // One enemy left (every duel, the end of most fights): test it
+            // directly instead of building a candidate set.
             let i = enemies.trailing_zeros() as usize;
-            return (enemies != 0 && allowed(self, i)).then_some(i);
+            return allowed(self, i).then_some(i);
         }
         let mut candidates = 0u64;
         for i in Bits(enemies) {
@@ -591,7 +745,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     fn best_target(
         &mut self,
         policy: Targeting,
-        allowed: &impl Fn(&Self, usize) -> bool,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {
         let mut best = [0u8; MAX_UNITS];
         let mut n_best = 0usize;
@@ -647,7 +801,7 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     /// Book `amount` of harm dealt by the actor's side.
     #[inline]
     pub fn harm(&mut self, amount: u32) {
-        let side = self.fight.units[self.actor].side as usize;
+        let side = side_slot(self.unit(self.actor).side as usize);
         self.fight.damage[side] += amount;
     }
 
@@ -658,12 +812,14 @@ impl<R: Ruleset, D: Dice> Turn<'_, R, D> {
     }
 
     /// Take a unit out of the fight (no-op if it already is).
+    #[inline]
     pub fn take_out(&mut self, i: usize) {
+        let i = slot(i);
         let u = &mut self.fight.units[i];
         if !u.out {
             u.out = true;
             self.fight.in_fight &= !(1 << i);
-            let side = u.side as usize;
+            let side = side_slot(u.side as usize);
             self.fight.standing[side] -= 1;
             if self.fight.standing[side] == 0 {
                 self.fight.sides_standing -= 1;

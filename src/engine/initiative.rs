@@ -54,9 +54,6 @@ pub struct InitiativeRoll {
 
 /// Sort `order` (unit indices) by `keys` (indexed by unit), highest first;
 /// exact ties are broken by `ties`. No allocation: sorts in place.
-// Always inlined: it runs once per fight on a handful of units, where a
-// call's prologue and epilogue cost as much as the sort itself.
-#[inline(always)]
 pub(crate) fn sort_by_keys<D: Dice>(
     order: &mut [u8],
     keys: &[InitiativeRoll],
@@ -68,22 +65,35 @@ pub(crate) fn sort_by_keys<D: Dice>(
     // stable, so exact ties stay in roster order.
     let mut tied = false;
     for i in 1..order.len() {
-        let u = order[i];
-        let key = keys[u as usize];
-        let mut j = i;
-        while j > 0 && keys[order[j - 1] as usize] < key {
-            order[j] = order[j - 1];
-            j -= 1;
-        }
-        order[j] = u;
-        // The insertion stops at the smallest key not below `key`: an equal
-        // key already placed is exactly there. Noting it here saves a second
-        // pass over the order to look for ties.
-        tied |= j > 0 && keys[order[j - 1] as usize] == key;
+        tied |= insert_by_key(order, i, keys);
     }
-    if ties == Ties::Roster || !tied {
-        return;
+    if tied && ties == Ties::Random {
+        shuffle_ties(order, keys, dice);
     }
+}
+
+/// One step of the insertion sort: `order[..i]` is sorted (highest key
+/// first); move `order[i]` into place after any equal keys (stable). Returns
+/// whether it landed right after an equal key (a tie).
+#[inline(always)]
+pub(crate) fn insert_by_key(order: &mut [u8], i: usize, keys: &[InitiativeRoll]) -> bool {
+    let u = order[i];
+    let key = keys[u as usize];
+    let mut j = i;
+    while j > 0 && keys[order[j - 1] as usize] < key {
+        order[j] = order[j - 1];
+        j -= 1;
+    }
+    order[j] = u;
+    // The insertion stops at the smallest key not below `key`: an equal key
+    // already placed is exactly there. Noting it here saves a second pass
+    // over the order to look for ties.
+    j > 0 && keys[order[j - 1] as usize] == key
+}
+
+/// Put each run of equal keys in `order` (sorted) in a random order.
+#[inline(never)]
+pub(crate) fn shuffle_ties<D: Dice>(order: &mut [u8], keys: &[InitiativeRoll], dice: &mut D) {
     let mut start = 0;
     while start < order.len() {
         let key = keys[order[start] as usize];

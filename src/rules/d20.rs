@@ -31,7 +31,8 @@ impl Crit {
 
 /// Critical damage: `damage` plus a flat `bonus` (an ability modifier the
 /// ruleset adds outside the weapon's dice), under the crit rule `crit`.
-#[inline]
+// Always inlined: it sits on fast paths, which must call nothing.
+#[inline(always)]
 pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, bonus: i32, dice: &mut D) -> i32 {
     match crit {
         Crit::DoubleDice => damage.roll_dice(dice) + damage.roll(dice) + bonus,

@@ -95,18 +95,30 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
 
     /// Optional fast path for the commonest turn, tried before
-    /// [`Ruleset::take_turn`]: play the turn and return true, or return false
-    /// *without having changed anything or rolled any die* and the engine
-    /// calls `take_turn` instead. The engine inlines it into its loop (no
-    /// call, no prologue, no dispatch), so a ruleset puts here only the
-    /// cheap, frequent case (e.g. a plain attack on a target in reach) and
-    /// leaves everything else out of line in `take_turn`. It must give
-    /// exactly what `take_turn` would: same dice in the same order, same
-    /// state. Default: no fast path.
+    /// [`Ruleset::take_turn`]. The engine inlines it into its loop (no call,
+    /// no prologue, no dispatch), so a ruleset puts here only the cheap,
+    /// frequent case (e.g. a plain attack on a target in reach). It answers:
+    /// - [`Quick::Declined`]: not for the fast path, *decided before changing
+    ///   anything or rolling any die*; the engine calls `take_turn` instead;
+    /// - [`Quick::Done`]: the turn is played;
+    /// - [`Quick::Resume`]: the turn is begun and the engine finishes it with
+    ///   [`Ruleset::resume_turn`], out of line.
+    ///
+    /// The fast path itself must call nothing out of line: a call anywhere
+    /// in it, even on a branch that is never taken, costs the whole loop
+    /// registers. Whatever needs a call is a `Resume`.
+    ///
+    /// It must give exactly what `take_turn` would: same dice in the same
+    /// order, same state. Default: no fast path.
     #[inline(always)]
-    fn quick_turn<D: Dice>(_turn: &mut Turn<'_, Self, D>) -> bool {
-        false
+    fn quick_turn<D: Dice>(_turn: &mut Turn<'_, Self, D>) -> Quick {
+        Quick::Declined
     }
+
+    /// Finish a turn that [`Ruleset::quick_turn`] began and handed back with
+    /// `Quick::Resume(at)`; `at` is the ruleset's own (a target, say).
+    /// Default: nothing (for rulesets that never resume).
+    fn resume_turn<D: Dice>(_turn: &mut Turn<'_, Self, D>, _at: usize) {}
 
     /// Called once when a fight has ended, before it is tallied: settle what
     /// the end of a fight decides (units still dying die, say). Default:
@@ -116,6 +128,17 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 
     /// Remaining and full health, for the weakest/strongest targeting policies.
     fn vitality(unit: &Combatant<Self::State>, spec: &UnitSpec<Self>) -> (u32, u32);
+}
+
+/// What [`Ruleset::quick_turn`] did with a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quick {
+    /// Nothing: the turn is for [`Ruleset::take_turn`].
+    Declined,
+    /// The whole turn.
+    Done,
+    /// The start of it: [`Ruleset::resume_turn`] finishes it.
+    Resume(usize),
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.

@@ -39,13 +39,13 @@
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec,
+    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic,
+    Targeting, Turn, UnitSpec,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, provoking_move, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
-use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::rules::{Quick, Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -119,7 +119,8 @@ pub struct Unit {
 impl Unit {
     #[inline]
     pub fn weapons(&self) -> &[Weapon] {
-        &self.weapons[..self.n_weapons as usize]
+        // `min` proves the bound, which saves a check on the turn path.
+        &self.weapons[..(self.n_weapons as usize).min(MAX_WEAPONS)]
     }
 
     /// Maximum HP this fight (exhaustion 4 halves it).
@@ -526,34 +527,44 @@ impl Ruleset for Trenches {
 
     // The fast path: an advancing unit with no condition, standing in reach
     // of its target (most turns of most fights once the lines meet). It is
-    // `take_turn` → `advance` for that case, step for step, with everything
-    // else (moving, sprinting, conditions, edges) left to the out-of-line
-    // code; it declines before touching anything when the unit has a
-    // condition or another tactic.
+    // `take_turn` → `advance` for that case, step for step. It declines
+    // units with a condition, another tactic or a targeting policy other
+    // than random; once the target is chosen (which may roll a die),
+    // anything but a plain attack in reach (moving, sprinting, conditions on
+    // the target) is resumed out of line by `advance_on`.
     #[inline(always)]
-    fn quick_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> bool {
+    fn quick_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Quick {
         let me = turn.actor;
         let unit = turn.unit(me);
+        let spec = turn.spec(me);
         // `out` units here are lingering (death saves): not for the fast path.
-        if unit.out || !unit.conditions.is_empty() || turn.spec(me).tactic != Tactic::Advance {
-            return false;
+        if unit.out
+            || !unit.conditions.is_empty()
+            || spec.tactic != Tactic::Advance
+            || spec.targeting != Targeting::Random
+        {
+            return Quick::Declined;
         }
         turn.unit_mut(me).state.reacted = false;
         // No condition, so no NO_ACTIONS condition: `take_turn` would advance.
         let Some(target) = turn.choose_target(|_, _| true) else {
-            return true;
+            return Quick::Done;
         };
-        let stats = &turn.enc.units[me].stats;
+        let stats = &turn.spec(me).stats;
         let distance = turn.enemy_distance(target);
         // In reach and not prone (no condition): `advance_on` moves nothing
         // and attacks with the best weapon that reaches, if any.
         match best_weapon(stats, distance) {
-            Some(weapon) if distance <= stats.advance_reach => {
-                attack_at(turn, target, weapon, distance);
+            Some(weapon) if distance <= stats.advance_reach && plain(turn, target) => {
+                resolve::<D, true>(turn, target, weapon, distance);
+                Quick::Done
             }
-            _ => advance_from(turn, target),
+            _ => Quick::Resume(target),
         }
-        true
+    }
+
+    fn resume_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, target: usize) {
+        advance_on(turn, target);
     }
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
@@ -613,7 +624,7 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) 
     let distance = turn.enemy_distance(target);
     match best_weapon(stats, distance) {
         Some(weapon) => {
-            attack_at(turn, target, weapon, distance);
+            strike(turn, target, weapon, distance);
             true
         }
         None => false,
@@ -687,7 +698,7 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
         }
     }
     if let Some(weapon) = best_weapon(stats, distance) {
-        attack_at(turn, target, weapon, distance);
+        strike(turn, target, weapon, distance);
         return;
     }
     // Nothing reaches: Sprint (the action) moves the unit's speed again.
@@ -696,12 +707,6 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
         turn.count(counter::SPRINTS);
         turn.approach(target, sprint, reach);
     }
-}
-
-/// [`advance_on`] out of line: the fast path's rare cases.
-#[inline(never)]
-fn advance_from<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
-    advance_on(turn, target);
 }
 
 /// Keep range: back off when an enemy is within reach (provoking attacks of
@@ -787,7 +792,7 @@ fn opportunity_attack<D: Dice>(
     };
     turn.unit_mut(reactor).state.reacted = true;
     turn.count(counter::OPPORTUNITY);
-    turn.as_actor(reactor, |t| attack_at(t, mover, weapon, distance));
+    turn.as_actor(reactor, |t| strike(t, mover, weapon, distance));
 }
 
 /// How an attack went (for tests).
@@ -808,13 +813,57 @@ pub fn attack<D: Dice>(
     weapon: &Weapon,
 ) -> AttackResult {
     let distance = turn.enemy_distance(target);
-    attack_at(turn, target, weapon, distance)
+    if plain(turn, target) {
+        resolve::<D, true>(turn, target, weapon, distance)
+    } else {
+        resolve::<D, false>(turn, target, weapon, distance)
+    }
 }
 
 /// [`attack`] at a given distance (attacks of opportunity are rolled at the
-/// distance the target left from).
+/// distance the target left from), for the rules: the result is not needed.
+// Most attacks involve no condition at all (nor exhaustion 3): those take
+// the `PLAIN` resolution, inlined, where everything conditions decide is a
+// constant; the rest go out of line.
 #[inline(always)]
-fn attack_at<D: Dice>(
+fn strike<D: Dice>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    weapon: &Weapon,
+    distance: i32,
+) {
+    if plain(turn, target) {
+        resolve::<D, true>(turn, target, weapon, distance);
+    } else {
+        resolve_conditioned(&mut turn.reborrow(), target, weapon, distance);
+    }
+}
+
+/// Whether an attack by the actor on `target` is a plain one: no condition
+/// on either side and the attacker below exhaustion 3.
+#[inline(always)]
+fn plain<D: Dice>(turn: &Turn<'_, Trenches, D>, target: usize) -> bool {
+    turn.unit(turn.actor).conditions.is_empty()
+        && turn.unit(target).conditions.is_empty()
+        && turn.spec(turn.actor).stats.exhaustion < 3
+}
+
+/// [`resolve`] for attacks where a condition or exhaustion plays a part.
+#[inline(never)]
+fn resolve_conditioned<D: Dice>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    weapon: &Weapon,
+    distance: i32,
+) {
+    resolve::<D, false>(turn, target, weapon, distance);
+}
+
+/// Roll and apply one attack. `PLAIN`: neither side has a condition and the
+/// attacker is below exhaustion 3 (the caller checked), so there is no edge,
+/// no blind shot and no automatic critical.
+#[inline(always)]
+fn resolve<D: Dice, const PLAIN: bool>(
     turn: &mut Turn<'_, Trenches, D>,
     target: usize,
     weapon: &Weapon,
@@ -824,47 +873,42 @@ fn attack_at<D: Dice>(
     let enc = turn.enc;
     let opts = &enc.options;
     let stats = &enc.units[me].stats;
-    let mine = turn.unit(me).conditions;
-    let theirs = *turn.unit(target);
     let firearm = weapon.kind == WeaponKind::Firearm;
     let near = distance <= REACH;
+    let cover = turn.unit(target).cover;
 
-    // Most attacks involve no condition at all: skip the bookkeeping.
-    let (edge, blind_far_shot) =
-        if mine.is_empty() && theirs.conditions.is_empty() && stats.exhaustion < 3 {
-            (Edge::Normal, false)
-        } else {
-            // Blinded units' shots beyond 10 m: disadvantage and −5.
-            let blind_far_shot = mine.has(Condition::Blinded) && firearm && distance > BLIND_RANGE;
-            let edge = edge(
-                mine,
-                theirs.conditions,
-                stats,
-                firearm,
-                near,
-                blind_far_shot,
-            );
-            (edge, blind_far_shot)
-        };
-    let natural = edge.roll(turn.dice);
+    let (edge, blind_far_shot, helpless) = if PLAIN {
+        (Edge::Normal, false, false)
+    } else {
+        let mine = turn.unit(me).conditions;
+        let theirs = turn.unit(target).conditions;
+        // Blinded units' shots beyond 10 m: disadvantage and −5.
+        let blind_far_shot = mine.has(Condition::Blinded) && firearm && distance > BLIND_RANGE;
+        let edge = edge(mine, theirs, stats, firearm, near, blind_far_shot);
+        (edge, blind_far_shot, near && theirs.any(HELPLESS))
+    };
 
-    let mut total = natural as i32 + weapon.attack + stats.attack;
+    // Everything but the die first, so little is live across the roll.
+    let mut bonus = weapon.attack + stats.attack;
     if opts.proficiency_on_attacks {
-        total += stats.proficiency;
+        bonus += stats.proficiency;
     }
     if blind_far_shot {
-        total -= 5;
+        bonus -= 5;
     }
-    let target_stats = &enc.units[target].stats;
+    let target_stats = &turn.spec(target).stats;
     let ac = if firearm {
-        target_stats.ac_firearm + cover_bonus(theirs.cover)
+        target_stats.ac_firearm + cover_bonus(cover)
     } else {
         target_stats.ac_melee
     };
+    let natural = edge.roll(turn.dice);
+    let total = natural as i32 + bonus;
+    let nat20 = natural == 20 && opts.nat20_hits;
     let hit = if natural == 1 && opts.nat1_misses {
         false
     } else {
-        (natural == 20 && opts.nat20_hits) || total >= ac
+        nat20 || total >= ac
     };
     turn.count(counter::ATTACKS);
     let mut result = AttackResult {
@@ -879,14 +923,14 @@ fn attack_at<D: Dice>(
         return result;
     }
     turn.count(counter::HITS);
-    let crit = (natural == 20 && opts.nat20_hits) || (near && theirs.conditions.any(HELPLESS));
+    let crit = nat20 || helpless;
     let mut damage = if crit {
         turn.count(counter::CRITS);
         crit_damage(opts.crit, &weapon.damage, 0, turn.dice)
     } else {
         weapon.damage.roll(turn.dice)
     };
-    if firearm && theirs.cover == Cover::Full {
+    if firearm && cover == Cover::Full {
         damage = (damage as f64 * opts.full_cover_damage).floor() as i32;
     }
     let damage = damage.max(0);
@@ -927,8 +971,8 @@ pub fn cover_bonus(cover: Cover) -> i32 {
     }
 }
 
-// Inlined into every attack (half of all turns hit); the rare drop to 0 HP
-// is out of line in `down`.
+// Inlined into every attack (half of all turns hit), `down` included: the
+// fast path calls nothing out of line (see `Ruleset::quick_turn`).
 #[inline(always)]
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, damage: i32) {
     let unit = turn.unit_mut(target);
@@ -942,7 +986,7 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, damage
 }
 
 /// 0 HP: unconscious (and so prone), dying, out of the fight.
-#[inline(never)]
+#[inline(always)]
 fn down<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     let dying = turn.options().at_zero_hp == AtZeroHp::DeathSaves;
     let unit = turn.unit_mut(target);
