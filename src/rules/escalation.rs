@@ -290,56 +290,16 @@ impl Ruleset for Escalation {
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points; 0 HP: defeated"),
-        Field::new(
-            "agility",
-            Kind::Int { min: -10, max: 20 },
-            Some(Lit::Int(0)),
-            "Agility modifier: turn order, defence 10 + agility, Free Hit Slots agility + 1",
-        ),
-        Field::new("accuracy", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(0)), "Accuracy modifier: added to attack rolls"),
-        Field::new(
-            "strength",
-            Kind::Int { min: -10, max: 20 },
-            Some(Lit::Int(0)),
-            "Strength modifier: added to melee damage (not to the extra attack)",
-        ),
-        Field::new(
-            "armor",
-            Kind::Int { min: 0, max: 100 },
-            Some(Lit::Int(0)),
-            "damage reduction per attack (the text names armour without values); wounds count net damage",
-        ),
-        Field::new("speed", Kind::Int { min: 0, max: 100 }, Some(Lit::Int(6)), "spaces per Move Action"),
-        Field::new(
-            "reach",
-            Kind::Int { min: 1, max: 10 },
-            Some(Lit::Int(1)),
-            "melee zone in spaces (1 = adjacent squares; the Reach feat: 2); melee weapons reach it",
-        ),
-        Field::new(
-            "initiator",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "started the fight by attacking: acts last whatever its Agility",
-        ),
-        Field::new(
-            "delay",
-            Kind::Int { min: 0, max: 20 },
-            Some(Lit::Int(0)),
-            "delays its turn every round: acts as if its Agility modifier were this much lower (0: no delay)",
-        ),
-        Field::new(
-            "flat_footed",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "flat-footed all fight (channeling, summoning sickness, ...): hit on 5",
-        ),
-        Field::new(
-            "undetected",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "starts undetected: its first attack finds the target flat-footed and adds 1d4 sneak damage",
-        ),
+        Field::int("agility", -10, 20, 0, "Agility modifier: turn order, defence 10 + agility, Free Hit Slots agility + 1"),
+        Field::int("accuracy", -10, 20, 0, "Accuracy modifier: added to attack rolls"),
+        Field::int("strength", -10, 20, 0, "Strength modifier: added to melee damage (not to the extra attack)"),
+        Field::int("armor", 0, 100, 0, "damage reduction per attack (the text names armour without values); wounds count net damage"),
+        Field::int("speed", 0, 100, 6, "spaces per Move Action"),
+        Field::int("reach", 1, 10, 1, "melee zone in spaces (1 = adjacent squares; the Reach feat: 2); melee weapons reach it"),
+        Field::flag("initiator", false, "started the fight by attacking: acts last whatever its Agility"),
+        Field::int("delay", 0, 20, 0, "delays its turn every round: acts as if its Agility modifier were this much lower (0: no delay)"),
+        Field::flag("flat_footed", false, "flat-footed all fight (channeling, summoning sickness, ...): hit on 5"),
+        Field::flag("undetected", false, "starts undetected: its first attack finds the target flat-footed and adds 1d4 sneak damage"),
         Field::new(
             "bonus",
             Kind::Choice(BONUS_NAMES),
@@ -368,55 +328,33 @@ impl Ruleset for Escalation {
             Some(Lit::Str("melee")),
             "melee (reaches the melee zone; Strength and Bonus-Action damage apply) or ranged",
         ),
-        Field::new(
-            "accuracy",
-            Kind::Int { min: -20, max: 50 },
-            Some(Lit::Int(0)),
-            "accuracy bonus with this weapon",
-        ),
+        Field::int("accuracy", -20, 50, 0, "accuracy bonus with this weapon"),
         Field::new(
             "damage",
             Kind::Dice,
             None,
             "damage dice (the text's Weapons tab is absent), e.g. 1d8",
         ),
-        Field::new(
+        Field::int(
             "range",
-            Kind::Int {
-                min: 0,
-                max: 10_000,
-            },
-            Some(Lit::Int(0)),
+            0,
+            10_000,
+            0,
             "range in spaces (ranged weapons; required > 0 for them)",
         ),
     ];
 
     const OPTIONS: &'static [Field] = &[
-        Field::new("nat20_hits", Kind::Bool, Some(Lit::Bool(true)), "a natural 20 hits whatever the target number (it is a critical hit)"),
-        Field::new(
-            "bonus_stacks",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "two Bonus Actions on the same boost give +2 (false: +1)",
-        ),
-        Field::new(
-            "fumble_needs_zone",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "the fumble chain (free hit, tragedy, fatal blow) needs the attacker inside the target's melee zone",
-        ),
+        Field::flag("nat20_hits", true, "a natural 20 hits whatever the target number (it is a critical hit)"),
+        Field::flag("bonus_stacks", true, "two Bonus Actions on the same boost give +2 (false: +1)"),
+        Field::flag("fumble_needs_zone", true, "the fumble chain (free hit, tragedy, fatal blow) needs the attacker inside the target's melee zone"),
         Field::new(
             "tragedy_hit",
             Kind::Choice(TRAGEDY_NAMES),
             Some(Lit::Str("auto")),
             "a tragedy's free critical hit: auto-hits for ×2 damage, or is rolled and ×2 if it hits",
         ),
-        Field::new(
-            "fatal_bonus_multiplied",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "the fatal aim's +16 is multiplied by criticals (default: added after)",
-        ),
+        Field::flag("fatal_bonus_multiplied", false, "the fatal aim's +16 is multiplied by criticals (default: added after)"),
         Field::new(
             "flee_at",
             Kind::Float { min: 0.0, max: 1.0 },

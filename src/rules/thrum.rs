@@ -357,12 +357,7 @@ impl Ruleset for Thrum {
             0,
             "its stance's net boons on its defensive rolls (negative: banes); a guarding stance: 1",
         ),
-        Field::new(
-            "resuscitate",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "uses its Action to Resuscitate an incapacitated ally it can reach this turn (before attacking)",
-        ),
+        Field::flag("resuscitate", true, "uses its Action to Resuscitate an incapacitated ally it can reach this turn (before attacking)"),
         Field::new(
             "overexert",
             Kind::Choice(OVEREXERT_NAMES),
@@ -386,13 +381,8 @@ impl Ruleset for Thrum {
         ),
         Field::int("bonus", -10, 20, 0, "added to the unit's Art modifier (e.g. negative for an ability of a weaker Art)"),
         Field::int("range", 1, 1000, 1, "range in squares (1 = adjacent)"),
-        Field::new("ranged", Kind::Bool, Some(Lit::Bool(false)), "the Ranged tag: +1 Bane per enemy adjacent to the attacker"),
-        Field::new(
-            "finisher",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "the Finisher tag: an Exhausted target makes an Incapacity Roll right after the attack",
-        ),
+        Field::flag("ranged", false, "the Ranged tag: +1 Bane per enemy adjacent to the attacker"),
+        Field::flag("finisher", false, "the Finisher tag: an Exhausted target makes an Incapacity Roll right after the attack"),
         Field::int("load", 1, 10, 1, "Load a hit adds (Fatigue or Stress; the text: +1)"),
         Field::int(
             "overexert",
@@ -429,24 +419,9 @@ impl Ruleset for Thrum {
             Some(Lit::Str("move-or-act")),
             "what Stunned does (undefined in the seed): move-or-act (the draft) or lose-turn",
         ),
-        Field::new(
-            "vulnerable_ticks",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "Vulnerable loses a stack at the end of its owner's turn (false: it lasts the fight)",
-        ),
-        Field::new(
-            "same_turn_decay",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement",
-        ),
-        Field::new(
-            "panic_while_incapacitated",
-            Kind::Bool,
-            Some(Lit::Bool(true)),
-            "incapacitated units still make Panic Rolls at the start of their turns",
-        ),
+        Field::flag("vulnerable_ticks", true, "Vulnerable loses a stack at the end of its owner's turn (false: it lasts the fight)"),
+        Field::flag("same_turn_decay", true, "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement"),
+        Field::flag("panic_while_incapacitated", true, "incapacitated units still make Panic Rolls at the start of their turns"),
         Field::int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
     ];
 

@@ -256,49 +256,24 @@ impl Ruleset for Trenches {
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
-        Field::new("dex", Kind::Int { min: -10, max: 20 }, Some(Lit::Int(0)), "Dexterity modifier (initiative)"),
-        Field::new(
-            "endurance",
-            Kind::Int { min: -10, max: 20 },
-            Some(Lit::Int(0)),
-            "Endurance modifier: AC = 10 + endurance + armour",
-        ),
-        Field::new("armor", Kind::Int { min: -20, max: 50 }, Some(Lit::Int(0)), "AC from equipment, vs melee and firearms"),
-        Field::new("armor_melee", Kind::Int { min: -20, max: 50 }, Some(Lit::Int(0)), "extra AC vs melee attacks only"),
-        Field::new("armor_firearm", Kind::Int { min: -20, max: 50 }, Some(Lit::Int(0)), "extra AC vs firearms only"),
-        Field::new("attack", Kind::Int { min: -20, max: 50 }, Some(Lit::Int(0)), "bonus to every attack roll, added to the weapon's"),
-        Field::new(
-            "proficiency",
-            Kind::Int { min: 0, max: 10 },
-            Some(Lit::Int(2)),
-            "proficiency bonus (+2/+3/+4 by year); added to attacks only with option proficiency_on_attacks",
-        ),
-        Field::new("speed", Kind::Int { min: 0, max: 1000 }, Some(Lit::Int(30)), "movement per turn in metres (Sprint doubles it)"),
-        Field::new(
-            "exhaustion",
-            Kind::Int { min: 0, max: 6 },
-            Some(Lit::Int(0)),
-            "exhaustion level: 2 speed reduced, 3 disadvantage on attacks, 4 HP halved, 5 speed 0, 6 dead",
-        ),
-        Field::new(
-            "drop_prone",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "when holding or keeping range in the open (no cover), throw itself prone (an action) and fight from the ground",
-        ),
+        Field::int("dex", -10, 20, 0, "Dexterity modifier (initiative)"),
+        Field::int("endurance", -10, 20, 0, "Endurance modifier: AC = 10 + endurance + armour"),
+        Field::int("armor", -20, 50, 0, "AC from equipment, vs melee and firearms"),
+        Field::int("armor_melee", -20, 50, 0, "extra AC vs melee attacks only"),
+        Field::int("armor_firearm", -20, 50, 0, "extra AC vs firearms only"),
+        Field::int("attack", -20, 50, 0, "bonus to every attack roll, added to the weapon's"),
+        Field::int("proficiency", 0, 10, 2, "proficiency bonus (+2/+3/+4 by year); added to attacks only with option proficiency_on_attacks"),
+        Field::int("speed", 0, 1000, 30, "movement per turn in metres (Sprint doubles it)"),
+        Field::int("exhaustion", 0, 6, 0, "exhaustion level: 2 speed reduced, 3 disadvantage on attacks, 4 HP halved, 5 speed 0, 6 dead"),
+        Field::flag("drop_prone", false, "when holding or keeping range in the open (no cover), throw itself prone (an action) and fight from the ground"),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best reachable one is used"),
     ];
 
     const WEAPON_FIELDS: &'static [Field] = &[
         Field::new("kind", Kind::Choice(KIND_NAMES), Some(Lit::Str("melee")), "melee (AC vs melee, no cover) or firearm (AC vs firearms, cover applies)"),
-        Field::new("attack", Kind::Int { min: -20, max: 50 }, Some(Lit::Int(0)), "attack bonus with this weapon"),
+        Field::int("attack", -20, 50, 0, "attack bonus with this weapon"),
         Field::new("damage", Kind::Dice, None, "damage dice, e.g. 1d10+2"),
-        Field::new(
-            "range",
-            Kind::Int { min: 0, max: 100_000 },
-            Some(Lit::Int(0)),
-            "reach (melee) or range (firearm) in metres; 0 = the kind's default: 5 m reach, unlimited range",
-        ),
+        Field::int("range", 0, 100_000, 0, "reach (melee) or range (firearm) in metres; 0 = the kind's default: 5 m reach, unlimited range"),
     ];
 
     const OPTIONS: &'static [Field] = &[
@@ -308,21 +283,16 @@ impl Ruleset for Trenches {
             Some(Lit::Str("double-dice")),
             "critical damage (the text's crit rule is cut off): roll the dice twice, double the total, max dice + roll, or none",
         ),
-        Field::new("nat1_misses", Kind::Bool, Some(Lit::Bool(true)), "a natural 1 always misses"),
-        Field::new("nat20_hits", Kind::Bool, Some(Lit::Bool(true)), "a natural 20 always hits (and is critical)"),
-        Field::new(
-            "proficiency_on_attacks",
-            Kind::Bool,
-            Some(Lit::Bool(false)),
-            "add the proficiency bonus to attack rolls (the text says it may be extended to attacks later)",
-        ),
+        Field::flag("nat1_misses", true, "a natural 1 always misses"),
+        Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
+        Field::flag("proficiency_on_attacks", false, "add the proficiency bonus to attack rolls (the text says it may be extended to attacks later)"),
         Field::new(
             "full_cover_damage",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "damage multiplier for firearm hits on a unit in full cover (the text's fraction is lost; rounded down)",
         ),
-        Field::new("difficult_terrain", Kind::Bool, Some(Lit::Bool(false)), "the ground is difficult terrain: speed halved"),
+        Field::flag("difficult_terrain", false, "the ground is difficult terrain: speed halved"),
         Field::new(
             "deafened_speed_loss",
             Kind::Float { min: 0.0, max: 1.0 },
