@@ -376,71 +376,71 @@ fn rules_lists_trenches() {
     assert!(o.stdout.contains("trenches"), "{o:#?}");
 }
 
-#[test]
-fn rules_trenches_describes_fields_options_and_counters() {
-    let o = Sandbox::new().run(&["rules", "trenches"]);
+/// `skirmish rules NAME` succeeds and mentions every one of `words`.
+fn rules_mention(name: &str, words: &[&str]) {
+    let o = Sandbox::new().run(&["rules", name]);
     assert_eq!(o.code, 0, "{o:#?}");
-    for word in [
-        "hp",
-        "weapons",
-        "damage",
-        "crit",
-        "double-dice",
-        "full_cover_damage",
-        "initiative",
-        "cover",
-        "three-quarters",
-        "hits",
-    ] {
+    for word in words {
         assert!(
             o.stdout.contains(word),
-            "`rules trenches` does not mention {word}"
+            "`rules {name}` does not mention {word}"
         );
     }
+}
+
+#[test]
+fn rules_trenches_describes_fields_options_and_counters() {
+    rules_mention(
+        "trenches",
+        &[
+            "hp",
+            "weapons",
+            "damage",
+            "crit",
+            "double-dice",
+            "full_cover_damage",
+            "initiative",
+            "cover",
+            "three-quarters",
+            "hits",
+        ],
+    );
 }
 
 #[test]
 fn rules_dicestep_describes_fields_options_and_counters() {
-    let o = Sandbox::new().run(&["rules", "dicestep"]);
-    assert_eq!(o.code, 0, "{o:#?}");
-    for word in [
-        "evasion",
-        "endurance",
-        "cannot_be_surprised",
-        "reaction",
-        "crit_damage",
-        "luck_die",
-        "surprise",
-        "alternating",
-        "misfires",
-    ] {
-        assert!(
-            o.stdout.contains(word),
-            "`rules dicestep` does not mention {word}"
-        );
-    }
+    rules_mention(
+        "dicestep",
+        &[
+            "evasion",
+            "endurance",
+            "cannot_be_surprised",
+            "reaction",
+            "crit_damage",
+            "luck_die",
+            "surprise",
+            "alternating",
+            "misfires",
+        ],
+    );
 }
 
 #[test]
 fn rules_thrum_describes_fields_options_and_counters() {
-    let o = Sandbox::new().run(&["rules", "thrum"]);
-    assert_eq!(o.code, 0, "{o:#?}");
-    for word in [
-        "fatigue_tolerance",
-        "stress_tolerance",
-        "evasion-unless-vulnerable",
-        "stance_defence",
-        "finisher",
-        "boon_effect",
-        "crit_margin",
-        "panics",
-        "self_revivals",
-    ] {
-        assert!(
-            o.stdout.contains(word),
-            "`rules thrum` does not mention {word}"
-        );
-    }
+    rules_mention(
+        "thrum",
+        &[
+            "fatigue_tolerance",
+            "stress_tolerance",
+            "evasion-unless-vulnerable",
+            "stance_defence",
+            "finisher",
+            "boon_effect",
+            "crit_margin",
+            "panics",
+            "self_revivals",
+        ],
+    );
 }
 
 #[test]
