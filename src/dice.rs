@@ -28,6 +28,21 @@ pub trait Dice {
     fn d20(&mut self) -> u32 {
         self.roll(20)
     }
+
+    /// A roll of a die with `sides` faces whose value is used only if
+    /// `take` (damage, used on a hit). Whether the die is rolled when
+    /// `take` is false is up to the source: [`RngDice`] always rolls it, to
+    /// spare the fight loop a branch; this default (and so
+    /// [`ScriptedDice`]) rolls only if `take`, so a test scripts exactly the
+    /// dice the rules read. When not taken the value means nothing.
+    #[inline]
+    fn roll_if(&mut self, take: bool, sides: u32) -> u32 {
+        if take {
+            self.roll(sides)
+        } else {
+            1
+        }
+    }
 }
 
 /// Production dice: Xoshiro256++ with Lemire's unbiased range reduction.
@@ -51,29 +66,62 @@ impl RngDice {
     }
 }
 
+// Lemire's nearly-divisionless method: multiply a 32-bit random word (the
+// output's top half, its best bits) by `sides`; the high half of the
+// product is the roll, and the rare low halves that would bias it are
+// rejected. Written as a 64×64→128-bit product of the word kept in place so
+// that it compiles to one `mul` whose high half is the roll and whose low
+// half holds the 32-bit remainder shifted up: the same numbers as
+// `((x >> 32) * sides) >> 32`, fewer instructions once `sides` is a
+// constant.
+#[inline(always)]
+fn lemire(x: u64, sides: u32) -> u128 {
+    const TOP: u64 = 0xFFFF_FFFF_0000_0000;
+    u128::from(x & TOP) * u128::from(sides)
+}
+
+/// The roll a product from [`lemire`] gives.
+#[inline(always)]
+fn face(m: u128) -> u32 {
+    (m >> 64) as u32 + 1
+}
+
+/// The 32-bit remainder of a product from [`lemire`]: the word is rejected
+/// if it is below the threshold.
+#[inline(always)]
+fn remainder(m: u128) -> u32 {
+    (m as u64 >> 32) as u32
+}
+
+/// Whether a product from [`lemire`] may have to be rejected (the exact test
+/// against the threshold is needed only then).
+#[inline(always)]
+fn suspect(m: u128, sides: u32) -> bool {
+    (m as u64) < u64::from(sides) << 32
+}
+
 impl Dice for RngDice {
     // Always inlined: fast paths must call nothing (see `Ruleset::quick_turn`).
     #[inline(always)]
     fn roll(&mut self, sides: u32) -> u32 {
-        // Lemire's nearly-divisionless method: multiply a 32-bit random word by
-        // `sides`, keep the high half; reject the rare low halves that would
-        // bias the result. The threshold is computed only when needed.
-        //
-        // Written as a 64×64→128-bit product of the word's top half (kept in
-        // place) so that it compiles to one `mul` whose high half is the
-        // roll and whose low half holds the 32-bit remainder shifted up:
-        // the same numbers as `((x >> 32) * sides) >> 32`, fewer
-        // instructions once `sides` is a constant.
-        const TOP: u64 = 0xFFFF_FFFF_0000_0000;
-        let s = u128::from(sides);
-        let mut m = u128::from(self.rng.next_u64() & TOP) * s;
-        if (m as u64) < u64::from(sides) << 32 {
-            let threshold = u64::from(sides.wrapping_neg() % sides) << 32;
-            while (m as u64) < threshold {
-                m = u128::from(self.rng.next_u64() & TOP) * s;
+        let mut m = lemire(self.rng.next_u64(), sides);
+        if suspect(m, sides) {
+            // The threshold is computed only when needed.
+            let threshold = sides.wrapping_neg() % sides;
+            while remainder(m) < threshold {
+                m = lemire(self.rng.next_u64(), sides);
             }
         }
-        (m >> 64) as u32 + 1
+        face(m)
+    }
+
+    // Rolled whether it is used or not: a plain attack's damage die is
+    // rolled with its attack die, so that applying the damage (0 on a miss)
+    // does not branch on hit or miss, a coin flip that no branch predictor
+    // learns. Worth about 15% of a duel's speed.
+    #[inline(always)]
+    fn roll_if(&mut self, _take: bool, sides: u32) -> u32 {
+        self.roll(sides)
     }
 }
 
@@ -392,6 +440,23 @@ impl DiceExpr {
         self.roll_dice(dice) + self.bonus
     }
 
+    /// A roll that happens only if `take` (a hit, say): the roll, or 0 with
+    /// no die consumed. One plain die (the common weapon) goes through
+    /// [`Dice::roll_if`], without a branch on `take`.
+    #[inline(always)]
+    pub fn roll_if<D: Dice>(&self, take: bool, dice: &mut D) -> i32 {
+        if self.single != 0 {
+            let rolled = dice.roll_if(take, self.single as u32) as i32 + self.bonus;
+            // A mask, not a branch: 0 unless taken.
+            return rolled & -i32::from(take);
+        }
+        if take {
+            self.roll(dice)
+        } else {
+            0
+        }
+    }
+
     /// Roll the dice only, without the constant (crit rules that double dice).
     #[inline(always)]
     pub fn roll_dice<D: Dice>(&self, dice: &mut D) -> i32 {
@@ -556,5 +621,53 @@ mod tests {
         };
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn rng_dice_roll_if_rolls_taken_or_not() {
+        let mut plain = RngDice::for_batch(3, 1);
+        let mut guarded = plain.clone();
+        for (i, sides) in [1, 6, 8, 20, 3 << 30]
+            .into_iter()
+            .cycle()
+            .take(5_000)
+            .enumerate()
+        {
+            assert_eq!(guarded.roll_if(i % 3 == 0, sides), plain.roll(sides));
+        }
+    }
+
+    #[test]
+    fn scripted_dice_roll_if_only_when_taken() {
+        let mut dice = ScriptedDice::new(&[(8, 5)]);
+        dice.roll_if(false, 8);
+        assert_eq!(dice.roll_if(true, 8), 5);
+        dice.assert_done();
+    }
+
+    #[test]
+    fn expressions_roll_if_like_a_guarded_roll() {
+        // With scripted dice: the same dice read as `if take { roll }`, and
+        // 0 when not taken.
+        for (text, script, want) in [
+            ("1d8+3", &[(8, 5)][..], 8),
+            ("1d6-2", &[(6, 1)][..], -1),
+            ("2d6+1", &[(6, 2), (6, 3)][..], 6),
+        ] {
+            let expr = DiceExpr::parse(text).unwrap();
+            let mut dice = ScriptedDice::new(script);
+            assert_eq!(expr.roll_if(false, &mut dice), 0, "{text}");
+            assert_eq!(expr.roll_if(true, &mut dice), want, "{text}");
+            dice.assert_done();
+        }
+        // With production dice: the value taken is the roll.
+        let expr = DiceExpr::parse("1d8+3").unwrap();
+        let mut a = RngDice::for_batch(5, 0);
+        let mut b = a.clone();
+        for i in 0..1_000 {
+            let take = i % 3 != 0;
+            let rolled = expr.roll(&mut a);
+            assert_eq!(expr.roll_if(take, &mut b), if take { rolled } else { 0 });
+        }
     }
 }

@@ -811,6 +811,12 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         self.fight.counters[index] += 1;
     }
 
+    /// Add one to counter `index` if `yes`, without a branch.
+    #[inline]
+    pub fn count_if(&mut self, index: usize, yes: bool) {
+        self.fight.counters[index] += u32::from(yes);
+    }
+
     /// Take a unit out of the fight (no-op if it already is).
     #[inline]
     pub fn take_out(&mut self, i: usize) {

@@ -875,11 +875,8 @@ fn resolve<D: Dice, const PLAIN: bool>(
     let natural = edge.roll(turn.dice);
     let total = natural as i32 + bonus;
     let nat20 = natural == 20 && opts.nat20_hits;
-    let hit = if natural == 1 && opts.nat1_misses {
-        false
-    } else {
-        nat20 || total >= ac
-    };
+    // `&` and `|`, not `&&` and `||`: flags, not branches.
+    let hit = !(natural == 1 && opts.nat1_misses) & (nat20 | (total >= ac));
     turn.count(counter::ATTACKS);
     let mut result = AttackResult {
         natural,
@@ -889,16 +886,25 @@ fn resolve<D: Dice, const PLAIN: bool>(
         crit: false,
         damage: 0,
     };
-    if !hit {
-        return result;
-    }
-    turn.count(counter::HITS);
-    let crit = nat20 || helpless;
-    let mut damage = if crit {
-        turn.count(counter::CRITS);
-        crit_damage(opts.crit, &weapon.damage, 0, turn.dice)
+    let crit = hit && (nat20 || helpless);
+    let mut damage = if PLAIN && !crit {
+        // Hit or miss is a coin flip that no branch predictor learns: the
+        // plain attack rolls its damage only on a hit (the same dice as a
+        // branch would) but goes on to apply it, 0 on a miss, without
+        // branching on the hit.
+        turn.count_if(counter::HITS, hit);
+        weapon.damage.roll_if(hit, turn.dice)
     } else {
-        weapon.damage.roll(turn.dice)
+        if !hit {
+            return result;
+        }
+        turn.count(counter::HITS);
+        if crit {
+            turn.count(counter::CRITS);
+            crit_damage(opts.crit, &weapon.damage, 0, turn.dice)
+        } else {
+            weapon.damage.roll(turn.dice)
+        }
     };
     if firearm && cover == Cover::Full {
         damage = (damage as f64 * opts.full_cover_damage).floor() as i32;
@@ -941,7 +947,7 @@ pub fn cover_bonus(cover: Cover) -> i32 {
     }
 }
 
-// Inlined into every attack (half of all turns hit), `down` included: the
+// Inlined into every attack (plain ones apply 0 on a miss), `down` included: the
 // fast path calls nothing out of line (see `Ruleset::quick_turn`).
 #[inline(always)]
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, damage: i32) {
