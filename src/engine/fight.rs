@@ -710,9 +710,11 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         Some(chosen)
     }
 
-    /// Uniform choice among allowed enemies: count, then roll an index.
+    /// Uniform choice among allowed enemies: count, then roll an index (the
+    /// `random` policy; fast paths that know their unit targets at random
+    /// call it directly).
     #[inline(always)]
-    fn random_target(
+    pub fn random_target(
         &mut self,
         allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {

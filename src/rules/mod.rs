@@ -89,6 +89,12 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// ruleset sets `state` and may take the unit out (e.g. exhaustion 6).
     fn enter(unit: &mut Combatant<Self::State>, spec: &UnitSpec<Self>, options: &Self::Options);
 
+    /// Derive what a unit's turns need from where the scenario put it
+    /// (tactic, targeting, cover) and the options: called once per cell for
+    /// every unit, when the scenario is compiled, so that fast paths read a
+    /// value instead of working it out every turn. Default: nothing.
+    fn prepare_unit(_spec: &mut UnitSpec<Self>, _options: &Self::Options) {}
+
     /// Play one unit's turn. Called for units in the fight, and for units
     /// out of it that the ruleset marked `lingering` (e.g. dying units that
     /// roll death saves).

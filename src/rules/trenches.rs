@@ -114,6 +114,22 @@ pub struct Unit {
     /// How close an advancing unit gets: its melee reach, or its longest
     /// range if it has no melee weapon.
     pub advance_reach: i32,
+    /// The fast path's attack, set by [`Trenches::prepare_unit`]: `None`
+    /// for units whose turns never take it.
+    pub quick: Option<QuickAttack>,
+}
+
+/// What the fast path needs to know of an advancing unit that targets at
+/// random, below exhaustion 3, once per cell instead of every turn: it
+/// attacks a target within `reach` with its first (best) weapon at
+/// `bonus` to hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuickAttack {
+    /// The first weapon's reach or range, or the advance reach if shorter
+    /// (beyond it the unit would move first).
+    pub reach: i32,
+    /// The attack bonus with the first weapon, options included.
+    pub bonus: i32,
 }
 
 impl Unit {
@@ -498,39 +514,61 @@ impl Ruleset for Trenches {
     // The fast path: an advancing unit with no condition, standing in reach
     // of its target (most turns of most fights once the lines meet). It is
     // `take_turn` → `advance` for that case, step for step. It declines
-    // units with a condition, another tactic or a targeting policy other
-    // than random; once the target is chosen (which may roll a die),
-    // anything but a plain attack in reach (moving, sprinting, conditions on
-    // the target) is resumed out of line by `advance_on`.
+    // units with a condition and those `prepare_unit` found ineligible
+    // (another tactic, a targeting policy other than random, exhaustion 3,
+    // no weapon); once the target is chosen (which may roll a die),
+    // anything but a plain attack with the first weapon in reach (moving,
+    // sprinting, another weapon, conditions on the target) is resumed out
+    // of line by `advance_on`.
     #[inline(always)]
     fn quick_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Quick {
         let me = turn.actor;
         let unit = turn.unit(me);
-        let spec = turn.spec(me);
+        let stats = &turn.spec(me).stats;
         // `out` units here are lingering (death saves): not for the fast path.
-        if unit.out
-            || !unit.conditions.is_empty()
-            || spec.tactic != Tactic::Advance
-            || spec.targeting != Targeting::Random
-        {
+        let Some(quick) = stats.quick else {
+            return Quick::Declined;
+        };
+        if unit.out || !unit.conditions.is_empty() {
             return Quick::Declined;
         }
         turn.unit_mut(me).state.reacted = false;
-        // No condition, so no NO_ACTIONS condition: `take_turn` would advance.
-        let Some(target) = turn.choose_target(|_, _| true) else {
+        // No condition, so no NO_ACTIONS condition: `take_turn` would advance
+        // (`choose_target`, whose policy is random here).
+        let Some(target) = turn.random_target(&|_: &Turn<'_, Self, D>, _| true) else {
             return Quick::Done;
         };
-        let stats = &turn.spec(me).stats;
-        let distance = turn.enemy_distance(target);
-        // In reach and not prone (no condition): `advance_on` moves nothing
-        // and attacks with the best weapon that reaches, if any.
-        match best_weapon(stats, distance) {
-            Some(weapon) if distance <= stats.advance_reach && plain(turn, target) => {
-                resolve::<D, true>(turn, target, weapon, distance);
-                Quick::Done
-            }
-            _ => Quick::Resume(target),
+        // In reach of the first weapon and not prone (no condition):
+        // `advance_on` moves nothing and attacks with the first weapon, the
+        // best that reaches.
+        if turn.enemy_distance(target) <= quick.reach && turn.unit(target).conditions.is_empty() {
+            roll_attack::<D, true>(
+                turn,
+                target,
+                &stats.weapons[0],
+                quick.bonus,
+                Edge::Normal,
+                false,
+            );
+            Quick::Done
+        } else {
+            Quick::Resume(target)
         }
+    }
+
+    fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        let stats = &spec.stats;
+        let eligible = spec.tactic == Tactic::Advance
+            && spec.targeting == Targeting::Random
+            && stats.exhaustion < 3
+            && !stats.weapons().is_empty();
+        spec.stats.quick = eligible.then(|| {
+            let weapon = &stats.weapons[0];
+            QuickAttack {
+                reach: weapon.range.min(stats.advance_reach),
+                bonus: attack_bonus(stats, weapon, options),
+            }
+        });
     }
 
     fn resume_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, target: usize) {
@@ -841,11 +879,9 @@ fn resolve<D: Dice, const PLAIN: bool>(
 ) -> AttackResult {
     let me = turn.actor;
     let enc = turn.enc;
-    let opts = &enc.options;
     let stats = &enc.units[me].stats;
     let firearm = weapon.kind == WeaponKind::Firearm;
     let near = distance <= REACH;
-    let cover = turn.unit(target).cover;
 
     let (edge, blind_far_shot, helpless) = if PLAIN {
         (Edge::Normal, false, false)
@@ -858,14 +894,37 @@ fn resolve<D: Dice, const PLAIN: bool>(
         (edge, blind_far_shot, near && theirs.any(HELPLESS))
     };
 
-    // Everything but the die first, so little is live across the roll.
+    let mut bonus = attack_bonus(stats, weapon, &enc.options);
+    if blind_far_shot {
+        bonus -= 5;
+    }
+    roll_attack::<D, PLAIN>(turn, target, weapon, bonus, edge, helpless)
+}
+
+/// The attack bonus of `stats` with `weapon`, before conditions.
+#[inline(always)]
+fn attack_bonus(stats: &Unit, weapon: &Weapon, opts: &Options) -> i32 {
     let mut bonus = weapon.attack + stats.attack;
     if opts.proficiency_on_attacks {
         bonus += stats.proficiency;
     }
-    if blind_far_shot {
-        bonus -= 5;
-    }
+    bonus
+}
+
+/// [`resolve`] once the bonus, the edge and whether the target is helpless
+/// are known: roll, hit or miss, damage.
+#[inline(always)]
+fn roll_attack<D: Dice, const PLAIN: bool>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    weapon: &Weapon,
+    bonus: i32,
+    edge: Edge,
+    helpless: bool,
+) -> AttackResult {
+    let opts = &turn.enc.options;
+    let firearm = weapon.kind == WeaponKind::Firearm;
+    let cover = turn.unit(target).cover;
     let target_stats = &turn.spec(target).stats;
     let ac = if firearm {
         target_stats.ac_firearm + cover_bonus(cover)
@@ -874,9 +933,13 @@ fn resolve<D: Dice, const PLAIN: bool>(
     };
     let natural = edge.roll(turn.dice);
     let total = natural as i32 + bonus;
-    let nat20 = natural == 20 && opts.nat20_hits;
-    // `&` and `|`, not `&&` and `||`: flags, not branches.
-    let hit = !(natural == 1 && opts.nat1_misses) & (nat20 | (total >= ac));
+    // The natural 1 and 20 rules as thresholds on the natural roll: plain
+    // comparisons, which stay flags. Tested as `natural == 1 && option`,
+    // they became branches, mispredicted on every rare 1 and 20.
+    let always_hits = if opts.nat20_hits { 20 } else { 21 };
+    let can_hit = 1 + u32::from(opts.nat1_misses);
+    let nat20 = natural >= always_hits;
+    let hit = nat20 | ((natural >= can_hit) & (total >= ac));
     turn.count(counter::ATTACKS);
     let mut result = AttackResult {
         natural,

@@ -48,6 +48,40 @@ fn swing(enc: &Encounter<Trenches>, rolls: &[(u32, u32)]) -> (AttackResult, Figh
 }
 
 #[test]
+fn prepare_unit_settles_the_fast_path_attack() {
+    // An advancing swordsman who targets at random: his first weapon, in
+    // its reach, at its bonus (proficiency only with the option).
+    let quick =
+        |opts: &str, weapon: &str, entry: &str| duel(opts, weapon, entry, "").units[0].stats.quick;
+    let enc = duel("", SWORD, "", "");
+    let stats = enc.units[0].stats;
+    assert_eq!(stats.proficiency, 2);
+    assert_eq!(
+        stats.quick,
+        Some(QuickAttack {
+            reach: REACH,
+            bonus: 5
+        })
+    );
+    let with_proficiency = quick("proficiency_on_attacks = true", SWORD, "");
+    assert_eq!(with_proficiency.map(|q| q.bonus), Some(7));
+    // A rifleman told to advance: his only weapon is the rifle, so he
+    // closes to its range and the fast path shoots within it.
+    let rifle = quick("", RIFLE, "tactic = \"advance\"");
+    let rifle_range = duel("", RIFLE, "", "").units[0].stats.weapons[0].range;
+    assert_eq!(rifle.map(|q| q.reach), Some(rifle_range));
+    // Turns the fast path never takes.
+    assert_eq!(quick("", RIFLE, ""), None, "riflemen hold by default");
+    assert_eq!(quick("", SWORD, "tactic = \"hold\""), None);
+    assert_eq!(quick("", SWORD, "target = \"weakest\""), None);
+    assert_eq!(quick("", SWORD, "target = \"focus\""), None);
+    let mut tired = enc.units[0];
+    tired.stats.exhaustion = 3;
+    Trenches::prepare_unit(&mut tired, &enc.options);
+    assert_eq!(tired.stats.quick, None, "exhaustion 3: disadvantage");
+}
+
+#[test]
 fn initiative_is_d20_plus_dex_then_natural_then_roll_order() {
     let enc = duel("initiative_ties = \"roster\"", SWORD, "", "");
     let mut f = fight(&enc);

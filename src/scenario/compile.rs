@@ -311,6 +311,7 @@ pub fn compile<R: Ruleset>(
                     tactic,
                     distance,
                 };
+                R::prepare_unit(&mut specs[n], &options);
                 n += 1;
             }
             lines.push(describe_group::<R>(
