@@ -951,10 +951,10 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     };
     let crit = hit && (nat20 || helpless);
     let mut damage = if PLAIN && !crit {
-        // Hit or miss is a coin flip that no branch predictor learns: the
-        // plain attack rolls its damage only on a hit (the same dice as a
-        // branch would) but goes on to apply it, 0 on a miss, without
-        // branching on the hit.
+        // Hit or miss is a coin flip that no branch predictor learns: a
+        // plain attack takes its damage roll (production dice roll it hit
+        // or miss, see `Dice::roll_if`) and goes on to apply it, 0 on a
+        // miss, without branching on the hit.
         turn.count_if(counter::HITS, hit);
         weapon.damage.roll_if(hit, turn.dice)
     } else {
