@@ -69,15 +69,16 @@ impl RngDice {
 // Lemire's nearly-divisionless method: multiply a 32-bit random word (the
 // output's top half, its best bits) by `sides`; the high half of the
 // product is the roll, and the rare low halves that would bias it are
-// rejected. Written as a 64×64→128-bit product of the word kept in place so
-// that it compiles to one `mul` whose high half is the roll and whose low
-// half holds the 32-bit remainder shifted up: the same numbers as
-// `((x >> 32) * sides) >> 32`, fewer instructions once `sides` is a
-// constant.
+// rejected. Written as a 64×64→128-bit product, the word times
+// `sides << 32`, so that it compiles to one `mul` whose high half is the
+// roll and whose low half holds the 32-bit remainder shifted up: the same
+// numbers as `((x >> 32) * sides) >> 32`, fewer instructions once `sides`
+// is a constant. (Keeping the word in place and masking its low half gives
+// the same product, but the mask is a 64-bit constant that held a register
+// for the whole fight loop.)
 #[inline(always)]
 fn lemire(x: u64, sides: u32) -> u128 {
-    const TOP: u64 = 0xFFFF_FFFF_0000_0000;
-    u128::from(x & TOP) * u128::from(sides)
+    u128::from(x >> 32) * u128::from(u64::from(sides) << 32)
 }
 
 /// The roll a product from [`lemire`] gives.
