@@ -526,10 +526,7 @@ impl Ruleset for Trenches {
         let unit = turn.unit(me);
         let stats = &turn.spec(me).stats;
         // `out` units here are lingering (death saves): not for the fast path.
-        let Some(quick) = stats.quick else {
-            return Quick::Declined;
-        };
-        if unit.out || !unit.conditions.is_empty() {
+        if stats.quick.is_none() || unit.out || !unit.conditions.is_empty() {
             return Quick::Declined;
         }
         turn.unit_mut(me).state.reacted = false;
@@ -541,6 +538,12 @@ impl Ruleset for Trenches {
         // In reach of the first weapon and not prone (no condition):
         // `advance_on` moves nothing and attacks with the first weapon, the
         // best that reaches.
+        // Read only now, so that nothing of it is live across the choice.
+        // (It is there: checked above. `Resume` is what `take_turn` would
+        // do in any case.)
+        let Some(quick) = stats.quick else {
+            return Quick::Resume(target);
+        };
         if turn.enemy_distance(target) <= quick.reach && turn.unit(target).conditions.is_empty() {
             roll_attack::<D, true>(
                 turn,
@@ -931,6 +934,9 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     } else {
         target_stats.ac_melee
     };
+    // Decided before the roll, so that less is live across it.
+    let need = ac - bonus;
+    let cut = firearm && cover == Cover::Full;
     let natural = edge.roll(turn.dice);
     let total = natural as i32 + bonus;
     // The natural 1 and 20 rules as thresholds on the natural roll: plain
@@ -939,7 +945,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     let always_hits = if opts.nat20_hits { 20 } else { 21 };
     let can_hit = 1 + u32::from(opts.nat1_misses);
     let nat20 = natural >= always_hits;
-    let hit = nat20 | ((natural >= can_hit) & (total >= ac));
+    let hit = nat20 | ((natural >= can_hit) & (natural as i32 >= need));
     turn.count(counter::ATTACKS);
     let mut result = AttackResult {
         natural,
@@ -969,7 +975,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
             weapon.damage.roll(turn.dice)
         }
     };
-    if firearm && cover == Cover::Full {
+    if cut {
         damage = (damage as f64 * opts.full_cover_damage).floor() as i32;
     }
     let damage = damage.max(0);
