@@ -441,9 +441,10 @@ impl DiceExpr {
         self.roll_dice(dice) + self.bonus
     }
 
-    /// A roll that happens only if `take` (a hit, say): the roll, or 0 with
-    /// no die consumed. One plain die (the common weapon) goes through
-    /// [`Dice::roll_if`], without a branch on `take`.
+    /// A roll used only if `take` (a hit, say): the roll, or 0. One plain
+    /// die (the common weapon) goes through [`Dice::roll_if`], without a
+    /// branch on `take` (and so the source decides whether a die is rolled
+    /// when not taken); other expressions roll only if taken.
     #[inline(always)]
     pub fn roll_if<D: Dice>(&self, take: bool, dice: &mut D) -> i32 {
         if self.single != 0 {

@@ -535,15 +535,15 @@ impl Ruleset for Trenches {
         let Some(target) = turn.random_target(&|_: &Turn<'_, Self, D>, _| true) else {
             return Quick::Done;
         };
-        // In reach of the first weapon and not prone (no condition):
-        // `advance_on` moves nothing and attacks with the first weapon, the
-        // best that reaches.
         // Read only now, so that nothing of it is live across the choice.
         // (It is there: checked above. `Resume` is what `take_turn` would
         // do in any case.)
         let Some(quick) = stats.quick else {
             return Quick::Resume(target);
         };
+        // In reach of the first weapon and not prone (no condition):
+        // `advance_on` moves nothing and attacks with the first weapon, the
+        // best that reaches.
         if turn.enemy_distance(target) <= quick.reach && turn.unit(target).conditions.is_empty() {
             roll_attack::<D, true>(
                 turn,
