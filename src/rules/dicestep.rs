@@ -143,6 +143,9 @@ pub struct Unit {
     pub focus: i32,
     pub size: i32,
     pub luck: i32,
+    /// Sides of the luck die: the `luck_die` option, copied here by
+    /// [`Dicestep::prepare_unit`] for initiative, which sees only the unit.
+    pub luck_die: u32,
     pub speed: i32,
     pub cannot_be_surprised: bool,
     pub reaction: Reaction,
@@ -557,6 +560,8 @@ impl Ruleset for Dicestep {
             focus: f.int("focus")? as i32,
             size: f.int("size")? as i32,
             luck: f.int("luck")? as i32,
+            // The option's default until `prepare_unit` sets the option.
+            luck_die: 20,
             speed: f.int("speed")? as i32,
             cannot_be_surprised: f.bool("cannot_be_surprised")?,
             reaction: [
@@ -630,7 +635,7 @@ impl Ruleset for Dicestep {
     /// luck roll. Also orders members within a team under `alternating`.
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         let pair = roll(dice, unit.dex_die) + roll(dice, unit.combat);
-        let luck = dice.roll(20) as i32 + unit.luck;
+        let luck = dice.roll(unit.luck_die) as i32 + unit.luck;
         InitiativeRoll {
             total: pair + luck_bonus(luck),
             tiebreak: luck,
@@ -639,6 +644,10 @@ impl Ruleset for Dicestep {
 
     fn initiative_stat(unit: &Unit) -> i32 {
         unit.dex_die as i32
+    }
+
+    fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        spec.stats.luck_die = options.luck_die;
     }
 
     fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {

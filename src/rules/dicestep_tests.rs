@@ -224,6 +224,20 @@ fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
             tiebreak: 20
         }
     );
+    // The luck die is the option's, initiative included: a d12 here, and a
+    // 12 on it is no luck 20.
+    let enc = shooters("initiative = \"rolled\"\nluck_die = 12");
+    let u = Dicestep::roll_initiative(
+        &enc.units[0].stats,
+        &mut ScriptedDice::new(&[(4, 2), (6, 3), (12, 12)]),
+    );
+    assert_eq!(
+        u,
+        InitiativeRoll {
+            total: 5,
+            tiebreak: 12
+        }
+    );
 }
 
 #[test]
