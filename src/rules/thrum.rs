@@ -19,7 +19,7 @@
 //! Tolerance): +1 Bane on offensive rolls and an Incapacity Roll after each
 //! Action (2d6 + Resilience must exceed the Fatigue Load, else
 //! Incapacitated). Frayed: +1 Bane on defensive rolls. Ranged abilities: +1
-//! Bane per enemy adjacent to the attacker; cover: +1 Bane on physical
+//! Bane per enemy adjacent to the attacker (incapacitated ones too); cover: +1 Bane on physical
 //! attacks; full cover: cannot be targeted. Finisher abilities make an
 //! Exhausted target roll for Incapacity at once.
 //!
@@ -742,7 +742,7 @@ pub fn attack<D: Dice>(
     };
     banes += i32::from(mine.exhausted());
     if ability.ranged {
-        banes += turn.enemies_within(me, ADJACENT).count_ones() as i32;
+        banes += adjacent_enemies(turn, me);
     }
     if physical && matches!(theirs.cover, Cover::Half | Cover::ThreeQuarters) {
         banes += 1;
@@ -822,6 +822,21 @@ pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
     s.stress_tolerance = (s.stress_tolerance - 1).max(0);
     turn.count(counter::PANICS);
     true
+}
+
+/// The Ranged tag's count: "+1 Bane for each enemy adjacent". Incapacitated
+/// enemies count (out of the fight, but still standing there: the text
+/// makes no exception); enemies removed from combat do not.
+fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
+    let mine = turn.unit(me);
+    (0..turn.enc.n)
+        .map(|i| turn.unit(i))
+        .filter(|u| {
+            u.side != mine.side
+                && (!u.out || u.state.incapacitated)
+                && (u.position - mine.position).abs() <= ADJACENT
+        })
+        .count() as i32
 }
 
 /// An Incapacity Roll (2d6 + Resilience must exceed the Fatigue Load).

@@ -265,6 +265,21 @@ fn ranged_abilities_take_a_bane_per_adjacent_enemy() {
     f.units[2].position = 5;
     let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &[(6, 2)], &d(1, 1)]));
     assert_eq!(r.offence, 8);
+    // An incapacitated enemy still stands there: two banes. One removed from
+    // combat is gone: one bane.
+    let enc = duel("", bow, "", "", "count = 2");
+    let mut f = fight(&enc);
+    as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 0, |t| {
+        t.unit_mut(2).state.incapacitated = true;
+        t.unit_mut(2).lingering = true;
+        t.take_out(2);
+    });
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &d(2, 5), &d(1, 1)]));
+    assert_eq!(r.offence, 7);
+    let u = &mut f.units[2];
+    (u.state.incapacitated, u.state.removed, u.lingering) = (false, true, false);
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &[(6, 2)], &d(1, 1)]));
+    assert_eq!(r.offence, 8);
     // A melee ability takes no such bane.
     let enc = duel("", "", "", "", "count = 2");
     let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
