@@ -19,9 +19,9 @@
 //! Tolerance): +1 Bane on offensive rolls and an Incapacity Roll after each
 //! Action (2d6 + Resilience must exceed the Fatigue Load, else
 //! Incapacitated). Frayed: +1 Bane on defensive rolls. Ranged abilities: +1
-//! Bane per enemy adjacent to the attacker (incapacitated ones too); cover: +1 Bane on physical
-//! attacks; full cover: cannot be targeted. Finisher abilities make an
-//! Exhausted target roll for Incapacity at once.
+//! Bane per enemy adjacent to the attacker (incapacitated ones too); cover:
+//! +1 Bane on physical attacks; full cover: cannot be targeted. Finisher
+//! abilities make an Exhausted target roll for Incapacity at once.
 //!
 //! Incapacitated units are out of the fight (the engine's `take_out`) but
 //! keep their turns (`lingering`): on becoming Incapacitated and at the end
