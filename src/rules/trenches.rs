@@ -535,27 +535,26 @@ impl Ruleset for Trenches {
         let Some(target) = turn.random_target(&|_: &Turn<'_, Self, D>, _| true) else {
             return Quick::Done;
         };
-        // Read only now, so that nothing of it is live across the choice.
-        // (It is there: checked above. `Resume` is what `take_turn` would
-        // do in any case.)
-        let Some(quick) = stats.quick else {
-            return Quick::Resume(target);
-        };
-        // In reach of the first weapon and not prone (no condition):
+        // `quick` is read only now, so that nothing of it is live across the
+        // choice. In reach of the first weapon and not prone (no condition):
         // `advance_on` moves nothing and attacks with the first weapon, the
         // best that reaches.
-        if turn.enemy_distance(target) <= quick.reach && turn.unit(target).conditions.is_empty() {
-            roll_attack::<D, true>(
-                turn,
-                target,
-                &stats.weapons[0],
-                quick.bonus,
-                Edge::Normal,
-                false,
-            );
-            Quick::Done
-        } else {
-            Quick::Resume(target)
+        match stats.quick {
+            Some(quick)
+                if turn.enemy_distance(target) <= quick.reach
+                    && turn.unit(target).conditions.is_empty() =>
+            {
+                roll_attack::<D, true>(
+                    turn,
+                    target,
+                    &stats.weapons[0],
+                    quick.bonus,
+                    Edge::Normal,
+                    false,
+                );
+                Quick::Done
+            }
+            _ => Quick::Resume(target),
         }
     }
 
