@@ -50,3 +50,34 @@ pub fn rate(n: u32, seed: u64, mut trial: impl FnMut(&mut RngDice) -> bool) -> f
 pub fn four_se(p: f64, n: u32) -> f64 {
     4.0 * (p * (1.0 - p) / n as f64).sqrt()
 }
+
+/// Fraction of `n` whole fights of `enc` (dice seeded `seed`) for which
+/// `event` holds of the fight as it ended: for statistical checks of
+/// multi-turn situations against exact probabilities.
+pub fn fight_rate<R: Ruleset>(
+    enc: &Encounter<R>,
+    n: u32,
+    seed: u64,
+    mut event: impl FnMut(&Fight<R>, crate::engine::Outcome) -> bool,
+) -> f64 {
+    let mut dice = RngDice::for_batch(seed, 0);
+    let mut f = Fight::new();
+    let mut hits = 0u32;
+    for _ in 0..n {
+        let outcome = f.run(enc, &mut dice);
+        R::finish(&mut f, enc, outcome);
+        hits += event(&f, outcome) as u32;
+    }
+    hits as f64 / n as f64
+}
+
+/// Assert that a rate measured over `n` trials lies within four standard
+/// errors of the exact probability `p`.
+#[track_caller]
+pub fn assert_within_four_se(what: &str, got: f64, p: f64, n: u32) {
+    let bound = four_se(p, n);
+    assert!(
+        (got - p).abs() < bound,
+        "{what}: measured {got:.5}, exact {p:.5}, 4 SE = {bound:.5} over {n} trials"
+    );
+}

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::rules::{Ruleset, NAMES};
+use crate::rules::{Modelled, Ruleset, NAMES};
 use crate::scenario::compile::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
 use crate::scenario::schema::Field;
 
@@ -51,7 +51,42 @@ fn describe_ruleset<R: Ruleset>() -> String {
     for c in R::COUNTERS {
         let _ = writeln!(out, "  {:<24} {}", c.name, c.doc);
     }
+    out.push('\n');
+    conformance::<R>(&mut out);
     out
+}
+
+/// The conformance table: every rule of the text by section, how it is
+/// modelled, and the tests (in `src/rules/NAME_tests.rs`) that pin it.
+fn conformance<R: Ruleset>(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Conformance to the text ({}): rule -> how modelled -> tests in src/rules/{}_tests.rs",
+        R::TITLE,
+        R::NAME
+    );
+    let mut section = "";
+    for c in R::CONFORMANCE {
+        if c.section != section {
+            section = c.section;
+            let _ = writeln!(out, "  [{section}]");
+        }
+        let _ = writeln!(out, "    {}", c.rule);
+        let _ = writeln!(out, "      {}: {}", c.modelled.label(), c.how);
+        if !c.tests.is_empty() {
+            let _ = writeln!(out, "      tests: {}", c.tests.join(", "));
+        }
+    }
+    let unmodelled = R::CONFORMANCE
+        .iter()
+        .filter(|c| c.modelled == Modelled::NotModelled)
+        .count();
+    let _ = writeln!(
+        out,
+        "  {} rules, {} not modelled.",
+        R::CONFORMANCE.len(),
+        unmodelled
+    );
 }
 
 fn section(out: &mut String, title: &str, fields: &[Field]) {

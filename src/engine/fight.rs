@@ -422,20 +422,23 @@ impl<R: Ruleset> Fight<R> {
         false
     }
 
-    /// Team-alternating activation: sides take turns, starting with side 0,
-    /// each activating its next unit in initiative order that is still in the
-    /// fight; a side with nobody left to activate is skipped.
+    /// Team-alternating activation: sides take turns, starting with the
+    /// ruleset's [`Ruleset::opening_side`], each activating its next unit in
+    /// initiative order that can act ([`Ruleset::can_act`]); a side with
+    /// nobody left who can act passes. Units that take turns but could not
+    /// act when activations ran out (stunned, surprised, dying) then get
+    /// their turn, in initiative order, at no team's cost.
     fn alternating_round<D: Dice, const QUICK: bool>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> bool {
-        // Units that have had their turn this round. A unit out of the fight
+        // Units that have had their turn this round. A unit that cannot act
         // when its side's turn comes is passed over, but not for good: if it
-        // is brought back later in the round, it takes its turn "at the next
-        // possible opportunity" (dicestep's Roland example).
+        // can act later in the round (brought back, say), it takes its turn
+        // "at the next possible opportunity" (dicestep's Roland example).
         let mut acted = 0u64;
-        let mut side = 0;
+        let mut side = R::opening_side(&enc.options) % enc.sides.max(1);
         loop {
             let mut any = false;
             for step in 0..enc.sides {
@@ -451,17 +454,30 @@ impl<R: Ruleset> Fight<R> {
                 }
             }
             if !any {
-                return false;
+                break;
             }
         }
+        for k in 0..enc.n.min(MAX_UNITS) {
+            let actor = slot(self.order[k] as usize);
+            if acted & (1 << actor) == 0 && self.units[actor].takes_turns() {
+                acted |= 1 << actor;
+                if self.turn::<D, QUICK>(enc, dice, actor) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
-    /// The first unit of `side` in initiative order that takes turns and has
-    /// not acted this round.
+    /// The first unit of `side` in initiative order that takes turns, can
+    /// act and has not acted this round.
     fn next_of_side(&self, enc: &Encounter<R>, side: usize, acted: u64) -> Option<usize> {
         self.order[..enc.n].iter().map(|&u| u as usize).find(|&u| {
             let unit = &self.units[u];
-            unit.side as usize == side && acted & (1 << u) == 0 && unit.takes_turns()
+            unit.side as usize == side
+                && acted & (1 << u) == 0
+                && unit.takes_turns()
+                && R::can_act(self, enc, u)
         })
     }
 
@@ -897,6 +913,7 @@ mod tests {
     struct Unit {
         init: i32,
         down: bool,
+        stunned: bool,
     }
 
     impl Ruleset for Reviver {
@@ -914,6 +931,7 @@ mod tests {
                 "",
             ),
             Field::new("down", Kind::Bool, Some(Lit::Bool(false)), ""),
+            Field::new("stunned", Kind::Bool, Some(Lit::Bool(false)), ""),
         ];
         const WEAPON_FIELDS: &'static [Field] = &[];
         const OPTIONS: &'static [Field] = &[];
@@ -930,7 +948,16 @@ mod tests {
                 name: "turns_2",
                 doc: "",
             },
+            CounterInfo {
+                name: "turns_3",
+                doc: "",
+            },
+            CounterInfo {
+                name: "sequence",
+                doc: "",
+            },
         ];
+        const CONFORMANCE: &'static [crate::rules::Clause] = &[];
         type Weapon = ();
         type Unit = Unit;
         type State = ();
@@ -946,6 +973,7 @@ mod tests {
             Ok(Unit {
                 init: f.int("init")? as i32,
                 down: f.bool("down")?,
+                stunned: f.bool("stunned")?,
             })
         }
         fn describe_unit(_: &Unit) -> String {
@@ -966,8 +994,14 @@ mod tests {
         fn enter(unit: &mut Combatant<()>, spec: &UnitSpec<Self>, _: &()) {
             unit.out = spec.stats.down;
         }
+        fn can_act(fight: &Fight<Self>, enc: &Encounter<Self>, unit: usize) -> bool {
+            !fight.units[unit].out && !enc.units[unit].stats.stunned
+        }
         fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
             turn.count(turn.actor);
+            // Turn order as base-5 digits, first turn most significant.
+            let seq = &mut turn.fight.counters[4];
+            *seq = *seq * 5 + turn.actor as u32 + 1;
             if turn.actor == 0 {
                 turn.bring_back(1);
             }
@@ -1010,5 +1044,51 @@ foe = {}
         let outcome = fight.run(&enc, &mut ScriptedDice::new(&[]));
         assert_eq!(outcome.winner, None, "one round, nobody down: a draw");
         assert_eq!(&fight.counters[..3], &[1, 1, 1], "every unit acted once");
+    }
+
+    fn reviver(text: &str) -> Encounter<Reviver> {
+        match compile_str::<Reviver>(text) {
+            Ok(c) => c.encounter,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn a_member_who_cannot_act_never_costs_its_team_an_activation() {
+        // dicestep's "Initiative and Rounds": "Each team will select one
+        // member to take a turn, and then pass to the next team"; "If at any
+        // time a character becomes unable to act ... they lose the ability
+        // to take a turn." Red: unit 0 (init 9, stunned), unit 1 (init 5);
+        // blue: unit 2 (init 7), unit 3 (init 1). Red's first activation goes
+        // to unit 1, not to the stunned unit 0; blue's unit 2; red has no one
+        // left who can act, so blue's unit 3; then unit 0's turn, at no
+        // team's cost. Order 1, 2, 3, 0.
+        let enc = reviver(
+            r#"
+name = "t"
+rules = "trenches"
+max_rounds = 1
+[units.stunned]
+init = 9
+stunned = true
+[units.ready]
+init = 5
+[units.quick]
+init = 7
+[units.slow]
+init = 1
+[sides.red]
+stunned = {}
+ready = {}
+[sides.blue]
+quick = {}
+slow = {}
+"#,
+        );
+        let mut fight = Fight::<Reviver>::new();
+        fight.run(&enc, &mut ScriptedDice::new(&[]));
+        assert_eq!(&fight.counters[..4], &[1, 1, 1, 1], "every unit had a turn");
+        let seq = [2, 3, 4, 1].iter().fold(0, |s, &d| s * 5 + d);
+        assert_eq!(fight.counters[4], seq, "turn order 1, 2, 3, 0");
     }
 }

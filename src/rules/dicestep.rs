@@ -40,7 +40,7 @@ use crate::engine::{
     UnitSpec, MAX_SIDES,
 };
 use crate::results::CounterInfo;
-use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -328,6 +328,7 @@ fn damage_type(index: usize) -> DamageType {
 }
 
 impl Ruleset for Dicestep {
+    const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "dicestep";
     const TITLE: &'static str = "Team-alternating dice-step system (seed 002)";
     const ABOUT: &'static str = "Teams alternate activations; three actions and one reaction a \
@@ -1536,6 +1537,9 @@ fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
         turn.count(counter::DEATHS);
     }
 }
+
+#[path = "dicestep_conformance.rs"]
+mod conformance;
 
 #[cfg(test)]
 #[path = "dicestep_tests.rs"]

@@ -25,7 +25,7 @@ use crate::engine::{
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{best_first, provoking_move};
-use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -277,6 +277,7 @@ const HELPLESS: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Escalation {
+    const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "escalation";
     const TITLE: &'static str = "AA/MA/BA d20 homebrew with escalating crits (seed 003)";
     const ABOUT: &'static str = "d20 + Accuracy vs 10 + Agility; fixed order by Agility, \
@@ -1160,6 +1161,9 @@ fn fumble<D: Dice>(
     }
     level
 }
+
+#[path = "escalation_conformance.rs"]
+mod conformance;
 
 #[cfg(test)]
 #[path = "escalation_tests.rs"]

@@ -14,6 +14,8 @@
 
 use std::fmt::Debug;
 
+pub use conformance::{Clause, Modelled};
+
 use crate::dice::Dice;
 use crate::engine::{
     Combatant, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Turn, UnitSpec,
@@ -23,6 +25,7 @@ use crate::scenario::schema::{Field, Fields};
 use crate::scenario::ScenarioError;
 
 pub mod common;
+pub mod conformance;
 pub mod d20;
 pub mod dicestep;
 pub mod escalation;
@@ -61,6 +64,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     const OPTIONS: &'static [Field];
     /// Counters tallied per fight, reported as means per fight.
     const COUNTERS: &'static [CounterInfo];
+    /// Every rule of the source text: how skirmish models it, which tests
+    /// pin it (kept in `NAME_conformance.rs`, printed by `skirmish rules`).
+    const CONFORMANCE: &'static [Clause];
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
@@ -83,6 +89,25 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     fn roll_initiative<D: Dice>(unit: &Self::Unit, dice: &mut D) -> InitiativeRoll;
     /// The stat the `fixed` scheme orders by, highest first.
     fn initiative_stat(unit: &Self::Unit) -> i32;
+
+    /// Whether unit `unit`, which takes turns, can act if given a turn now
+    /// (not stunned, not surprised, not down). Team-alternating activation
+    /// gives a team's activation only to a member who can act, so one who
+    /// cannot never costs its team a turn; its turn still comes at the end
+    /// of the round, for what a turn does besides acting (a death clock, a
+    /// condition that wears off). Default: units in the fight can act.
+    #[inline]
+    fn can_act(fight: &Fight<Self>, _enc: &Encounter<Self>, unit: usize) -> bool {
+        !fight.units[unit].out
+    }
+
+    /// The side whose team activates first each round under team-alternating
+    /// activation (the side that began the fight, say by surprise).
+    /// Default: the first side.
+    #[inline]
+    fn opening_side(_options: &Self::Options) -> usize {
+        0
+    }
 
     /// Set up a unit at the start of a fight. The engine has already reset the
     /// shared fields (side, position, cover, the scenario's conditions); the

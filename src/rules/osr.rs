@@ -36,7 +36,7 @@ use crate::engine::{
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
-use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -327,6 +327,7 @@ const ROOTED: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Osr {
+    const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "osr";
     const TITLE: &'static str = "5e-derived OSR hack (seed 001)";
     const ABOUT: &'static str = "An old-school game on the 5e chassis: fixed initiative by DEX \
@@ -1246,6 +1247,9 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
         outnumbered || dark,
     )
 }
+
+#[path = "osr_conformance.rs"]
+mod conformance;
 
 #[cfg(test)]
 #[path = "osr_tests.rs"]

@@ -44,7 +44,7 @@ use crate::engine::{
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, Kit, KitWeapon};
-use crate::rules::Ruleset;
+use crate::rules::{Clause, Ruleset};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -299,6 +299,7 @@ const HELPLESS: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Thrum {
+    const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "thrum";
     const TITLE: &'static str = "Thrum combat flow (seed 004)";
     const ABOUT: &'static str =
@@ -1040,6 +1041,9 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     turn.approach(target, stats.speed, range);
     !stunned && attack_if_in_reach(turn, target)
 }
+
+#[path = "thrum_conformance.rs"]
+mod conformance;
 
 #[cfg(test)]
 #[path = "thrum_tests.rs"]

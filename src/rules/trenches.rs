@@ -45,7 +45,7 @@ use crate::engine::{
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, provoking_move, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
-use crate::rules::{Quick, Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Quick, Ruleset, MAX_WEAPONS};
 use crate::scenario::schema::{Field, Fields, Kind, Lit};
 use crate::scenario::ScenarioError;
 
@@ -260,6 +260,7 @@ const HAMPERED: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Trenches {
+    const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "trenches";
     const TITLE: &'static str = "Trenches and Alchemy (seed 000)";
     const ABOUT: &'static str = "WWI trench warfare on a d20 chassis: d20 + DEX initiative, \
@@ -1070,6 +1071,9 @@ fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
         unit.lingering = false;
     }
 }
+
+#[path = "trenches_conformance.rs"]
+mod conformance;
 
 #[cfg(test)]
 #[path = "trenches_tests.rs"]

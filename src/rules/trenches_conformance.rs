@@ -1,0 +1,7 @@
+//! `trenches`'s conformance table: every rule of its source text, how skirmish
+//! models it, and the tests in `trenches_tests.rs` that pin it. Printed by
+//! `skirmish rules trenches`; checked by `rules::conformance`'s tests.
+
+use crate::rules::{Clause, Modelled};
+
+pub const TABLE: &[Clause] = &[];
