@@ -102,12 +102,30 @@ mod tests {
         assert!(p.is_empty(), "{}", p.join("\n"));
     }
 
+    // One test per ruleset, named after it, so `cargo test rules::NAME`
+    // style filters and failures point at the table at fault.
     #[test]
-    fn every_conformance_table_names_real_tests_and_options() {
+    fn trenches_table_is_sound() {
         assert_sound::<Trenches>(include_str!("trenches_tests.rs"));
+    }
+
+    #[test]
+    fn osr_table_is_sound() {
         assert_sound::<Osr>(include_str!("osr_tests.rs"));
+    }
+
+    #[test]
+    fn dicestep_table_is_sound() {
         assert_sound::<Dicestep>(include_str!("dicestep_tests.rs"));
+    }
+
+    #[test]
+    fn escalation_table_is_sound() {
         assert_sound::<Escalation>(include_str!("escalation_tests.rs"));
+    }
+
+    #[test]
+    fn thrum_table_is_sound() {
         assert_sound::<Thrum>(include_str!("thrum_tests.rs"));
     }
 
