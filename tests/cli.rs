@@ -447,6 +447,16 @@ fn rules_thrum_describes_fields_options_and_counters() {
 }
 
 #[test]
+fn rules_prints_every_rulesets_conformance_table() {
+    // Each ruleset's table: sections of its text, how each rule is
+    // modelled, and the tests that pin it (`rules::conformance` checks that
+    // those tests exist).
+    for name in ["trenches", "osr", "dicestep", "escalation", "thrum"] {
+        rules_mention(name, &["Conformance to the text", "as written", "tests: "]);
+    }
+}
+
+#[test]
 fn rules_with_an_unknown_name_exits_2_listing_the_rulesets() {
     let o = Sandbox::new().run(&["rules", "nope"]);
     assert_eq!(o.code, 2, "{o:#?}");
