@@ -1,6 +1,7 @@
-//! `thrum`: the Thrum wiki's combat flow (seed 004), an opposed-2d6 system
-//! with boons and banes and no hit points: harm is Fatigue and Stress Load
-//! against Fatigue and Stress Tolerance.
+//! `thrum`: the Thrum wiki's "Combat Flow" page, an opposed-2d6 system with
+//! boons and banes and no hit points: harm is Fatigue and Stress Load
+//! against Fatigue and Stress Tolerance. Every rule of the text, how it is
+//! modelled and the tests that pin it: `thrum_conformance.rs`.
 //!
 //! As written: initiative 2d6 + Initiative modifier once per fight,
 //! descending (a unit's `delay` keeps it later for the whole fight); Round
@@ -14,24 +15,29 @@
 //! roll by the unit's `defence` policy. Resilience/Resolve: success avoids,
 //! failure takes the effect. Evasion: +1 Boon unless Vulnerable; a critical
 //! avoids; a success avoids but +1 Vulnerable; a failure takes the effect and
-//! +1 Vulnerable. A hit adds its `load` to the target's Fatigue Load
-//! (physical) or Stress Load (mental). Exhausted (Fatigue Load > Fatigue
-//! Tolerance): +1 Bane on offensive rolls and an Incapacity Roll after each
-//! Action (2d6 + Resilience must exceed the Fatigue Load, else
-//! Incapacitated). Frayed: +1 Bane on defensive rolls. Ranged abilities: +1
-//! Bane per enemy adjacent to the attacker (incapacitated ones too); cover:
-//! +1 Bane on physical attacks; full cover: cannot be targeted. Finisher
-//! abilities make an Exhausted target roll for Incapacity at once.
+//! +1 Vulnerable. A hit adds its `load` to the Load the ability names
+//! (`deals`; by default Fatigue if physical, Stress if mental). Exhausted
+//! (Fatigue Load > Fatigue Tolerance): +1 Bane on offensive rolls and an
+//! Incapacity Roll after each Action (2d6 + Resilience must exceed the
+//! Fatigue Load, else Incapacitated). Frayed: +1 Bane on defensive rolls.
+//! Ranged abilities: +1 Bane per enemy adjacent to the attacker
+//! (incapacitated ones too). Cover is against physical attacks from beyond
+//! its source, which stands next to the target: +1 Bane from attackers more
+//! than a square away, none from adjacent ones; full cover (Obstructed):
+//! attackers beyond cannot target the unit. Finisher abilities make an
+//! Exhausted target roll for Incapacity at once.
 //!
 //! Incapacitated units are out of the fight (the engine's `take_out`) but
-//! keep their turns (`lingering`): on becoming Incapacitated and at the end
-//! of each of their turns, Fatigue Tolerance −1 and Fatigue Load −1 (both
-//! floored at 0); Fatigue Load 0 ends the incapacity (self-revival); ending a
-//! turn Incapacitated at Fatigue Tolerance 0 gives a Wound; three Wounds
-//! remove the unit. An ally's Resuscitate also ends it. A side with every
-//! unit Incapacitated or removed loses (the engine's rule).
+//! keep their turns (`lingering`) and can still be attacked: on becoming
+//! Incapacitated and at the end of each of their turns, Fatigue Tolerance −1
+//! and Fatigue Load −1 (both floored at 0); Fatigue Load 0 ends the
+//! incapacity (self-revival); ending a turn Incapacitated at Fatigue
+//! Tolerance 0 gives a Wound; three Wounds remove the unit. An ally's
+//! Resuscitate also ends it. A side with every unit Incapacitated or removed
+//! loses (the engine's rule). Under team-alternating activation, a unit that
+//! cannot act never takes its team's activation ([`Ruleset::can_act`]).
 //!
-//! Boons and banes (undefined in the seed; the system's own draft): they
+//! Boons and banes (undefined in the text; the system's own draft): they
 //! cancel one for one; each net boon (bane) adds a d6 and drops the lowest
 //! (highest); ties go to the defender; a critical is winning by 5 or more.
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
@@ -351,12 +357,13 @@ const HELPLESS: Conditions = Conditions::of(&[
 impl Ruleset for Thrum {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "thrum";
-    const TITLE: &'static str = "Thrum combat flow (seed 004)";
+    const TITLE: &'static str = "Thrum: Combat Flow (the Thrum wiki)";
     const ABOUT: &'static str =
-        "Opposed 2d6 + modifier with boons and banes (extra d6, keep two); \
+        "The Thrum wiki's Combat Flow: opposed 2d6 + modifier with boons and banes (extra d6, keep two); \
         the defender picks Resilience/Resolve (hedge) or Evasion (gamble, Vulnerable); no hit \
         points: hits add Fatigue or Stress Load against Tolerances, Panic and Incapacity \
-        Rolls, tolerance decay, three Wounds remove. Distances in squares.";
+        Rolls, tolerance decay, three Wounds remove; cover only against physical attacks from beyond \
+        its source. Distances in squares.";
     const DISTANCE_UNIT: &'static str = "squares";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "initiative − delay";
@@ -693,9 +700,8 @@ impl Ruleset for Thrum {
     fn can_act(fight: &Fight<Self>, enc: &Encounter<Self>, unit: usize) -> bool {
         let u = &fight.units[unit];
         let stunned = u.state.stunned > 0 || u.conditions.has(Condition::Stunned);
-        !u.out
-            && !u.conditions.any(HELPLESS)
-            && !(stunned && enc.options.stunned == Stunned::LoseTurn)
+        let loses_turn = stunned && enc.options.stunned == Stunned::LoseTurn;
+        !(u.out || u.conditions.any(HELPLESS) || loses_turn)
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {

@@ -1052,10 +1052,10 @@ fn kept_2d6(net: i32) -> [f64; 13] {
 fn p_hit(off_net: i32, off: i32, def_net: i32, def: i32) -> f64 {
     let (x, y) = (kept_2d6(off_net), kept_2d6(def_net));
     let mut p = 0.0;
-    for a in 2..13 {
-        for b in 2..13 {
+    for (a, pa) in x.iter().enumerate() {
+        for (b, pb) in y.iter().enumerate() {
             if a as i32 + off > b as i32 + def {
-                p += x[a] * y[b];
+                p += pa * pb;
             }
         }
     }
@@ -1065,9 +1065,10 @@ fn p_hit(off_net: i32, off: i32, def_net: i32, def: i32) -> f64 {
 /// Exact P(2d6 + `bonus` > `load`): an Incapacity Roll holds.
 fn p_holds(bonus: i32, load: i32) -> f64 {
     let d = kept_2d6(0);
-    (2..13)
-        .filter(|&s| s as i32 + bonus > load)
-        .map(|s| d[s])
+    d.iter()
+        .enumerate()
+        .filter(|&(s, _)| s as i32 + bonus > load)
+        .map(|(_, p)| p)
         .sum()
 }
 
@@ -1092,10 +1093,10 @@ fn a_unit_in_cover_struck_from_next_to_it_or_from_beyond_falls_at_the_exact_rate
         let mut fallen = 0.0;
         for _ in 0..4 {
             let mut next = [0.0f64; 6];
-            for load in 0..5 {
+            for (load, &here) in standing.iter().enumerate().take(5) {
                 for (hit, ph) in [(1, p), (0, 1.0 - p)] {
                     let l = load + hit;
-                    let mass = standing[load] * ph;
+                    let mass = here * ph;
                     if l == 0 {
                         next[l] += mass;
                         continue;
