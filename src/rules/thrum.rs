@@ -1,6 +1,7 @@
-//! `thrum`: the Thrum wiki's combat flow (seed 004), an opposed-2d6 system
-//! with boons and banes and no hit points: harm is Fatigue and Stress Load
-//! against Fatigue and Stress Tolerance.
+//! `thrum`: the Thrum wiki's "Combat Flow" page, an opposed-2d6 system with
+//! boons and banes and no hit points: harm is Fatigue and Stress Load
+//! against Fatigue and Stress Tolerance. Every rule of the text, how it is
+//! modelled and the tests that pin it: `thrum_conformance.rs`.
 //!
 //! As written: initiative 2d6 + Initiative modifier once per fight,
 //! descending (a unit's `delay` keeps it later for the whole fight); Round
@@ -14,24 +15,29 @@
 //! roll by the unit's `defence` policy. Resilience/Resolve: success avoids,
 //! failure takes the effect. Evasion: +1 Boon unless Vulnerable; a critical
 //! avoids; a success avoids but +1 Vulnerable; a failure takes the effect and
-//! +1 Vulnerable. A hit adds its `load` to the target's Fatigue Load
-//! (physical) or Stress Load (mental). Exhausted (Fatigue Load > Fatigue
-//! Tolerance): +1 Bane on offensive rolls and an Incapacity Roll after each
-//! Action (2d6 + Resilience must exceed the Fatigue Load, else
-//! Incapacitated). Frayed: +1 Bane on defensive rolls. Ranged abilities: +1
-//! Bane per enemy adjacent to the attacker (incapacitated ones too); cover:
-//! +1 Bane on physical attacks; full cover: cannot be targeted. Finisher
-//! abilities make an Exhausted target roll for Incapacity at once.
+//! +1 Vulnerable. A hit adds its `load` to the Load the ability names
+//! (`deals`; by default Fatigue if physical, Stress if mental). Exhausted
+//! (Fatigue Load > Fatigue Tolerance): +1 Bane on offensive rolls and an
+//! Incapacity Roll after each Action (2d6 + Resilience must exceed the
+//! Fatigue Load, else Incapacitated). Frayed: +1 Bane on defensive rolls.
+//! Ranged abilities: +1 Bane per enemy adjacent to the attacker
+//! (incapacitated ones too). Cover is against physical attacks from beyond
+//! its source, which stands next to the target: +1 Bane from attackers more
+//! than a square away, none from adjacent ones; full cover (Obstructed):
+//! attackers beyond cannot target the unit. Finisher abilities make an
+//! Exhausted target roll for Incapacity at once.
 //!
 //! Incapacitated units are out of the fight (the engine's `take_out`) but
-//! keep their turns (`lingering`): on becoming Incapacitated and at the end
-//! of each of their turns, Fatigue Tolerance −1 and Fatigue Load −1 (both
-//! floored at 0); Fatigue Load 0 ends the incapacity (self-revival); ending a
-//! turn Incapacitated at Fatigue Tolerance 0 gives a Wound; three Wounds
-//! remove the unit. An ally's Resuscitate also ends it. A side with every
-//! unit Incapacitated or removed loses (the engine's rule).
+//! keep their turns (`lingering`) and can still be attacked: on becoming
+//! Incapacitated and at the end of each of their turns, Fatigue Tolerance −1
+//! and Fatigue Load −1 (both floored at 0); Fatigue Load 0 ends the
+//! incapacity (self-revival); ending a turn Incapacitated at Fatigue
+//! Tolerance 0 gives a Wound; three Wounds remove the unit. An ally's
+//! Resuscitate also ends it. A side with every unit Incapacitated or removed
+//! loses (the engine's rule). Under team-alternating activation, a unit that
+//! cannot act never takes its team's activation ([`Ruleset::can_act`]).
 //!
-//! Boons and banes (undefined in the seed; the system's own draft): they
+//! Boons and banes (undefined in the text; the system's own draft): they
 //! cancel one for one; each net boon (bane) adds a d6 and drops the lowest
 //! (highest); ties go to the defender; a critical is winning by 5 or more.
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
@@ -39,8 +45,8 @@
 
 use crate::dice::Dice;
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec,
+    Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
+    InitiativeRoll, Tactic, Turn, UnitSpec,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, Kit, KitWeapon};
@@ -67,11 +73,24 @@ pub enum AbilityKind {
     Mental,
 }
 
+/// The Load a hit fills. The text: "attacks will usually specify that they
+/// deal Fatigue or Stress": the ability says, not its Physical or Mental
+/// type (which only decides the defence and whether cover applies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Harm {
+    #[default]
+    Fatigue,
+    Stress,
+}
+
 /// An attack ability (a Basic Attack or an ability from a Combat Art), as a
 /// `[weapons.NAME]` table.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ability {
     pub kind: AbilityKind,
+    /// Which Load a hit adds to (the weapon's `deals`; by default Fatigue
+    /// for physical abilities, Stress for mental ones).
+    pub harm: Harm,
     /// Added to the unit's Art modifier on the offensive roll.
     pub bonus: i32,
     /// Range in squares (1 = adjacent).
@@ -80,7 +99,7 @@ pub struct Ability {
     pub ranged: bool,
     /// The Finisher tag: an Exhausted target rolls for Incapacity at once.
     pub finisher: bool,
-    /// Load a hit adds (Fatigue if physical, Stress if mental).
+    /// Load a hit adds (to the Load `harm` names).
     pub load: i32,
     /// Extra Load a hit adds when the attacker overexerts (0: no Overexert).
     pub overexert: i32,
@@ -145,6 +164,9 @@ pub struct Unit {
     pub stance_defence: i32,
     /// Uses Resuscitate on an incapacitated ally within a move.
     pub resuscitate: bool,
+    /// With no standing enemy to attack this turn, attacks an incapacitated
+    /// enemy in reach (the text does not forbid targeting one).
+    pub strike_downed: bool,
     pub overexert: Overexert,
     /// Attack abilities, most Load first (list order among equals).
     pub kit: Kit<Ability>,
@@ -198,6 +220,29 @@ pub enum Stunned {
     LoseTurn,
 }
 
+/// Which attacks an Obstructed path stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Obstruction {
+    /// Physical attacks only: obstruction is the cover rule's, and cover is
+    /// "against Physical Attacks" (the text's reading).
+    #[default]
+    Physical,
+    /// Every attack (the path itself is blocked).
+    All,
+}
+
+/// What Resuscitate does besides ending the incapacity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Resuscitation {
+    /// Nothing: the text names only the end of the incapacity.
+    #[default]
+    Keep,
+    /// The game's Resuscitate ability (its Basic Combat Abilities page, not
+    /// part of the text): Fatigue and Stress Load halved (rounded down),
+    /// negative statuses (Vulnerable, Stunned) cleared.
+    Halve,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub cancel: Cancel,
@@ -216,6 +261,11 @@ pub struct Options {
     pub panic_while_incapacitated: bool,
     /// Stress an overexerting attacker takes.
     pub overexert_stress: i32,
+    pub obstruction: Obstruction,
+    /// Another character adjacent to the target, between it and an attacker
+    /// beyond, gives the target cover.
+    pub character_cover: bool,
+    pub resuscitation: Resuscitation,
 }
 
 impl Default for Options {
@@ -230,6 +280,9 @@ impl Default for Options {
             same_turn_decay: true,
             panic_while_incapacitated: true,
             overexert_stress: 1,
+            obstruction: Obstruction::Physical,
+            character_cover: false,
+            resuscitation: Resuscitation::Keep,
         }
     }
 }
@@ -289,6 +342,9 @@ const CANCEL_NAMES: &[&str] = &["one-for-one", "single"];
 const BOON_NAMES: &[&str] = &["extra-die", "flat"];
 const TIE_NAMES: &[&str] = &["defender", "attacker"];
 const STUNNED_NAMES: &[&str] = &["move-or-act", "lose-turn"];
+const DEALS_NAMES: &[&str] = &["kind", "fatigue", "stress"];
+const OBSTRUCTION_NAMES: &[&str] = &["physical", "all"];
+const RESUSCITATION_NAMES: &[&str] = &["keep", "halve"];
 
 /// Shared conditions that stop a unit from moving and acting (it stays in
 /// the fight and is not Incapacitated in thrum's sense).
@@ -301,12 +357,13 @@ const HELPLESS: Conditions = Conditions::of(&[
 impl Ruleset for Thrum {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "thrum";
-    const TITLE: &'static str = "Thrum combat flow (seed 004)";
+    const TITLE: &'static str = "Thrum: Combat Flow (the Thrum wiki)";
     const ABOUT: &'static str =
-        "Opposed 2d6 + modifier with boons and banes (extra d6, keep two); \
+        "The Thrum wiki's Combat Flow: opposed 2d6 + modifier with boons and banes (extra d6, keep two); \
         the defender picks Resilience/Resolve (hedge) or Evasion (gamble, Vulnerable); no hit \
         points: hits add Fatigue or Stress Load against Tolerances, Panic and Incapacity \
-        Rolls, tolerance decay, three Wounds remove. Distances in squares.";
+        Rolls, tolerance decay, three Wounds remove; cover only against physical attacks from beyond \
+        its source. Distances in squares.";
     const DISTANCE_UNIT: &'static str = "squares";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "initiative − delay";
@@ -359,6 +416,11 @@ impl Ruleset for Thrum {
             "its stance's net boons on its defensive rolls (negative: banes); a guarding stance: 1",
         ),
         Field::flag("resuscitate", true, "uses its Action to Resuscitate an incapacitated ally it can reach this turn (before attacking)"),
+        Field::flag(
+            "strike_downed",
+            true,
+            "with no standing enemy to attack this turn, attacks an incapacitated enemy in reach (the one with the least Fatigue Load: the nearest to reviving)",
+        ),
         Field::new(
             "overexert",
             Kind::Choice(OVEREXERT_NAMES),
@@ -378,7 +440,13 @@ impl Ruleset for Thrum {
             "kind",
             Kind::Choice(KIND_NAMES),
             Some(Lit::Str("physical")),
-            "physical (deals Fatigue; Resilience or Evasion; cover applies) or mental (deals Stress; Resolve or Evasion)",
+            "physical (Resilience or Evasion; cover applies) or mental (Resolve or Evasion; cover does not)",
+        ),
+        Field::new(
+            "deals",
+            Kind::Choice(DEALS_NAMES),
+            Some(Lit::Str("kind")),
+            "the Load a hit adds: fatigue, stress, or kind (Fatigue if physical, Stress if mental); the text: the ability specifies",
         ),
         Field::int("bonus", -10, 20, 0, "added to the unit's Art modifier (e.g. negative for an ability of a weaker Art)"),
         Field::int("range", 1, 1000, 1, "range in squares (1 = adjacent)"),
@@ -424,6 +492,23 @@ impl Ruleset for Thrum {
         Field::flag("same_turn_decay", true, "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement"),
         Field::flag("panic_while_incapacitated", true, "incapacitated units still make Panic Rolls at the start of their turns"),
         Field::int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
+        Field::new(
+            "obstruction",
+            Kind::Choice(OBSTRUCTION_NAMES),
+            Some(Lit::Str("physical")),
+            "which attacks from beyond full cover (Obstructed) cannot target: physical (the text: obstruction is part of the cover rule, which is against Physical Attacks) or all",
+        ),
+        Field::flag(
+            "character_cover",
+            false,
+            "another character adjacent to the target, between it and an attacker beyond, gives cover (+1 Bane on physical attacks); off: the text also asks the attacker to stand lower than the source, which on the flat front it never does",
+        ),
+        Field::new(
+            "resuscitation",
+            Kind::Choice(RESUSCITATION_NAMES),
+            Some(Lit::Str("keep")),
+            "what Resuscitate does besides ending the incapacity: keep (the text names nothing else; Loads stay) or halve (the game's Resuscitate ability: Fatigue and Stress Load halved, rounded down, Vulnerable and Stunned cleared)",
+        ),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -494,12 +579,22 @@ impl Ruleset for Thrum {
             same_turn_decay: f.bool("same_turn_decay")?,
             panic_while_incapacitated: f.bool("panic_while_incapacitated")?,
             overexert_stress: f.int("overexert_stress")? as i32,
+            obstruction: [Obstruction::Physical, Obstruction::All][f.choice("obstruction")?],
+            character_cover: f.bool("character_cover")?,
+            resuscitation: [Resuscitation::Keep, Resuscitation::Halve]
+                [f.choice("resuscitation")?],
         })
     }
 
     fn compile_weapon(f: &Fields) -> Result<Ability, ScenarioError> {
+        let kind = [AbilityKind::Physical, AbilityKind::Mental][f.choice("kind")?];
+        let harm = match (f.choice("deals")?, kind) {
+            (1, _) | (0, AbilityKind::Physical) => Harm::Fatigue,
+            _ => Harm::Stress,
+        };
         Ok(Ability {
-            kind: [AbilityKind::Physical, AbilityKind::Mental][f.choice("kind")?],
+            kind,
+            harm,
             bonus: f.int("bonus")? as i32,
             range: f.int("range")? as i32,
             ranged: f.bool("ranged")?,
@@ -530,6 +625,7 @@ impl Ruleset for Thrum {
             stance_offence: f.int("stance_offence")? as i32,
             stance_defence: f.int("stance_defence")? as i32,
             resuscitate: f.bool("resuscitate")?,
+            strike_downed: f.bool("strike_downed")?,
             overexert: [Overexert::Never, Overexert::Calm, Overexert::Always]
                 [f.choice("overexert")?],
             ranged: weapons.iter().any(|a| a.ranged),
@@ -594,6 +690,18 @@ impl Ruleset for Thrum {
             stance: true,
             ..State::default()
         };
+    }
+
+    /// Who can act when its team's activation comes (team-alternating
+    /// initiative): not an Incapacitated or removed unit (both out of the
+    /// fight: "they cannot move, act, or take stances"), not one helpless
+    /// by a shared condition, and not a Stunned one when Stunned loses the
+    /// turn. A Stunned unit under the draft's "move or act" can still act.
+    fn can_act(fight: &Fight<Self>, enc: &Encounter<Self>, unit: usize) -> bool {
+        let u = &fight.units[unit];
+        let stunned = u.state.stunned > 0 || u.conditions.has(Condition::Stunned);
+        let loses_turn = stunned && enc.options.stunned == Stunned::LoseTurn;
+        !(u.out || u.conditions.any(HELPLESS) || loses_turn)
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
@@ -745,7 +853,7 @@ pub fn attack<D: Dice>(
     if ability.ranged {
         banes += adjacent_enemies(turn, me);
     }
-    if physical && matches!(theirs.cover, Cover::Half | Cover::ThreeQuarters) {
+    if physical && in_cover(turn, me, target) {
         banes += 1;
     }
     let net = net_boons(boons, banes, opts.cancel);
@@ -784,10 +892,9 @@ pub fn attack<D: Dice>(
     if hit {
         turn.count(counter::HITS);
         let s = &mut turn.unit_mut(target).state;
-        if physical {
-            s.fatigue_load += load;
-        } else {
-            s.stress_load += load;
+        match ability.harm {
+            Harm::Fatigue => s.fatigue_load += load,
+            Harm::Stress => s.stress_load += load,
         }
         turn.harm(load as u32);
     }
@@ -919,10 +1026,77 @@ fn end_of_turn<D: Dice>(turn: &mut Turn<'_, Thrum, D>, was_down: bool) {
     s.stunned = s.stunned.saturating_sub(1);
 }
 
-/// Full cover: the unit cannot be targeted.
+/// Whether `attacker` stands beyond a source of cover adjacent to `target`.
+/// The text's test (a line through the source, perpendicular to the
+/// target–source line; the attacker on its far side) on the front: the
+/// source is next to the target on the attacker's side, so an attacker
+/// adjacent to the target is never beyond it, and any farther one is.
 #[inline]
-fn targetable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
-    turn.unit(i).cover != Cover::Full
+fn beyond(turn: &Turn<'_, Thrum, impl Dice>, attacker: usize, target: usize) -> bool {
+    turn.distance(attacker, target) > ADJACENT
+}
+
+/// Cover against a physical attack by `attacker`: the target stands in
+/// half or three-quarters cover (the scenario's cover is a source adjacent
+/// to it on the enemy's side), or, with `character_cover`, another
+/// character stands next to it between it and the attacker; either way only
+/// from beyond the source.
+fn in_cover<D: Dice>(turn: &Turn<'_, Thrum, D>, attacker: usize, target: usize) -> bool {
+    if !beyond(turn, attacker, target) {
+        return false;
+    }
+    if matches!(turn.unit(target).cover, Cover::Half | Cover::ThreeQuarters) {
+        return true;
+    }
+    turn.options().character_cover && character_between(turn, attacker, target)
+}
+
+/// A character (of either side, standing or incapacitated: it still
+/// occupies its square; not one removed from combat) one square from the
+/// target toward the attacker.
+fn character_between<D: Dice>(turn: &Turn<'_, Thrum, D>, attacker: usize, target: usize) -> bool {
+    let t = turn.unit(target).position;
+    let toward = (turn.unit(attacker).position - t).signum();
+    (0..turn.enc.n).any(|i| {
+        let u = turn.unit(i);
+        i != attacker
+            && i != target
+            && (!u.out || u.state.incapacitated)
+            && u.position - t == toward
+    })
+}
+
+/// Obstructed (full cover): the acting unit cannot target unit `i` from
+/// `distance` with `ability`. Only from beyond the cover, and only for the
+/// attacks `obstruction` names.
+#[inline]
+fn obstructed<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    i: usize,
+    distance: i32,
+    ability: &Ability,
+) -> bool {
+    turn.unit(i).cover == Cover::Full
+        && distance > ADJACENT
+        && (ability.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All)
+}
+
+/// The acting unit's first (best) ability that reaches unit `i` from
+/// `distance` and is not obstructed.
+#[inline]
+fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize, distance: i32) -> Option<Ability> {
+    turn.spec(turn.actor)
+        .stats
+        .abilities()
+        .iter()
+        .copied()
+        .find(|a| distance <= a.range && !obstructed(turn, i, distance, a))
+}
+
+/// The acting unit can attack unit `i` from where it stands.
+#[inline]
+fn attackable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
+    usable(turn, i, turn.enemy_distance(i)).is_some()
 }
 
 /// Move and take an Action by the unit's tactic; returns true if it took
@@ -937,11 +1111,45 @@ fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     if turn.spec(me).stats.resuscitate && resuscitate(turn, stunned) {
         return true;
     }
-    match turn.spec(me).tactic {
+    let start = turn.unit(me).position;
+    let acted = match turn.spec(me).tactic {
         Tactic::Advance => advance(turn, stunned),
         Tactic::Hold | Tactic::Auto => hold(turn),
         Tactic::KeepRange => keep_range(turn, stunned),
+    };
+    if acted {
+        return true;
     }
+    // Nothing standing to attack: a unit that may still act strikes a
+    // fallen enemy it can reach (a Stunned one that moved may not).
+    let moved = turn.unit(me).position != start;
+    turn.spec(me).stats.strike_downed && !(stunned && moved) && strike_downed(turn)
+}
+
+/// Attack the incapacitated enemy in reach with the least Fatigue Load (the
+/// nearest to reviving: a hit keeps it down longer); true if it did.
+fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
+    let me = turn.actor;
+    let side = turn.unit(me).side;
+    let mut best: Option<(i32, usize, Ability)> = None;
+    for i in 0..turn.enc.n {
+        let u = turn.unit(i);
+        if u.side == side || !u.state.incapacitated {
+            continue;
+        }
+        let load = u.state.fatigue_load;
+        if best.is_some_and(|(l, _, _)| l <= load) {
+            continue;
+        }
+        if let Some(ability) = usable(turn, i, turn.enemy_distance(i)) {
+            best = Some((load, i, ability));
+        }
+    }
+    let Some((_, target, ability)) = best else {
+        return false;
+    };
+    attack(turn, target, &ability);
+    true
 }
 
 /// Resuscitate the nearest incapacitated ally it can reach this turn
@@ -967,13 +1175,19 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     turn.approach(ally, speed, ADJACENT);
     turn.count(counter::RESUSCITATIONS);
     revive(turn, ally);
+    if turn.options().resuscitation == Resuscitation::Halve {
+        let s = &mut turn.unit_mut(ally).state;
+        s.fatigue_load /= 2;
+        s.stress_load /= 2;
+        s.vulnerable = 0;
+        s.stunned = 0;
+    }
     true
 }
 
 /// Attack `target` with the best ability that reaches it from here.
 fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> bool {
-    let distance = turn.enemy_distance(target);
-    match turn.spec(turn.actor).stats.ability_for(distance) {
+    match usable(turn, target, turn.enemy_distance(target)) {
         Some(ability) => {
             attack(turn, target, &ability);
             true
@@ -982,14 +1196,19 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> 
     }
 }
 
-/// Advance: close on the target to the advancing reach, then attack.
+/// Advance: close on the target to the advancing reach (next to it if it is
+/// obstructed from there), then attack. Any enemy will do: next to it, no
+/// cover obstructs.
 fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     let me = turn.actor;
-    let Some(target) = turn.choose_target(targetable) else {
+    let Some(target) = turn.choose_target(|_, _| true) else {
         return false;
     };
     let stats = &turn.enc.units[me].stats;
-    let reach = stats.kit.advance_reach;
+    let mut reach = stats.kit.advance_reach;
+    if usable(turn, target, reach.min(turn.enemy_distance(target))).is_none() {
+        reach = ADJACENT;
+    }
     if turn.enemy_distance(target) > reach {
         if stunned && attack_if_in_reach(turn, target) {
             return true;
@@ -1002,10 +1221,9 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     attack_if_in_reach(turn, target)
 }
 
-/// Hold: stay put, attack whatever is in range.
+/// Hold: stay put, attack whatever it can from here.
 fn hold<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
-    let range = turn.spec(turn.actor).stats.kit.max_range;
-    match turn.choose_target(|t, i| targetable(t, i) && t.enemy_distance(i) <= range) {
+    match turn.choose_target(attackable) {
         Some(target) => attack_if_in_reach(turn, target),
         None => false,
     }
@@ -1027,15 +1245,17 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
         turn.back_off(stats.speed);
         moved = true;
     }
-    if let Some(target) =
-        turn.choose_target(|t, i| targetable(t, i) && t.enemy_distance(i) <= kit.max_range)
-    {
+    if let Some(target) = turn.choose_target(attackable) {
         return attack_if_in_reach(turn, target);
     }
     if moved {
         return false;
     }
-    let Some(target) = turn.choose_target(targetable) else {
+    // Close on an enemy it could attack from its range (not one obstructed
+    // from there).
+    let Some(target) =
+        turn.choose_target(|t, i| usable(t, i, range.min(t.enemy_distance(i))).is_some())
+    else {
         return false;
     };
     turn.approach(target, stats.speed, range);

@@ -4,12 +4,24 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, encounter, fight, four_se, rate};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se, rate};
 
 /// Unit 0 (`a`, side red) and unit 1.. (`b`, side blue), both at the front
 /// line (adjacent). `ability` is the body of `[weapons.w]`; `a` and `b` add
 /// stat-block lines; the entries are the inline tables of the unit groups.
 fn duel(opts: &str, ability: &str, a: &str, b: &str, b_entry: &str) -> Encounter<Thrum> {
+    duel_entries(opts, ability, a, "", b, b_entry)
+}
+
+/// [`duel`] with an inline table for `a`'s unit group too.
+fn duel_entries(
+    opts: &str,
+    ability: &str,
+    a: &str,
+    a_entry: &str,
+    b: &str,
+    b_entry: &str,
+) -> Encounter<Thrum> {
     encounter(&format!(
         r#"
 name = "t"
@@ -29,7 +41,7 @@ stress_tolerance = 3
 weapons = ["w"]
 {b}
 [sides.red]
-a = {{}}
+a = {{ {a_entry} }}
 [sides.blue]
 b = {{ {b_entry} }}
 "#
@@ -287,22 +299,176 @@ fn ranged_abilities_take_a_bane_per_adjacent_enemy() {
 }
 
 #[test]
-fn cover_gives_a_bane_to_physical_attacks_and_full_cover_blocks_targeting() {
+fn cover_applies_only_from_beyond_its_source_and_only_to_physical_attacks() {
+    // "Cover": characters next to a source of cover "have Cover against
+    // Physical Attacks originating from spaces on the opposite side of ...
+    // the source of cover"; "An attacker targeting a character with Cover
+    // rolls their attack at +1 Bane." The source is adjacent to the target,
+    // so an adjacent attacker is never beyond it. (This test used to pin a
+    // bane on adjacent attackers too.)
     for cover in ["half", "three-quarters"] {
-        let entry = format!("cover = \"{cover}\"");
-        let enc = duel("", "", "", "", &entry);
-        let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
-        assert_eq!(r.offence, 9, "{cover}");
-        // Mental attacks ignore cover.
-        let enc = duel("", "kind = \"mental\"", "", "", &entry);
+        // Adjacent: two dice, no bane.
+        let enc = duel("", "range = 5", "", "", &format!("cover = \"{cover}\""));
         let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
-        assert_eq!(r.offence, 12, "{cover}");
+        assert_eq!(r.offence, 12, "{cover}, adjacent");
+        // Three squares off, beyond the source: three dice, keep the lowest
+        // two.
+        let far = format!("cover = \"{cover}\", distance = 3");
+        let enc = duel("", "range = 5", "", "", &far);
+        let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
+        assert_eq!(r.offence, 9, "{cover}, beyond");
+        // Mental attacks ignore cover, from anywhere.
+        let enc = duel("", "range = 5\nkind = \"mental\"", "", "", &far);
+        let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+        assert_eq!(r.offence, 12, "{cover}, mental");
     }
-    // Full cover: never targeted, so a holding attacker rolls nothing.
-    let enc = duel("", "", "", "", "cover = \"full\"");
+}
+
+#[test]
+fn full_cover_obstructs_physical_attacks_from_beyond_only() {
+    // "Cover": if both squares flanking the source also give cover, "the
+    // path between the attacker and target is Obstructed and that space or
+    // a character in it cannot be targeted by that attack". Obstruction is
+    // part of the cover rule, "against Physical Attacks", and concerns only
+    // attackers beyond the source.
+    let hold = "tactic = \"hold\"";
+    // Adjacent: attacked, without a bane (two dice each).
+    let enc = duel_entries("", "range = 5", "", hold, "", "cover = \"full\"");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // From beyond: a physical attack cannot target it; a holding attacker
+    // does nothing.
+    let far = "cover = \"full\", distance = 3";
+    let enc = duel_entries("", "range = 5", "", hold, "", far);
     let mut f = fight(&enc);
     play(&enc, &mut f, 0, &[]);
     assert_eq!(f.counters[counter::ATTACKS], 0);
+    // An advancing attacker closes to adjacent instead of stopping at its
+    // reach (5), then attacks.
+    let enc = duel("", "range = 5", "", "", far);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.units[0].position, 2);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // A mental attack from beyond targets it (`obstruction = "physical"`,
+    // the default), with no bane...
+    let mind = "range = 5\nkind = \"mental\"";
+    let enc = duel_entries("", mind, "", hold, "", far);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // ... and does not with `obstruction = "all"`.
+    let enc = duel_entries("obstruction = \"all\"", mind, "", hold, "", far);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+}
+
+/// Unit 0's attack with its first ability on unit `target`.
+fn swing_at(
+    enc: &Encounter<Thrum>,
+    f: &mut Fight<Thrum>,
+    target: usize,
+    script: &[(u32, u32)],
+) -> AttackResult {
+    let mut dice = ScriptedDice::new(script);
+    let ability = enc.units[0].stats.abilities()[0];
+    let r = as_turn(enc, f, &mut dice, 0, |t| attack(t, target, &ability));
+    dice.assert_done();
+    r
+}
+
+#[test]
+fn characters_give_cover_only_with_character_cover() {
+    // "Cover": a character adjacent to a square occupied "by another
+    // character" has Cover against attacks from beyond it "and at a lower
+    // elevation level than the source of cover". The front is flat: the
+    // attacker is never lower, so by default characters give no cover;
+    // `character_cover = true` drops the elevation clause.
+    let scenario = |opts: &str| {
+        encounter::<Thrum>(&format!(
+            r#"
+name = "t"
+rules = "thrum"
+[options]
+{opts}
+[weapons.w]
+range = 5
+[units.a]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["w"]
+[sides.red]
+a = {{ count = 2 }}
+[sides.blue]
+a = {{ distance = 3 }}
+"#
+        ))
+    };
+    // Unit 0 at 0 shoots unit 2 at 3; unit 1 (its ally) stands at 2, next
+    // to the target on the shooter's side.
+    let enc = scenario("");
+    let mut f = fight(&enc);
+    f.units[1].position = 2;
+    let r = swing_at(&enc, &mut f, 2, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12, "default: no cover from characters");
+    let enc = scenario("character_cover = true");
+    let mut f = fight(&enc);
+    f.units[1].position = 2;
+    let r = swing_at(&enc, &mut f, 2, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
+    assert_eq!(r.offence, 9, "a character between: +1 Bane");
+    // Incapacitated, it still stands there.
+    as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 1, |t| {
+        t.unit_mut(1).state.fatigue_load = 5;
+        incapacitate(t, 1);
+    });
+    let r = swing_at(&enc, &mut f, 2, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
+    assert_eq!(r.offence, 9, "an incapacitated character between");
+    // Beside the target (same square of the front), not between: no cover.
+    let mut f = fight(&enc);
+    f.units[1].position = 3;
+    let r = swing_at(&enc, &mut f, 2, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12, "beside, not between");
+    // An attacker next to the target is never beyond the source.
+    let mut f = fight(&enc);
+    (f.units[0].position, f.units[1].position) = (2, 2);
+    let r = swing_at(&enc, &mut f, 2, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12, "adjacent attacker");
+}
+
+#[test]
+fn an_ability_deals_the_load_it_names() {
+    // "Fatigue and Stress": "attacks will usually specify that they deal
+    // Fatigue or Stress when they connect". The Load comes from the
+    // ability's `deals`, not from its Physical/Mental type (which picks the
+    // defence). (The Load used to follow the type.)
+    let enc = duel("", "deals = \"stress\"", "", "resolve = -5", "");
+    let (r, f) = swing(&enc, &rolls(&[&d(4, 4), &d(4, 4)]));
+    assert!(!r.hit, "physical: Resilience defends (8 v 8), not Resolve");
+    assert_eq!(f.units[1].state.stress_load, 0);
+    let (r, f) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert!(r.hit);
+    let s = f.units[1].state;
+    assert_eq!((s.fatigue_load, s.stress_load), (0, 1));
+    // A mental ability dealing Fatigue: Resolve defends, Fatigue is taken.
+    let enc = duel(
+        "",
+        "kind = \"mental\"\ndeals = \"fatigue\"",
+        "",
+        "resolve = 2\nresilience = -5",
+        "",
+    );
+    let (r, _) = swing(&enc, &rolls(&[&d(4, 4), &d(3, 3)]));
+    assert!(!r.hit, "8 v 6 + 2: Resolve");
+    let (r, f) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert!(r.hit);
+    let s = f.units[1].state;
+    assert_eq!((s.fatigue_load, s.stress_load), (1, 0));
+    // `deals = "kind"` (the default): physical Fatigue, mental Stress.
+    let enc = duel("", "kind = \"mental\"", "", "", "");
+    let (_, f) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.units[1].state.stress_load, 1);
 }
 
 #[test]
@@ -682,4 +848,394 @@ fn incapacity_roll_rate_matches_exact_probability() {
         !fell
     });
     assert!((got - p).abs() < four_se(p, n), "{got} v {p}");
+}
+
+#[test]
+fn a_member_who_cannot_act_never_costs_its_team_an_activation() {
+    // "Incapacitated": "they cannot move, act, or take stances". Under
+    // team-alternating activation (`initiative = "alternating"`) a team
+    // activates a member who can act. Red: `stiff` (initiative 10,
+    // paralyzed: cannot act) and `ready` (5); blue: `x` (7, fragile) and
+    // `y` (1, which does not Resuscitate). Red's activation goes to `ready`,
+    // which fells `x` with a Finisher; blue's to `y` (`x` is down); red has
+    // nobody left who can act, nor has blue; then the turns of those who
+    // could not act: `stiff` (nothing) and `x` (decay, a Wound).
+    let enc = encounter::<Thrum>(
+        r#"
+name = "t"
+rules = "thrum"
+max_rounds = 1
+[options]
+initiative = "alternating"
+[weapons.axe]
+finisher = true
+load = 3
+[units.stiff]
+fatigue_tolerance = 3
+stress_tolerance = 3
+initiative = 10
+weapons = ["axe"]
+[units.ready]
+fatigue_tolerance = 3
+stress_tolerance = 3
+initiative = 5
+weapons = ["axe"]
+[units.x]
+fatigue_tolerance = 0
+stress_tolerance = 3
+resilience = -5
+initiative = 7
+weapons = ["axe"]
+[units.y]
+fatigue_tolerance = 3
+stress_tolerance = 3
+initiative = 1
+resuscitate = false
+weapons = ["axe"]
+[sides.red]
+stiff = { conditions = ["paralyzed"] }
+ready = {}
+[sides.blue]
+x = {}
+y = {}
+"#,
+    );
+    let script = rolls(&[
+        // Initiative, roster order: 12, 7, 9, 3.
+        &d(1, 1),
+        &d(1, 1),
+        &d(1, 1),
+        &d(1, 1),
+        // ready: picks x (of x, y), 12 v 2 − 5: hit, Load 3 > 0: the
+        // Finisher's Incapacity Roll 2 − 5 does not exceed 3: down.
+        &[(2, 1)],
+        &d(6, 6),
+        &d(1, 1),
+        &d(1, 1),
+        // y (x is down): picks stiff (of stiff, ready), 2 v 12: miss.
+        &[(2, 1)],
+        &d(1, 1),
+        &d(6, 6),
+    ]);
+    let mut f = Fight::new();
+    let mut dice = ScriptedDice::new(&script);
+    f.run(&enc, &mut dice);
+    dice.assert_done();
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    let x = f.units[2].state;
+    assert!(x.incapacitated);
+    assert_eq!(
+        (x.fatigue_load, x.wounds),
+        (1, 1),
+        "x had its turn: decay, Wound"
+    );
+}
+
+#[test]
+fn who_can_act_when_its_team_is_activated() {
+    // "Incapacitated": "cannot move, act, or take stances"; Stunned (not
+    // defined by the text) still moves or acts under the draft's reading,
+    // not under `stunned = "lose-turn"`.
+    let enc = plain("", "");
+    let mut f = fight(&enc);
+    assert!(Thrum::can_act(&f, &enc, 1));
+    f.units[1].conditions.set(Condition::Stunned);
+    assert!(Thrum::can_act(&f, &enc, 1), "move-or-act: can act");
+    let lose = duel("stunned = \"lose-turn\"", "", "", "", "");
+    assert!(!Thrum::can_act(&f, &lose, 1), "lose-turn: cannot");
+    f.units[1].conditions = Conditions::NONE;
+    f.units[1].conditions.set(Condition::Unconscious);
+    assert!(!Thrum::can_act(&f, &enc, 1), "helpless");
+    let mut f = fight(&enc);
+    as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 1, |t| {
+        t.unit_mut(1).state.fatigue_load = 5;
+        incapacitate(t, 1);
+    });
+    assert!(f.units[1].takes_turns() && !Thrum::can_act(&f, &enc, 1));
+}
+
+#[test]
+fn an_incapacitated_enemy_can_be_struck() {
+    // "Targets": an Enemy is "a character fighting on an opposing side"; an
+    // Incapacitated one cannot act, but nothing bars it as a target. A unit
+    // with no standing enemy to attack this turn strikes one in reach (each
+    // hit keeps it down longer). (Incapacitated units used to be
+    // untargetable.)
+    let hold = "tactic = \"hold\"";
+    let enc = duel_entries("", "", "", hold, "", "count = 2");
+    let down = |f: &mut Fight<Thrum>| {
+        as_turn(&enc, f, &mut ScriptedDice::new(&[]), 1, |t| {
+            t.unit_mut(1).state.fatigue_load = 5;
+            incapacitate(t, 1);
+        });
+    };
+    // Unit 2 standing next to it: that one is attacked (no choice to roll).
+    let mut f = fight(&enc);
+    down(&mut f);
+    play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.units[2].state.fatigue_load, 1);
+    assert_eq!(f.units[1].state.fatigue_load, 4);
+    // Unit 2 out of reach: the fallen unit 1 is struck (it still defends:
+    // "they always have the chance to defend themselves").
+    let mut f = fight(&enc);
+    down(&mut f);
+    f.units[2].position = 20;
+    play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.units[1].state.fatigue_load, 5);
+    assert!(f.units[1].state.incapacitated);
+    // `strike_downed = false`: it does nothing.
+    let enc = duel_entries("", "", "strike_downed = false", hold, "", "count = 2");
+    let mut f = fight(&enc);
+    down(&mut f);
+    f.units[2].position = 20;
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+}
+
+#[test]
+fn resuscitation_can_halve_loads_as_the_games_ability_does() {
+    // "Incapacitated": incapacity ends when "another character targets them
+    // with the Resuscitate action"; the text says nothing more, so by
+    // default Loads stay (see `an_ally_resuscitates_an_incapacitated_unit`).
+    // `resuscitation = "halve"`: the game's Resuscitate ability (Fatigue and
+    // Stress halved, rounded down; negative statuses cleared).
+    let enc = encounter::<Thrum>(
+        r#"
+name = "t"
+rules = "thrum"
+[options]
+resuscitation = "halve"
+[weapons.w]
+[units.a]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["w"]
+[sides.red]
+a = { count = 2 }
+[sides.blue]
+a = { distance = 10 }
+"#,
+    );
+    let mut f = fight(&enc);
+    as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 1, |t| {
+        let s = &mut t.unit_mut(1).state;
+        (s.fatigue_load, s.stress_load, s.vulnerable) = (6, 3, 2);
+        incapacitate(t, 1);
+    });
+    play(&enc, &mut f, 0, &[]);
+    let s = f.units[1].state;
+    assert!(!s.incapacitated);
+    assert_eq!((s.fatigue_load, s.stress_load, s.vulnerable), (2, 1, 0));
+}
+
+/// Distribution of the kept two of 2d6 with `net` boons (extra dice, keep
+/// the best two) or banes (keep the worst two), by enumeration.
+fn kept_2d6(net: i32) -> [f64; 13] {
+    let n = 2 + net.unsigned_abs();
+    let total = 6u32.pow(n);
+    let mut p = [0.0f64; 13];
+    for k in 0..total {
+        let mut faces: Vec<i32> = (0..n).map(|i| (k / 6u32.pow(i) % 6 + 1) as i32).collect();
+        faces.sort_unstable();
+        let sum = if net >= 0 {
+            faces[faces.len() - 1] + faces[faces.len() - 2]
+        } else {
+            faces[0] + faces[1]
+        };
+        p[sum as usize] += 1.0 / total as f64;
+    }
+    p
+}
+
+/// Exact P(offence > defence) (ties to the defender): kept 2d6 with
+/// `off_net` boons + `off`, against kept 2d6 with `def_net` boons + `def`.
+fn p_hit(off_net: i32, off: i32, def_net: i32, def: i32) -> f64 {
+    let (x, y) = (kept_2d6(off_net), kept_2d6(def_net));
+    let mut p = 0.0;
+    for (a, pa) in x.iter().enumerate() {
+        for (b, pb) in y.iter().enumerate() {
+            if a as i32 + off > b as i32 + def {
+                p += pa * pb;
+            }
+        }
+    }
+    p
+}
+
+/// Exact P(2d6 + `bonus` > `load`): an Incapacity Roll holds.
+fn p_holds(bonus: i32, load: i32) -> f64 {
+    let d = kept_2d6(0);
+    d.iter()
+        .enumerate()
+        .filter(|&(s, _)| s as i32 + bonus > load)
+        .map(|(_, p)| p)
+        .sum()
+}
+
+#[test]
+fn a_unit_in_cover_struck_from_next_to_it_or_from_beyond_falls_at_the_exact_rate() {
+    // "Cover" (only from beyond the source) with "Finisher" and "Exhausted"
+    // over four rounds. Red's attacker (art 0, Finisher, Load 1 a hit)
+    // against blue's paralyzed defender in half cover (Fatigue Tolerance 0,
+    // Resilience −4: it defends with 2d6 − 4 and must roll 2d6 − 4 above its
+    // Load after every Finisher once Exhausted). Blue does nothing, so each
+    // round is one attack: a hit (probability p) adds 1 Load; then, if the
+    // Load exceeds 0, the defender falls unless 2d6 − 4 > Load; falling at
+    // Load 1 it revives at once ("Incapacitated": Load −1 on falling; Load 0
+    // ends it). Red wins when it stays down; after four rounds, a draw. Adjacent, p has no bane (the
+    // bug gave it one: 3d6 keep the lowest two); three squares off, it has.
+    let n = 40_000;
+    for (distance, banes, seed) in [(0, 0, 41), (3, -1, 42)] {
+        let p = p_hit(banes, 0, 0, -4);
+        // Markov chain over the defender's Load while it stands.
+        let mut standing = [0.0f64; 6];
+        standing[0] = 1.0;
+        let mut fallen = 0.0;
+        for _ in 0..4 {
+            let mut next = [0.0f64; 6];
+            for (load, &here) in standing.iter().enumerate().take(5) {
+                for (hit, ph) in [(1, p), (0, 1.0 - p)] {
+                    let l = load + hit;
+                    let mass = here * ph;
+                    if l == 0 {
+                        next[l] += mass;
+                        continue;
+                    }
+                    // Falling takes 1 Load off at once: from Load 1 it
+                    // revives on the spot (Load 0 ends the incapacity).
+                    let q = p_holds(-4, l as i32);
+                    next[l] += mass * q;
+                    if l == 1 {
+                        next[0] += mass * (1.0 - q);
+                    } else {
+                        fallen += mass * (1.0 - q);
+                    }
+                }
+            }
+            standing = next;
+        }
+        let enc = encounter::<Thrum>(&format!(
+            r#"
+name = "t"
+rules = "thrum"
+max_rounds = 4
+[weapons.w]
+range = 5
+finisher = true
+[units.a]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["w"]
+[units.b]
+fatigue_tolerance = 0
+stress_tolerance = 3
+resilience = -4
+weapons = ["w"]
+[sides.red]
+a = {{}}
+[sides.blue]
+b = {{ cover = "half", distance = {distance}, conditions = ["paralyzed"] }}
+"#
+        ));
+        let got = fight_rate(&enc, n, seed, |_, o| o.winner == Some(0));
+        assert_within_four_se(&format!("distance {distance}"), got, fallen, n);
+    }
+}
+
+#[test]
+fn a_team_with_a_member_down_races_at_the_exact_rate_under_alternating_activation() {
+    // "Incapacitated" / team-alternating activation: red's `dozer`
+    // (unconscious, far off, initiative 20) cannot act and must not take
+    // red's activation from `striker` (initiative 0). Each round: striker
+    // attacks blue's `guard` (hit p1), then guard, if standing, attacks
+    // striker (hit p2). Both defend with Evasion, always with its Boon
+    // (the Vulnerable stack of the last evasion ticks away at the end of the
+    // evader's own turn, before the next attack). A hit fells either (Load
+    // 3 > Tolerance 0, the Finisher's Incapacity Roll at Resilience −10 never exceeds 3);
+    // striker, carrying two Wounds, is removed at its next turn, and red
+    // cannot win. Red wins within four rounds with probability
+    // p1 · (1 + q + q² + q³), q = (1 − p1)(1 − p2). If dozer took red's
+    // activations, guard would strike first every round:
+    // (1 − p2) · p1 · (1 + q + q² + q³).
+    let p1 = p_hit(0, 2, 1, 0);
+    let p2 = p_hit(0, 1, 1, 0);
+    let q = (1.0 - p1) * (1.0 - p2);
+    let exact = p1 * (1.0 + q + q * q + q * q * q);
+    let enc = encounter::<Thrum>(
+        r#"
+name = "t"
+rules = "thrum"
+max_rounds = 4
+[options]
+initiative = "alternating"
+[weapons.blade]
+finisher = true
+load = 3
+[units.striker]
+fatigue_tolerance = 0
+stress_tolerance = 3
+resilience = -10
+defence = "evasion"
+art = 2
+wounds = 2
+weapons = ["blade"]
+[units.dozer]
+fatigue_tolerance = 3
+stress_tolerance = 3
+initiative = 20
+weapons = ["blade"]
+[units.guard]
+fatigue_tolerance = 0
+stress_tolerance = 3
+resilience = -10
+defence = "evasion"
+art = 1
+weapons = ["blade"]
+[sides.red]
+striker = {}
+dozer = { distance = 20, conditions = ["unconscious"] }
+[sides.blue]
+guard = { tactic = "hold" }
+"#,
+    );
+    let n = 40_000;
+    let got = fight_rate(&enc, n, 43, |_, o| o.winner == Some(0));
+    assert_within_four_se("red wins", got, exact, n);
+}
+
+#[test]
+fn striking_a_fallen_enemy_wounds_it_out_at_the_exact_rate() {
+    // "Incapacitated" and "Wounds" with an incapacitated enemy as a target:
+    // blue's unit fell at Fatigue Tolerance 2, Load 3 (on falling: 1 and
+    // 2). Each round red's holding striker, with no standing enemy in reach,
+    // hits it with probability p (2d6 + 0 v 2d6 + 0; a hit adds 1 Load);
+    // then its turn: Tolerance and Load −1; Load 0 revives it; otherwise at
+    // Tolerance 0 a Wound, the third removes it. Hits H1, H2, H3 ∈ {0, 1}:
+    // Load after each of its turns is 1 + H1, then H1 + H2, then
+    // H1 + H2 + H3 − 1, so it is removed at the end of round 3 (before
+    // reviving) iff H1 + H2 ≥ 1 and H1 + H2 + H3 ≥ 2, i.e. iff at least two
+    // of the three hit: 3p²(1 − p) + p³. Left alone it revives in round 2.
+    let p = p_hit(0, 0, 0, 0);
+    let exact = 3.0 * p * p * (1.0 - p) + p * p * p;
+    let enc = duel_entries("", "", "", "tactic = \"hold\"", "", "count = 2");
+    let n = 40_000;
+    let mut f = fight(&enc);
+    let got = rate(n, 44, |dice| {
+        f.reset(&enc);
+        f.units[2].position = 20;
+        as_turn(&enc, &mut f, dice, 1, |t| {
+            let s = &mut t.unit_mut(1).state;
+            (s.fatigue_tolerance, s.fatigue_load) = (2, 3);
+            incapacitate(t, 1);
+        });
+        for _ in 0..3 {
+            as_turn(&enc, &mut f, dice, 0, Thrum::take_turn);
+            as_turn(&enc, &mut f, dice, 1, Thrum::take_turn);
+            if !f.units[1].state.incapacitated {
+                return f.units[1].state.removed;
+            }
+        }
+        false
+    });
+    assert_within_four_se("removed", got, exact, n);
 }
