@@ -9,7 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, encounter, fight, four_se, rate};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se, rate};
 
 /// Unit 0 (`a`, side red: ACC +2, 1d8 sword, aim slowing) and unit 1 (`b`,
 /// side blue: AGI +1, so hit on 11; 1d6 sword, aim slowing), both 30 HP,
@@ -1125,4 +1125,199 @@ fn statistically_plus_2_vs_11_hits_twelve_twentieths() {
         })
     });
     assert!((p - 0.6).abs() < four_se(0.6, n), "{p}");
+}
+
+/// `P(d20 = k)` summed over `faces` faces: `faces / 20`.
+fn d20(faces: u32) -> f64 {
+    faces as f64 / 20.0
+}
+
+#[test]
+fn statistically_a_runner_passing_through_a_zone_falls_as_computed() {
+    // "Free Hits/Free Hit Slots (FHS)" (leaving a zone, passing through it
+    // included), "Combat specific Fails/Criticals" (the fumble chain). The
+    // gauntlet, one round, runner with 10 HP (one club blow of 10 fells
+    // it). The blocker hits the runner (10 - 1 Agility) with a free hit on
+    // d20 >= 9 (h = 12/20, natural 20 included) and on its own turn, both
+    // Bonus Actions on +2, on d20 >= 7 (t = 14/20). The runner picks its
+    // target at random:
+    // - the dummy (1/2): it runs through the blocker's zone: free hit, h.
+    //   Nothing else can fell it (the blocker's fumble only hurts the
+    //   blocker; the blocker cannot reach it on its own turn, 2 spaces off;
+    //   the dummy is paralyzed).
+    // - the blocker (1/2): it stops in the zone, no free hit, and attacks:
+    //   natural 1 (1/20): d4 = 4 (1/4): a free critical of 20 or the fatal
+    //   blow, fallen either way; else the blocker's free hit (its one slot)
+    //   fells it with h, and if that misses (8/20, less 1/480 for the
+    //   blocker's own fumble escalating to its death: 1/20 * 1/4 * 1/6)
+    //   the blocker's turn attack does with t. An instant defeat of the
+    //   blocker (1/480: 20, d4 4, d6 6) saves it. Otherwise the blocker's
+    //   turn attack, t.
+    // Before passing through provoked, the first branch was 0 (exact 0.35
+    // instead of 0.65).
+    let (h, t) = (d20(12), d20(14));
+    let death = 1.0 / 480.0;
+    let engaged = d20(1) * (0.25 + 0.75 * (h + (d20(8) - death) * t)) + (1.0 - d20(1) - death) * t;
+    let exact = 0.5 * h + 0.5 * engaged;
+    let n = 200_000;
+    let got = fight_rate(&gauntlet(10, 1), n, 2003, |f, _| f.units[0].out);
+    assert_within_four_se("runner fallen after round 1", got, exact, n);
+}
+
+/// Probability that `rounds` attacks, each dealing damage `d` with
+/// probability `p` for `(p, d)` in `outcomes`, deal at least `hp` in all
+/// (exact, by dynamic programming over the damage dealt so far, capped at
+/// `hp`).
+fn p_felled(outcomes: &[(f64, i32)], hp: i32, rounds: u32) -> f64 {
+    let cap = hp as usize;
+    let mut dist = vec![0.0; cap + 1];
+    dist[0] = 1.0;
+    for _ in 0..rounds {
+        let mut next = vec![0.0; cap + 1];
+        for (dealt, &q) in dist.iter().enumerate() {
+            if dealt == cap {
+                next[cap] += q;
+                continue;
+            }
+            for &(p, d) in outcomes {
+                next[(dealt + d as usize).min(cap)] += q * p;
+            }
+        }
+        dist = next;
+    }
+    dist[cap]
+}
+
+#[test]
+fn statistically_crits_double_the_net_damage_over_two_rounds() {
+    // "Combat specific Fails/Criticals": a critical doubles "the damage
+    // dealt", a super critical doubles it again, d6 = 6 defeats; damage
+    // dealt is net of armour ("Wounds/Aiming"). An attacker (Accuracy 0,
+    // center mass +1, both Bonus Actions +2) against a paralyzed dummy
+    // (flat-footed: hit on 5) with armour 2 and 4 HP, a flat 3 damage, 2
+    // rounds. Per attack: natural 1 misses (1/20); 2..19 hit for 3 - 2 = 1
+    // (18/20); 20 (1/20): d4 not 4 (3/4): (3 - 2) x 2 = 2; d4 4, d6 not 6
+    // (1/4 * 5/6): x 4 = 4; d6 6 (1/24): defeated. P(felled within 2
+    // attacks) by dynamic programming over the damage dealt.
+    let enc = |opts: &str| {
+        encounter::<Escalation>(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+max_rounds = 2
+[options]
+{opts}
+[weapons.blade]
+damage = "3"
+[units.a]
+hp = 100
+weapons = ["blade"]
+[units.dummy]
+hp = 4
+armor = 2
+weapons = ["blade"]
+[sides.red]
+a = {{}}
+[sides.blue]
+dummy = {{ conditions = ["paralyzed"] }}
+"#
+        ))
+    };
+    let crit = d20(1);
+    let net = [
+        (d20(1), 0),
+        (d20(18), 1),
+        (crit * 0.75, 2),
+        (crit * 0.25 * 5.0 / 6.0, 4),
+        (crit / 24.0, 4),
+    ];
+    let n = 200_000;
+    let exact = p_felled(&net, 4, 2);
+    let got = fight_rate(&enc(""), n, 303, |f, _| f.units[1].out);
+    assert_within_four_se("dummy felled, net crits", got, exact, n);
+    // crit_multiplies = "rolled": 3 x 2 - 2 = 4 and 3 x 4 - 2 = 10: every
+    // critical fells it.
+    let rolled = [
+        (d20(1), 0),
+        (d20(18), 1),
+        (crit * 0.75, 4),
+        (crit * 0.25, 4),
+    ];
+    let exact_rolled = p_felled(&rolled, 4, 2);
+    let got = fight_rate(&enc("crit_multiplies = \"rolled\""), n, 304, |f, _| {
+        f.units[1].out
+    });
+    assert_within_four_se("dummy felled, rolled crits", got, exact_rolled, n);
+    // The readings differ by about 0.07 (some 40 standard errors here): a
+    // doubled critical alone does not fell it.
+    assert!(
+        exact_rolled - exact > 10.0 * four_se(exact, n),
+        "the readings differ: {exact} vs {exact_rolled}"
+    );
+}
+
+#[test]
+fn statistically_an_opening_disrupting_wound_costs_3_accuracy_that_round() {
+    // "Initiative/Initiating" (the initiator attacks before the battle and
+    // is placed last) and "Wounds/Aiming" (Disrupting: -1 for the battle,
+    // -3 for the current round). a (initiator, Agility -1, no Free Hit
+    // Slots, Accuracy 0, aim disrupting, a flat 6: every hit wounds) opens
+    // on b (Agility -1, no slots, Accuracy 3, 1 damage), one round. Event:
+    // a loses HP in round 1.
+    // Opening (no Bonus Actions), a needs d20 >= 9:
+    // - 20, d4 4, d6 6 (1/480): b defeated, the fight is over: no harm;
+    // - other hits (12/20 - 1/480): b disrupted this round;
+    // - natural 1 (1/20): d4 4 (1/80): b's free critical (or the fatal
+    //   blow): harmed; otherwise nothing (b has no slot);
+    // - 2..8 (7/20): miss.
+    // b's turn (+2 Bonus Actions): hits a (10 - 1 = 9) on d20 + 5 >= 9
+    // (17/20) or, disrupted, d20 + 2 >= 9 (14/20; 13/20 with
+    // `disrupting_adds`); its natural 1 escalating to its own death (1/480)
+    // ends the fight; a's turn then harms itself only by a tragedy (1/80).
+    // P(unharmed | b hits with p) = g(p) = f + (1 - p - f)(1 - 1/80), f =
+    // 1/480.
+    let enc = |opts: &str| {
+        encounter::<Escalation>(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+max_rounds = 1
+[options]
+{opts}
+[weapons.dagger]
+damage = "6"
+[weapons.stick]
+damage = "1"
+[units.a]
+hp = 100
+agility = -1
+aim = "disrupting"
+initiator = true
+weapons = ["dagger"]
+[units.b]
+hp = 100
+agility = -1
+accuracy = 3
+aim = "slowing"
+weapons = ["stick"]
+[sides.red]
+a = {{}}
+[sides.blue]
+b = {{}}
+"#
+        ))
+    };
+    let f = 1.0 / 480.0;
+    let g = |p: f64| f + (1.0 - p - f) * (1.0 - 1.0 / 80.0);
+    let unharmed = |disrupted_hit: f64| {
+        f + (d20(1) * 0.75 + d20(7)) * g(d20(17)) + (d20(12) - f) * g(disrupted_hit)
+    };
+    let n = 300_000;
+    let harmed = |f: &Fight<Escalation>, _| f.units[0].state.hp < 100;
+    let exact = 1.0 - unharmed(d20(14));
+    let got = fight_rate(&enc(""), n, 404, harmed);
+    assert_within_four_se("a harmed in round 1", got, exact, n);
+    let exact_adds = 1.0 - unharmed(d20(13));
+    let got = fight_rate(&enc("disrupting_adds = true"), n, 405, harmed);
+    assert_within_four_se("a harmed, disrupting_adds", got, exact_adds, n);
 }
