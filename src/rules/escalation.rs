@@ -12,8 +12,8 @@
 //! ×2), then d4 = 4 a super critical (×4), then d6 = 6 the target is
 //! defeated instantly; a natural 1 misses and, inside the target's melee
 //! zone, gives it a free hit, then d4 = 4 a free critical hit even without
-//! slots, then d6 = 6 the attacker dies. Free Hit Slots per round = Agility
-//! + 1; free hits when an enemy leaves the melee zone (passing through it
+//! slots, then d6 = 6 the attacker dies. Free Hit Slots per round: Agility
+//! plus 1; free hits when an enemy leaves the melee zone (passing through it
 //! included) or moves more than 2 spaces in it, or fumbles. A single attack
 //! dealing ≥ 6 net damage wounds, with the effect the attacker aimed for.
 //!
