@@ -332,7 +332,7 @@ impl Ruleset for Escalation {
         Field::int("armor", 0, 100, 0, "damage reduction per attack (the text names armour without values); wounds count net damage"),
         Field::int("speed", 0, 100, 6, "spaces per Move Action"),
         Field::int("reach", 1, 10, 1, "melee zone in spaces (1 = adjacent squares; the Reach feat: 2); melee weapons reach it"),
-        Field::flag("initiator", false, "started the fight by attacking: acts last whatever its Agility"),
+        Field::flag("initiator", false, "started the fight by attacking: makes that attack before the first turn (on a target in reach), then acts last whatever its Agility"),
         Field::int("delay", 0, 20, 0, "delays its turn every round: acts as if its Agility modifier were this much lower (0: no delay)"),
         Field::flag("flat_footed", false, "flat-footed all fight (channeling, summoning sickness, ...): hit on 5"),
         Field::flag("undetected", false, "starts undetected: its first attack finds the target flat-footed and adds 1d4 sneak damage"),
