@@ -1,27 +1,31 @@
-//! `escalation`: the unnamed "Combat rules" homebrew of seed 003, a d20
-//! system with an action economy of 1 Attack Action, 1 Move Action and 2
+//! `escalation`: the "Combat rules" page (a d20 homebrew with escalating
+//! crits), with an action economy of 1 Attack Action, 1 Move Action and 2
 //! Bonus Actions, Free Hit Slots, aimed wounds and escalating critical and
 //! fumble chains.
 //!
-//! As written: fixed turn order by descending Agility modifier, a unit that
-//! started the fight by attacking (`initiator`) last regardless; an attack is
-//! d20 + Accuracy modifier ≥ 10 + the target's Agility modifier; flat-footed
+//! As written: fixed turn order by descending Agility modifier; a unit that
+//! started the fight by attacking (`initiator`) makes that opening attack
+//! before the first turn and then acts last regardless; an attack is d20 +
+//! Accuracy modifier ≥ 10 + the target's Agility modifier; flat-footed
 //! targets are hit on 5, prone ones on 5 + Agility; flanking and center-mass
-//! aim give +1; a natural 20 is a critical (damage ×2), then d4 = 4 a super
-//! critical (×4), then d6 = 6 the target is defeated instantly; a natural 1
-//! misses and, inside the target's melee zone, gives it a free hit, then d4 =
-//! 4 a free critical hit even without slots, then d6 = 6 the attacker dies.
-//! Free Hit Slots per round = Agility + 1; free hits when an enemy leaves the
-//! melee zone or moves more than 2 spaces in it, or fumbles. A single attack
+//! aim give +1; a natural 20 is a critical (the damage dealt, after armour,
+//! ×2), then d4 = 4 a super critical (×4), then d6 = 6 the target is
+//! defeated instantly; a natural 1 misses and, inside the target's melee
+//! zone, gives it a free hit, then d4 = 4 a free critical hit even without
+//! slots, then d6 = 6 the attacker dies. Free Hit Slots per round: Agility
+//! plus 1; free hits when an enemy leaves the melee zone (passing through it
+//! included) or moves more than 2 spaces in it, or fumbles. A single attack
 //! dealing ≥ 6 net damage wounds, with the effect the attacker aimed for.
 //!
 //! The battlefield is the engine's one-dimensional front measured in spaces;
 //! the melee zone is the `reach` spaces around a unit (1: adjacent squares).
-//! See the README section for every interpretation and option.
+//! The conformance table (`escalation_conformance.rs`, printed by `skirmish
+//! rules escalation`) traces every rule of the text to the code and tests.
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, InitiativeKind, InitiativeRoll, Tactic, Turn, UnitSpec,
+    Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
+    Tactic, Turn, UnitSpec,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{best_first, provoking_move};
@@ -164,6 +168,16 @@ pub enum TragedyHit {
     Rolled,
 }
 
+/// What a critical hit's multiplier doubles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CritMultiplies {
+    /// "You double the damage dealt": the net damage, after armour.
+    #[default]
+    Net,
+    /// The damage rolled, before armour is taken off.
+    Rolled,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub nat20_hits: bool,
@@ -171,6 +185,13 @@ pub struct Options {
     pub fumble_needs_zone: bool,
     pub tragedy_hit: TragedyHit,
     pub fatal_bonus_multiplied: bool,
+    pub crit_multiplies: CritMultiplies,
+    /// A disrupting wound's −3 for the round adds to its −1 for the battle
+    /// (−4 that round); default: −3 that round, −1 after.
+    pub disrupting_adds: bool,
+    /// A unit that starts prone stands up at once, before anybody's turn,
+    /// with a Bonus Action of its first turn; false: on its own turn.
+    pub stand_off_turn: bool,
     /// A side whose standing units fall to this fraction of its roster or
     /// fewer loses the will to fight; 0 = never.
     pub flee_at: f64,
@@ -184,6 +205,9 @@ impl Default for Options {
             fumble_needs_zone: true,
             tragedy_hit: TragedyHit::Auto,
             fatal_bonus_multiplied: false,
+            crit_multiplies: CritMultiplies::Net,
+            disrupting_adds: false,
+            stand_off_turn: true,
             flee_at: 0.0,
         }
     }
@@ -204,7 +228,10 @@ pub struct State {
     pub weakened: u8,
     /// Disrupting wounds: −1 Accuracy each, for the battle.
     pub disrupted: u8,
-    /// Round stamp of the last disrupting wound (−3 Accuracy that round).
+    /// Disrupting wounds taken in the round stamped `disrupted_round`: each
+    /// is −3 Accuracy for that round instead of −1 (−4 with
+    /// `disrupting_adds`).
+    pub disrupted_now: u8,
     pub disrupted_round: u32,
     /// Free hits made in the round stamped `slot_round`.
     pub slots_used: u8,
@@ -222,6 +249,13 @@ pub struct State {
     /// Seen by the enemy (a unit that starts undetected is seen once it has
     /// attacked).
     pub detected: bool,
+    /// Things to do before the first turn of the fight: the initiator's
+    /// opening attack, standing up off-turn.
+    pub opening: bool,
+    pub stand_at_start: bool,
+    /// Bonus Actions already spent from the unit's next turn (standing up
+    /// off-turn).
+    pub owed_bonus: u8,
 }
 
 impl State {
@@ -265,6 +299,7 @@ const BONUS_NAMES: &[&str] = &["accuracy", "damage", "dodge", "extra-attack"];
 const AIM_NAMES: &[&str] = &["center-mass", "fatal", "slowing", "weakening", "disrupting"];
 const DISENGAGE_NAMES: &[&str] = &["bonus", "attack", "none"];
 const TRAGEDY_NAMES: &[&str] = &["auto", "rolled"];
+const CRIT_NAMES: &[&str] = &["net", "rolled"];
 
 /// Conditions that stop a unit from acting and make it flat-footed ("tied
 /// up, froze, paralyzed and so on").
@@ -279,12 +314,12 @@ const HELPLESS: Conditions = Conditions::of(&[
 impl Ruleset for Escalation {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "escalation";
-    const TITLE: &'static str = "AA/MA/BA d20 homebrew with escalating crits (seed 003)";
-    const ABOUT: &'static str = "d20 + Accuracy vs 10 + Agility; fixed order by Agility, \
-        initiator last; 1 Attack, 1 Move (6 spaces) and 2 Bonus Actions a turn; \
-        critical and fumble escalation chains (instant defeat, fatal blow); Free Hit \
-        Slots; wounds at 6 net damage with aimed effects; armour as damage reduction. \
-        Distances in spaces.";
+    const TITLE: &'static str = "Combat rules (a d20 homebrew with escalating crits)";
+    const ABOUT: &'static str = "The \"Combat rules\" page: d20 + Accuracy vs 10 + Agility; \
+        fixed order by Agility, the initiator attacks first and then acts last; 1 Attack, \
+        1 Move (6 spaces) and 2 Bonus Actions a turn; critical and fumble escalation chains \
+        (instant defeat, fatal blow); Free Hit Slots; wounds at 6 net damage with aimed \
+        effects; armour as damage reduction. Distances in spaces.";
     const DISTANCE_UNIT: &'static str = "spaces";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
     const INITIATIVE_STAT: &'static str = "agility (initiators last)";
@@ -297,7 +332,7 @@ impl Ruleset for Escalation {
         Field::int("armor", 0, 100, 0, "damage reduction per attack (the text names armour without values); wounds count net damage"),
         Field::int("speed", 0, 100, 6, "spaces per Move Action"),
         Field::int("reach", 1, 10, 1, "melee zone in spaces (1 = adjacent squares; the Reach feat: 2); melee weapons reach it"),
-        Field::flag("initiator", false, "started the fight by attacking: acts last whatever its Agility"),
+        Field::flag("initiator", false, "started the fight by attacking: makes that attack before the first turn (on a target in reach), then acts last whatever its Agility"),
         Field::int("delay", 0, 20, 0, "delays its turn every round: acts as if its Agility modifier were this much lower (0: no delay)"),
         Field::flag("flat_footed", false, "flat-footed all fight (channeling, summoning sickness, ...): hit on 5"),
         Field::flag("undetected", false, "starts undetected: its first attack finds the target flat-footed and adds 1d4 sneak damage"),
@@ -356,6 +391,14 @@ impl Ruleset for Escalation {
             "a tragedy's free critical hit: auto-hits for ×2 damage, or is rolled and ×2 if it hits",
         ),
         Field::flag("fatal_bonus_multiplied", false, "the fatal aim's +16 is multiplied by criticals (default: added after)"),
+        Field::new(
+            "crit_multiplies",
+            Kind::Choice(CRIT_NAMES),
+            Some(Lit::Str("net")),
+            "what a critical doubles: the damage dealt, after armour (net), or the damage rolled, before armour",
+        ),
+        Field::flag("disrupting_adds", false, "a disrupting wound's -3 for the round adds to its -1 for the battle (-4 that round; default: -3 that round, -1 after)"),
+        Field::flag("stand_off_turn", true, "a unit that starts prone stands up at once, off-turn, with a Bonus Action of its first turn (false: on its own turn)"),
         Field::new(
             "flee_at",
             Kind::Float { min: 0.0, max: 1.0 },
@@ -427,6 +470,10 @@ impl Ruleset for Escalation {
             fumble_needs_zone: f.bool("fumble_needs_zone")?,
             tragedy_hit: [TragedyHit::Auto, TragedyHit::Rolled][f.choice("tragedy_hit")?],
             fatal_bonus_multiplied: f.bool("fatal_bonus_multiplied")?,
+            crit_multiplies: [CritMultiplies::Net, CritMultiplies::Rolled]
+                [f.choice("crit_multiplies")?],
+            disrupting_adds: f.bool("disrupting_adds")?,
+            stand_off_turn: f.bool("stand_off_turn")?,
             flee_at: f.float("flee_at")?,
         })
     }
@@ -537,21 +584,39 @@ impl Ruleset for Escalation {
         unit.agility - unit.delay + if unit.initiator { INITIATOR_LAST } else { 0 }
     }
 
-    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {
+        let c = unit.conditions;
         unit.state = State {
             hp: spec.stats.hp,
             detected: !spec.stats.undetected,
+            opening: spec.stats.initiator,
+            stand_at_start: options.stand_off_turn && c.has(Condition::Prone) && !c.any(HELPLESS),
             ..State::default()
         };
     }
 
+    /// Helpless units (tied up, frozen, paralyzed, unconscious, ...) take
+    /// their turn but cannot act: under team-alternating activation they
+    /// never cost their side an activation.
+    #[inline]
+    fn can_act(fight: &Fight<Self>, _enc: &Encounter<Self>, unit: usize) -> bool {
+        let u = &fight.units[unit];
+        !u.out && !u.conditions.any(HELPLESS)
+    }
+
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
-        let weakened = {
+        if turn.fight.round == 1 {
+            before_the_first_turn(turn);
+            if turn.unit(me).out {
+                return;
+            }
+        }
+        let (weakened, owed) = {
             let s = &mut turn.unit_mut(me).state;
             s.dodge = 0;
             s.hit_bonus = 0;
-            s.weakened
+            (s.weakened, std::mem::take(&mut s.owed_bonus))
         };
         if turn.unit(me).conditions.any(HELPLESS) {
             return;
@@ -559,7 +624,7 @@ impl Ruleset for Escalation {
         let mut eco = Economy {
             attack: true,
             moves: true,
-            bonus: 2u8.saturating_sub(weakened),
+            bonus: 2u8.saturating_sub(weakened).saturating_sub(owed),
         };
         if loses_will(turn) {
             flee(turn, &mut eco);
@@ -590,6 +655,45 @@ impl Ruleset for Escalation {
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
         (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
+    }
+}
+
+/// What happens before anybody's first turn (run by whichever unit's turn
+/// comes first in round 1; it counts as part of round 1): each initiator's
+/// opening attack ("initiates combat by attacking before the battle
+/// officially starts"), then units that start prone stand up off-turn (with
+/// `stand_off_turn`), paying a Bonus Action of their first turn.
+#[inline(never)]
+fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
+    for u in 0..turn.enc.n {
+        if std::mem::take(&mut turn.unit_mut(u).state.opening) {
+            let unit = turn.unit(u);
+            if !unit.out && !unit.conditions.any(HELPLESS) {
+                turn.as_actor(u, opening_attack);
+            }
+        }
+    }
+    for u in 0..turn.enc.n {
+        let unit = turn.unit_mut(u);
+        if std::mem::take(&mut unit.state.stand_at_start) && !unit.out {
+            unit.conditions.clear(Condition::Prone);
+            unit.state.owed_bonus = 1;
+        }
+    }
+}
+
+/// The initiator's attack that starts the fight: one attack, without moving
+/// or Bonus Actions, on a target its weapons reach where it stands (none if
+/// nothing is in reach).
+fn opening_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
+    let stats = turn.spec(turn.actor).stats;
+    let range = stats.max_range;
+    let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range) else {
+        return;
+    };
+    let distance = turn.enemy_distance(target);
+    if let Some(w) = stats.weapon_for(distance) {
+        attack_at(turn, target, &w, distance, Swing::Main, 0);
     }
 }
 
@@ -673,30 +777,34 @@ fn in_enemy_zone<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
 }
 
 /// Whether a move from `from` to `to` provokes a free hit from a unit at
-/// `at` with a melee zone of `zone` spaces: it leaves the zone, or moves
-/// more than 2 spaces inside it.
+/// `at` with a melee zone of `zone` spaces ("Free Hits": "when an enemy
+/// moves out of your melee zone or moves more than 2 spaces within your
+/// melee zone"): it ends outside the zone after being in it at any point of
+/// its path (moving through the zone is moving out of it), or moves more
+/// than 2 spaces inside it. A unit that has `disengaged` leaves zones
+/// without provoking ("Disengage"), but moving more than 2 spaces inside
+/// one still provokes.
 #[inline]
-pub fn provokes_free_hit(from: i32, to: i32, at: i32, zone: i32) -> bool {
-    let leaves = (from - at).abs() <= zone && (to - at).abs() > zone;
+pub fn provokes_free_hit(from: i32, to: i32, at: i32, zone: i32, disengaged: bool) -> bool {
+    // The part of the path inside the zone: [lo, hi], empty if lo > hi.
     let lo = from.min(to).max(at - zone);
     let hi = from.max(to).min(at + zone);
-    leaves || hi - lo > FREE_ZONE_MOVE
+    let leaves = lo <= hi && (to - at).abs() > zone;
+    (leaves && !disengaged) || hi - lo > FREE_ZONE_MOVE
 }
 
 /// Move the actor with `step`; enemies whose zone the move provokes take
-/// free hits (unless the actor disengaged this round).
+/// free hits (leaving zones provokes nothing once the actor has disengaged
+/// this round).
 fn moving<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     step: impl FnOnce(&mut Turn<'_, Escalation, D>),
 ) {
     let me = turn.actor;
     let round = turn.fight.round;
-    let watch = if turn.unit(me).state.disengaged_round == stamp(round) {
-        0
-    } else {
-        let side = turn.unit(me).side as usize;
-        turn.in_fight() & !turn.side_units(side)
-    };
+    let disengaged = turn.unit(me).state.disengaged_round == stamp(round);
+    let side = turn.unit(me).side as usize;
+    let watch = turn.in_fight() & !turn.side_units(side);
     let from = turn.unit(me).position;
     let provoked = provoking_move(turn, watch, step, |t, e, from| {
         provokes_free_hit(
@@ -704,6 +812,7 @@ fn moving<D: Dice>(
             t.unit(t.actor).position,
             t.unit(e).position,
             t.spec(e).stats.reach,
+            disengaged,
         )
     });
     for enemy in Bits(provoked) {
@@ -974,7 +1083,11 @@ fn accuracy<D: Dice>(
     let s = &turn.unit(me).state;
     let mut acc = stats.accuracy + weapon.accuracy - s.disrupted as i32;
     if s.disrupted_round == stamp(turn.fight.round) {
-        acc -= 3;
+        // "By 1 for the entire battle and by 3 for the current round": each
+        // wound of this round is −3 in all (−1 counted above), or −4 if the
+        // two add (`disrupting_adds`).
+        let extra = if turn.options().disrupting_adds { 3 } else { 2 };
+        acc -= extra * s.disrupted_now as i32;
     }
     if matches!(swing, Swing::Main | Swing::Extra) {
         acc += s.hit_bonus;
@@ -1081,7 +1194,12 @@ fn damage<D: Dice>(
         raw += turn.dice.roll(4) as i32;
     }
     let armor = turn.spec(target).stats.armor;
-    let mut net = (raw.max(0) * multiplier - armor).max(0);
+    // "You double the damage dealt": by default the damage that gets through
+    // armour ("net damage", as the text counts wounds) is multiplied.
+    let mut net = match opts.crit_multiplies {
+        CritMultiplies::Net => (raw - armor).max(0) * multiplier,
+        CritMultiplies::Rolled => (raw.max(0) * multiplier - armor).max(0),
+    };
     let wound = net >= WOUND_THRESHOLD;
     if wound {
         turn.count(counter::WOUNDS);
@@ -1109,7 +1227,11 @@ fn damage<D: Dice>(
             Aim::Weakening => t.weakened += 1,
             Aim::Disrupting => {
                 t.disrupted += 1;
-                t.disrupted_round = stamp(round);
+                if t.disrupted_round != stamp(round) {
+                    t.disrupted_round = stamp(round);
+                    t.disrupted_now = 0;
+                }
+                t.disrupted_now += 1;
             }
         }
     }

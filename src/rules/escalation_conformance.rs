@@ -1,7 +1,525 @@
-//! `escalation`'s conformance table: every rule of its source text, how skirmish
-//! models it, and the tests in `escalation_tests.rs` that pin it. Printed by
-//! `skirmish rules escalation`; checked by `rules::conformance`'s tests.
+//! `escalation`'s conformance table: every rule of its source text, the
+//! "Combat rules" page, by the section it stands in, how skirmish models it,
+//! and the tests in `escalation_tests.rs` that pin it. Printed by `skirmish
+//! rules escalation`; checked by `rules::conformance`'s tests.
 
 use crate::rules::{Clause, Modelled};
 
-pub const TABLE: &[Clause] = &[];
+const INTRO: &str = "Combat rules";
+
+pub const TABLE: &[Clause] = &[
+    // ---- Combat rules (the opening paragraphs)
+    Clause {
+        section: INTRO,
+        rule: "the unit with the highest Agility modifier takes the first turn, then the next highest",
+        modelled: Modelled::AsWritten,
+        how: "the default `initiative = \"fixed\"` orders by Agility modifier, no roll, once per fight (a slowing wound does not reorder); ties (the text is silent) by the engine's `initiative_ties` (default random, drawn once per fight). The engine's other schemes work too (rolled ones roll d20 + Agility, which the text does not have)",
+        tests: &["order_is_descending_agility_and_the_initiator_goes_last"],
+    },
+    Clause {
+        section: INTRO,
+        rule: "a turn = 1 Attack Action, 1 Move Action, 2 Bonus Actions; the round ends when all units have had their turn",
+        modelled: Modelled::AsWritten,
+        how: "each turn has one AA, one MA and two BAs (fewer after weakening wounds or an off-turn stand-up), spent by the unit's tactic and `bonus` policy; see the action sections",
+        tests: &[
+            "bonus_actions_buy_accuracy_damage_dodge_or_an_extra_attack",
+            "moving_spends_the_move_action_and_bonus_actions_for_spaces",
+        ],
+    },
+    Clause {
+        section: INTRO,
+        rule: "the battle continues until all units of one team are defeated, flee, or lose the will to fight",
+        modelled: Modelled::Option("flee_at"),
+        how: "0 HP defeats (the text names no other HP rule). The text gives no trigger for losing the will to fight, so by default sides fight to the end; `flee_at` = f makes a side whose standing units are at most f of its roster flee: each unit disengages if it can, backs off (provoking otherwise) and leaves",
+        tests: &["zero_hp_defeats_and_the_fight_ends", "a_side_may_lose_the_will_to_fight"],
+    },
+    Clause {
+        section: INTRO,
+        rule: "victorious units have their MP replenished after the battle",
+        modelled: Modelled::NotModelled,
+        how: "after the fight; no spells or MP are simulated",
+        tests: &[],
+    },
+    // ---- Attack Action
+    Clause {
+        section: "Attack Action",
+        rule: "the AA can attack",
+        modelled: Modelled::AsWritten,
+        how: "one attack with the best weapon (highest mean damage) that reaches the target",
+        tests: &["a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility"],
+    },
+    Clause {
+        section: "Attack Action",
+        rule: "the AA can disengage from an enemy's melee zone without provoking a free hit",
+        modelled: Modelled::Abstraction,
+        how: "a policy on the stat block: `disengage = \"attack\"` spends the AA (no attack that turn) when a keep-range or fleeing unit leaves a zone; `\"bonus\"` (default) spends both BAs; `\"none\"` provokes",
+        tests: &["backing_off_provokes_a_free_hit_unless_disengaged"],
+    },
+    Clause {
+        section: "Attack Action",
+        rule: "the AA can get up out of prone",
+        modelled: Modelled::Abstraction,
+        how: "a prone unit stands with its cheapest action: a BA (see Prone); the AA or MA only if no BA is left (the MA)",
+        tests: &["standing_up_costs_a_bonus_action_and_weakened_units_have_fewer"],
+    },
+    Clause {
+        section: "Attack Action",
+        rule: "the AA (or MA, or a BA) can pay a spell's cast time, pick up an item, draw or sheathe a weapon, talk",
+        modelled: Modelled::NotModelled,
+        how: "no spells, items or talk; a unit's weapons are all at hand (choosing among them costs no action): the Weapons tab the text refers to is absent",
+        tests: &[],
+    },
+    // ---- Move Action
+    Clause {
+        section: "Move Action",
+        rule: "the MA moves the unit (traditionally 6 spaces)",
+        modelled: Modelled::Abstraction,
+        how: "`speed` spaces (default 6) along the one-dimensional front; an advancing unit moves only as far as its melee zone (or range) needs",
+        tests: &["moving_spends_the_move_action_and_bonus_actions_for_spaces"],
+    },
+    Clause {
+        section: "Move Action",
+        rule: "the MA can get up out of prone",
+        modelled: Modelled::AsWritten,
+        how: "used when the unit has no Bonus Action left (two weakening wounds)",
+        tests: &["standing_up_costs_a_bonus_action_and_weakened_units_have_fewer"],
+    },
+    Clause {
+        section: "Move Action",
+        rule: "half spaces when sneaking, swimming, climbing, carrying max capacity",
+        modelled: Modelled::NotModelled,
+        how: "no terrain or encumbrance on the front",
+        tests: &[],
+    },
+    // ---- Bonus Actions
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can boost the chance to hit by +1",
+        modelled: Modelled::Option("bonus_stacks"),
+        how: "`bonus = \"accuracy\"` (default policy): +1 per BA to this turn's attacks; two BAs give +2 (`bonus_stacks = true`, default: each BA is a separate +1); `false`: two give +1",
+        tests: &["bonus_actions_buy_accuracy_damage_dodge_or_an_extra_attack"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can increase melee damage by +1 for that round",
+        modelled: Modelled::AsWritten,
+        how: "`bonus = \"damage\"`: +1 per BA to melee damage for the rest of the round, free hits included",
+        tests: &["bonus_actions_buy_accuracy_damage_dodge_or_an_extra_attack"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can enhance the ability to dodge by +1",
+        modelled: Modelled::Abstraction,
+        how: "`bonus = \"dodge\"`: +1 per BA to the unit's 10 + Agility until its next turn (the text gives no duration); BAs left on a turn without an attack also go to dodge",
+        tests: &["bonus_actions_buy_accuracy_damage_dodge_or_an_extra_attack"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can move an additional 2 spaces",
+        modelled: Modelled::AsWritten,
+        how: "an advancing unit that the MA does not bring into reach spends BAs, 2 spaces each; a fleeing unit spends what it has left",
+        tests: &["moving_spends_the_move_action_and_bonus_actions_for_spaces"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "the MA and both BAs buy an additional attack, without feats or Strength modifier",
+        modelled: Modelled::AsWritten,
+        how: "`bonus = \"extra-attack\"`: a second attack without Strength when the MA was not needed to move (otherwise the BAs go to accuracy); it takes another target in reach if the first fell",
+        tests: &["bonus_actions_buy_accuracy_damage_dodge_or_an_extra_attack"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "two BAs disengage from an enemy's melee zone without provoking a free hit",
+        modelled: Modelled::AsWritten,
+        how: "`disengage = \"bonus\"` (default): a keep-range or fleeing unit in a zone spends both BAs, if it still has them, before it backs off",
+        tests: &["backing_off_provokes_a_free_hit_unless_disengaged", "a_side_may_lose_the_will_to_fight"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can get up out of prone, even off-turn, removing the BA from the next turn",
+        modelled: Modelled::Option("stand_off_turn"),
+        how: "default: a unit that starts the fight prone stands up at once, before anybody's first turn (after an initiator's opening attack) and has one BA fewer on its first turn; `stand_off_turn = false`: it stands on its own turn with a BA of that turn",
+        tests: &["a_prone_unit_stands_up_off_turn_at_the_cost_of_a_bonus_action"],
+    },
+    Clause {
+        section: "Bonus Actions",
+        rule: "a BA can pick up an item, draw or sheathe a weapon, talk, toggle spell effects",
+        modelled: Modelled::NotModelled,
+        how: "no items, talk or spells; weapons are all at hand",
+        tests: &[],
+    },
+    // ---- Initiative/Initiating
+    Clause {
+        section: "Initiative/Initiating",
+        rule: "whoever initiates combat by attacking before the battle officially starts is placed last in the lineup",
+        modelled: Modelled::AsWritten,
+        how: "`initiator = true` on the stat block: initiative stat Agility - 1000 (last whatever its Agility)",
+        tests: &["order_is_descending_agility_and_the_initiator_goes_last"],
+    },
+    Clause {
+        section: "Initiative/Initiating",
+        rule: "the initiator's attack before the battle",
+        modelled: Modelled::AsWritten,
+        how: "before the first turn of round 1 each initiator makes one attack (no move, no Bonus Actions) on a target its weapons reach where it stands (none in reach: no attack); it counts as part of round 1 (Free Hit Slots, a disrupting wound's -3). An undetected initiator's opening attack is its sneak attack",
+        tests: &[
+            "the_initiator_attacks_before_the_first_turn_then_acts_last",
+            "statistically_an_opening_disrupting_wound_costs_3_accuracy_that_round",
+        ],
+    },
+    Clause {
+        section: "Initiative/Initiating",
+        rule: "a character may delay its turn in the lineup for the round",
+        modelled: Modelled::Abstraction,
+        how: "a fixed tactic: `delay = N` on the stat block makes the unit act every round as if its Agility were N lower",
+        tests: &["order_is_descending_agility_and_the_initiator_goes_last"],
+    },
+    // ---- Attacking
+    Clause {
+        section: "Attacking",
+        rule: "d20 + Accuracy modifier >= the target's Agility modifier + 10 hits; lower misses",
+        modelled: Modelled::AsWritten,
+        how: "d20 + `accuracy` + the weapon's `accuracy` + boosts >= 10 + Agility (after slowing wounds) + dodge",
+        tests: &[
+            "a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility",
+            "statistically_plus_2_vs_11_hits_twelve_twentieths",
+        ],
+    },
+    Clause {
+        section: "Attacking",
+        rule: "damage depends on the weapon or spell (the Weapons tab)",
+        modelled: Modelled::Abstraction,
+        how: "the tab is absent: weapons give their damage dice (`damage`), `kind` (melee: Strength and the BA damage bonus apply; ranged) and `range`; armour is `armor`, a damage reduction per attack (the text names armour without values)",
+        tests: &["a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility", "wounds_need_six_net_damage_after_armour"],
+    },
+    // ---- Wounds/Aiming
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "a wound: a single attack dealing 6 or more net damage, after armour and other reductions",
+        modelled: Modelled::AsWritten,
+        how: "net damage = (damage - armour, at least 0) x the critical multiplier; >= 6 wounds, with the attacker's aim's effect; effects last the battle (nothing heals)",
+        tests: &["wounds_need_six_net_damage_after_armour"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "aim is the attacker's choice for any physical attack",
+        modelled: Modelled::Abstraction,
+        how: "a fixed policy per stat block: `aim` = center-mass (default), fatal, slowing, weakening or disrupting",
+        tests: &["each_aim_has_its_wound_effect"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "Fatal Targets: on a wound, a 1/4 chance to add 16 damage to the attack",
+        modelled: Modelled::Option("fatal_bonus_multiplied"),
+        how: "on a wound a d4 of 4 adds 16, after the critical multiplier (default: 'add 16 additional damage to the attack'); `fatal_bonus_multiplied = true`: x the multiplier too",
+        tests: &["each_aim_has_its_wound_effect"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "Slowing Targets: on a wound, movement -2 and Agility modifier -1",
+        modelled: Modelled::AsWritten,
+        how: "per wound, for the battle: -2 spaces per MA, -1 Agility (defence and Free Hit Slots; the turn order, fixed at the start, is not redone)",
+        tests: &["each_aim_has_its_wound_effect", "free_hit_slots_are_agility_plus_one_per_round"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "Weakening Targets: on a wound, Strength modifier -1 and 1 Bonus Action removed",
+        modelled: Modelled::AsWritten,
+        how: "per wound, for the battle (like the Strength loss beside it): -1 Strength on melee damage and one BA fewer every turn",
+        tests: &["each_aim_has_its_wound_effect", "standing_up_costs_a_bonus_action_and_weakened_units_have_fewer"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "Disrupting Targets: on a wound, Accuracy -1 for the entire battle and -3 for the current round",
+        modelled: Modelled::Option("disrupting_adds"),
+        how: "default: -3 in the round of the wound (the text's number for that round), -1 from the next round on, per wound; `disrupting_adds = true`: the two add up, -4 that round",
+        tests: &[
+            "a_disrupting_wound_is_minus_3_this_round_and_minus_1_after",
+            "statistically_an_opening_disrupting_wound_costs_3_accuracy_that_round",
+        ],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "Center Mass: no wound effect, +1 accuracy on the attack",
+        modelled: Modelled::AsWritten,
+        how: "`aim = \"center-mass\"` (default): +1 to hit",
+        tests: &["a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility"],
+    },
+    Clause {
+        section: "Wounds/Aiming",
+        rule: "a wound is removed by a single heal of 6 HP or more, or an explicit effect",
+        modelled: Modelled::NotModelled,
+        how: "no healing is simulated",
+        tests: &[],
+    },
+    // ---- Spell Casting
+    Clause {
+        section: "Spell Casting",
+        rule: "spells state their cast time in actions; Bonus Actions can improve them",
+        modelled: Modelled::NotModelled,
+        how: "no spells (their descriptions are not in the text)",
+        tests: &[],
+    },
+    // ---- Auto Fails/Criticals
+    Clause {
+        section: "Auto Fails/Criticals",
+        rule: "a natural 20 is a critical hit; d4 = 4 makes it super critical; then d6 = 6, d8 = 8 and so on",
+        modelled: Modelled::Option("nat20_hits"),
+        how: "a natural 20 on an attack hits whatever the target number (it is a critical hit; `nat20_hits = false`: only if the total reaches); the d4 and d6 are rolled as written; the chain stops at the d6, whose 6 already defeats the target",
+        tests: &[
+            "crit_chain_doubles_quadruples_then_defeats_instantly",
+            "statistically_the_crit_chain_is_1_in_20_80_480",
+        ],
+    },
+    Clause {
+        section: "Auto Fails/Criticals",
+        rule: "a natural 1 is an auto fail; d4 = 4 makes it a tragedy; then d6 and so on",
+        modelled: Modelled::AsWritten,
+        how: "a natural 1 on an attack always misses; the d4 and d6 are rolled when the chain has consequences (see the next section)",
+        tests: &[
+            "fumble_chain_free_hit_then_free_crit_then_the_attackers_death",
+            "statistically_the_fumble_chain_is_1_in_20_80_480",
+        ],
+    },
+    // ---- Combat specific Fails/Criticals
+    Clause {
+        section: "Combat specific Fails/Criticals",
+        rule: "a natural 1 inside the target's melee zone: the target immediately gets a free hit",
+        modelled: Modelled::AsWritten,
+        how: "the target's free hit uses one of its Free Hit Slots (none left: no free hit) and its best weapon reaching the attacker; a helpless target makes none; free hits answering free hits nest at most 4 deep",
+        tests: &["fumble_chain_free_hit_then_free_crit_then_the_attackers_death"],
+    },
+    Clause {
+        section: "Combat specific Fails/Criticals",
+        rule: "a tragedy: the unit gets a free critical hit, even without Free Hit Slots",
+        modelled: Modelled::Option("tragedy_hit"),
+        how: "default `auto`: it hits without a roll, damage x2 (no further crit chain); `rolled`: rolled like an attack, x2 if it hits; uses a slot if one is left",
+        tests: &["fumble_chain_free_hit_then_free_crit_then_the_attackers_death"],
+    },
+    Clause {
+        section: "Combat specific Fails/Criticals",
+        rule: "a tragedy escalating to a 6: the unit attacked kills the attacker instantly",
+        modelled: Modelled::AsWritten,
+        how: "the attacker is out, unless the target is helpless (it cannot deliver a blow)",
+        tests: &[
+            "fumble_chain_free_hit_then_free_crit_then_the_attackers_death",
+            "a_helpless_target_delivers_no_fatal_blow",
+        ],
+    },
+    Clause {
+        section: "Combat specific Fails/Criticals",
+        rule: "the tragedy and fatal blow: only inside the target's melee zone?",
+        modelled: Modelled::Option("fumble_needs_zone"),
+        how: "the text ties the free hit to the melee zone and says a tragedy 'worsens' those consequences: by default the whole chain needs the zone; `fumble_needs_zone = false`: at any range",
+        tests: &["fumbles_outside_the_melee_zone_roll_no_chain_unless_the_option_says"],
+    },
+    Clause {
+        section: "Combat specific Fails/Criticals",
+        rule: "a natural 20 doubles the damage dealt; a super critical doubles it again; escalating to a 6 defeats the target instantly",
+        modelled: Modelled::Option("crit_multiplies"),
+        how: "default `net`: the damage dealt, after armour, is doubled (x4 for a super critical), as the text counts damage dealt for wounds; `rolled`: the damage rolled is multiplied before armour comes off. d6 = 6: the target is out, no damage roll",
+        tests: &[
+            "critical_hits_double_the_damage_after_armour",
+            "crit_chain_doubles_quadruples_then_defeats_instantly",
+            "statistically_crits_double_the_net_damage_over_two_rounds",
+        ],
+    },
+    // ---- Melee Zone
+    Clause {
+        section: "Melee Zone",
+        rule: "the melee zone is all the squares adjacent to a unit",
+        modelled: Modelled::Abstraction,
+        how: "on the one-dimensional front, the `reach` spaces either side of the unit (default 1; the Reach feat is `reach = 2`); melee weapons reach the zone",
+        tests: &["passing_through_a_melee_zone_provokes_a_free_hit", "fumbles_outside_the_melee_zone_roll_no_chain_unless_the_option_says"],
+    },
+    // ---- Free Hits/Free Hit Slots (FHS)
+    Clause {
+        section: "Free Hits/Free Hit Slots (FHS)",
+        rule: "a free hit when an enemy moves out of your melee zone",
+        modelled: Modelled::AsWritten,
+        how: "a move that ends outside a zone after being in it at any point provokes: backing off, and passing through a zone on the way to a target behind; struck at the nearest point of the path in the zone",
+        tests: &[
+            "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
+            "passing_through_a_melee_zone_provokes_a_free_hit",
+            "backing_off_provokes_a_free_hit_unless_disengaged",
+            "statistically_a_runner_passing_through_a_zone_falls_as_computed",
+        ],
+    },
+    Clause {
+        section: "Free Hits/Free Hit Slots (FHS)",
+        rule: "a free hit when an enemy moves more than 2 spaces within your melee zone",
+        modelled: Modelled::Abstraction,
+        how: "more than 2 spaces of the move inside the zone on the front (possible with `reach` >= 2); disengaging does not cover it",
+        tests: &[
+            "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
+            "a_long_reach_gets_a_free_hit_on_units_closing_more_than_2_inside_it",
+        ],
+    },
+    Clause {
+        section: "Free Hits/Free Hit Slots (FHS)",
+        rule: "a free hit when an enemy attacking you rolls a 1",
+        modelled: Modelled::AsWritten,
+        how: "see Combat specific Fails/Criticals",
+        tests: &["fumble_chain_free_hit_then_free_crit_then_the_attackers_death"],
+    },
+    Clause {
+        section: "Free Hits/Free Hit Slots (FHS)",
+        rule: "a free hit when a feat grants an additional attack action",
+        modelled: Modelled::NotModelled,
+        how: "no feats are simulated",
+        tests: &[],
+    },
+    Clause {
+        section: "Free Hits/Free Hit Slots (FHS)",
+        rule: "Free Hit Slots per round = Agility modifier + 1; 0 or less: none",
+        modelled: Modelled::AsWritten,
+        how: "slots reset every round; Agility after slowing wounds; a free hit costs no action",
+        tests: &["free_hit_slots_are_agility_plus_one_per_round", "backing_off_provokes_a_free_hit_unless_disengaged"],
+    },
+    // ---- Disengage
+    Clause {
+        section: "Disengage",
+        rule: "leave enemy melee zones for the round without provoking, for 1 AA or 2 BAs",
+        modelled: Modelled::AsWritten,
+        how: "after disengaging, leaving (or passing through) any zone provokes nothing for the rest of the round; moving more than 2 spaces inside a zone still does. Who disengages: the stat block's `disengage` policy",
+        tests: &[
+            "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
+            "backing_off_provokes_a_free_hit_unless_disengaged",
+        ],
+    },
+    Clause {
+        section: "Disengage",
+        rule: "disengaging through spells and abilities",
+        modelled: Modelled::NotModelled,
+        how: "no spells or abilities are simulated",
+        tests: &[],
+    },
+    // ---- Flat Footed
+    Clause {
+        section: "Flat Footed",
+        rule: "flat-footed units are hit on 5 whatever their Agility: snuck up on, tied up, frozen, paralyzed",
+        modelled: Modelled::AsWritten,
+        how: "target number 5 against: `flat_footed = true` (all fight), an undetected attacker, and the conditions restrained (tied up), paralyzed, stunned, incapacitated and unconscious",
+        tests: &["flat_footed_and_prone_targets"],
+    },
+    Clause {
+        section: "Flat Footed",
+        rule: "units tied up, frozen, paralyzed cannot act",
+        modelled: Modelled::AsWritten,
+        how: "those conditions (restrained, paralyzed, stunned, incapacitated, unconscious) make a unit skip its turn, make no free hits and no fatal blow; under team-alternating activation (`initiative = \"alternating\"`) they never cost their side an activation (`can_act`)",
+        tests: &[
+            "helpless_units_cost_their_team_no_activation_under_alternating",
+            "a_helpless_target_delivers_no_fatal_blow",
+        ],
+    },
+    Clause {
+        section: "Flat Footed",
+        rule: "prone is semi flat-footed: hit on 5 + Agility",
+        modelled: Modelled::AsWritten,
+        how: "target number 5 + Agility against a prone unit, no dodge",
+        tests: &["flat_footed_and_prone_targets", "a_prone_unit_stands_up_off_turn_at_the_cost_of_a_bonus_action"],
+    },
+    // ---- Prone
+    Clause {
+        section: "Prone",
+        rule: "while prone a unit cannot dodge and moves 1/3 of its movement",
+        modelled: Modelled::Abstraction,
+        how: "no dodge (5 + Agility); a prone unit stands before it moves, so it never moves prone. Prone only comes from the scenario's conditions (nothing in the text knocks a unit down)",
+        tests: &["flat_footed_and_prone_targets"],
+    },
+    Clause {
+        section: "Prone",
+        rule: "standing up costs 1 AA, MA or BA; off-turn it consumes that action from the next turn; not possible with none left",
+        modelled: Modelled::Option("stand_off_turn"),
+        how: "always the cheapest, a BA (the MA if none is left); by default off-turn at the start of the fight, from the first turn's BAs (see Bonus Actions)",
+        tests: &[
+            "a_prone_unit_stands_up_off_turn_at_the_cost_of_a_bonus_action",
+            "standing_up_costs_a_bonus_action_and_weakened_units_have_fewer",
+        ],
+    },
+    // ---- The rest of the text
+    Clause {
+        section: "Disarmed",
+        rule: "a disarmed item can be retrieved for 1 AA, MA or BA",
+        modelled: Modelled::NotModelled,
+        how: "nothing in the text disarms in combat",
+        tests: &[],
+    },
+    Clause {
+        section: "Summoning Slots",
+        rule: "summoned creatures under control at once = level",
+        modelled: Modelled::NotModelled,
+        how: "no summoning; summoned units can be written as ordinary units",
+        tests: &[],
+    },
+    Clause {
+        section: "Thralling",
+        rule: "summoned units vanish or persist by thrall cost",
+        modelled: Modelled::NotModelled,
+        how: "outside combat",
+        tests: &[],
+    },
+    Clause {
+        section: "Summoning Sickness",
+        rule: "a summoned unit cannot act or dodge in its first round",
+        modelled: Modelled::NotModelled,
+        how: "no summoning; `flat_footed = true` gives the no-dodge half for a whole fight",
+        tests: &[],
+    },
+    Clause {
+        section: "Channeling",
+        rule: "a channeling unit is flat-footed until the spell is cast or cancelled",
+        modelled: Modelled::Abstraction,
+        how: "no spells: `flat_footed = true` on the stat block makes a unit flat-footed for the whole fight",
+        tests: &["flat_footed_and_prone_targets"],
+    },
+    Clause {
+        section: "Flanking",
+        rule: "attacking a unit from behind: +1 accuracy",
+        modelled: Modelled::Abstraction,
+        how: "the front has no facing: an attacker in the target's melee zone while another enemy of the target is in it too gets +1",
+        tests: &["flanking_gives_plus_one"],
+    },
+    Clause {
+        section: "Sneak Damage",
+        rule: "attacking while undetected: the target is flat-footed and takes an extra d4, multiplied by criticals",
+        modelled: Modelled::AsWritten,
+        how: "`undetected = true`: the unit's first attack (its only undetected one) finds the target flat-footed and adds 1d4, before the multiplier",
+        tests: &["undetected_attackers_sneak_a_d4_that_crits_multiply"],
+    },
+    Clause {
+        section: "Feats",
+        rule: "Reach: melee zone of 2 spaces",
+        modelled: Modelled::AsWritten,
+        how: "`reach = 2` on the stat block",
+        tests: &["a_long_reach_gets_a_free_hit_on_units_closing_more_than_2_inside_it"],
+    },
+    Clause {
+        section: "Feats",
+        rule: "Athlete: 2 more movement spaces",
+        modelled: Modelled::AsWritten,
+        how: "`speed = 8` on the stat block",
+        tests: &["moving_spends_the_move_action_and_bonus_actions_for_spaces"],
+    },
+    Clause {
+        section: "Feats",
+        rule: "Sneak attack (+d4 sneak damage), Legion leader, Battle caster, Maneuverer, Weapon focus",
+        modelled: Modelled::NotModelled,
+        how: "no feats beyond what stat-block fields express (damage dice can carry Weapon focus's extra die)",
+        tests: &[],
+    },
+    // ---- Shared axes the text does not have
+    Clause {
+        section: "(none: the engine's shared axes)",
+        rule: "cover (none / half / three-quarters / full)",
+        modelled: Modelled::NotModelled,
+        how: "the text has no cover rules: the `cover` setting is ignored",
+        tests: &[],
+    },
+    Clause {
+        section: "(none: the engine's shared axes)",
+        rule: "conditions blinded, deafened, frightened, grappled",
+        modelled: Modelled::NotModelled,
+        how: "the text does not name them: ignored (prone and the helpless conditions are above)",
+        tests: &[],
+    },
+];

@@ -9,7 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, encounter, fight, four_se, rate};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se, rate};
 
 /// Unit 0 (`a`, side red: ACC +2, 1d8 sword, aim slowing) and unit 1 (`b`,
 /// side blue: AGI +1, so hit on 11; 1d6 sword, aim slowing), both 30 HP,
@@ -429,16 +429,95 @@ fn free_hit_slots_are_agility_plus_one_per_round() {
 
 #[test]
 fn free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it() {
+    // "Free Hits/Free Hit Slots (FHS)": "When an enemy moves out of your
+    // melee zone or moves more than 2 spaces within your melee zone."
     // Unit at 0 with a zone of 1 / 4.
-    assert!(provokes_free_hit(1, 7, 0, 1), "leaves");
-    assert!(!provokes_free_hit(2, 8, 0, 1), "was never in");
-    assert!(!provokes_free_hit(8, 1, 0, 1), "enters");
-    assert!(!provokes_free_hit(4, 2, 0, 4), "2 spaces inside");
-    assert!(provokes_free_hit(4, 1, 0, 4), "3 spaces inside");
+    assert!(provokes_free_hit(1, 7, 0, 1, false), "leaves");
+    assert!(!provokes_free_hit(2, 8, 0, 1, false), "was never in");
+    assert!(!provokes_free_hit(8, 1, 0, 1, false), "enters");
+    assert!(!provokes_free_hit(4, 2, 0, 4, false), "2 spaces inside");
+    assert!(provokes_free_hit(4, 1, 0, 4, false), "3 spaces inside");
     assert!(
-        provokes_free_hit(9, 1, 0, 4),
+        provokes_free_hit(9, 1, 0, 4, false),
         "enters, then 3 spaces inside"
     );
+    // Passing through the zone is moving out of it.
+    assert!(provokes_free_hit(-6, 3, 0, 1, false), "through it");
+    assert!(
+        provokes_free_hit(6, -6, 0, 4, false),
+        "through a long reach"
+    );
+    // "Disengage": "leave enemy melee zones for the round without provoking
+    // free hits"; moving more than 2 spaces inside one still provokes.
+    assert!(!provokes_free_hit(1, 7, 0, 1, true), "leaves, disengaged");
+    assert!(!provokes_free_hit(-6, 3, 0, 1, true), "through, disengaged");
+    assert!(
+        provokes_free_hit(4, 1, 0, 4, true),
+        "3 spaces inside, disengaged"
+    );
+}
+
+/// Unit 0 (`runner`, red, advancing from 6 spaces out, targeting at random)
+/// against a blocker (unit 1, 1 space out, holding, 1 Free Hit Slot, a club
+/// doing 10) and a paralyzed dummy behind it (unit 2, 4 spaces out). The
+/// blocker delays 5 so that the runner acts first.
+fn gauntlet(runner_hp: i32, max_rounds: u32) -> Encounter<Escalation> {
+    encounter::<Escalation>(&format!(
+        r#"
+name = "t"
+rules = "escalation"
+max_rounds = {max_rounds}
+[weapons.sword]
+damage = "1d8"
+[weapons.club]
+damage = "10"
+[units.runner]
+hp = {runner_hp}
+agility = -1
+aim = "slowing"
+weapons = ["sword"]
+[units.blocker]
+hp = 1000
+delay = 5
+aim = "slowing"
+weapons = ["club"]
+[units.dummy]
+hp = 1000
+agility = -9
+weapons = ["sword"]
+[sides.red]
+runner = {{ distance = 6 }}
+[sides.blue]
+blocker = {{ distance = 1, tactic = "hold" }}
+dummy = {{ distance = 4, tactic = "hold", conditions = ["paralyzed"] }}
+"#
+    ))
+}
+
+#[test]
+fn passing_through_a_melee_zone_provokes_a_free_hit() {
+    // "Free Hits/Free Hit Slots (FHS)": a free hit "when an enemy moves out
+    // of your melee zone". The runner (at -6) picks the dummy (d2 = 2) and
+    // runs 9 spaces (Move Action 6, both Bonus Actions 2 each) to 3, through
+    // the blocker's zone (0 to 2) and out of it: the blocker's free hit (d20
+    // 12 + 0 vs 10 - 1 hits, club 10). Then the runner attacks the dummy
+    // (paralyzed: hit on 5; 6 hits, 1d8 = 4).
+    let enc = gauntlet(30, 1);
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(2, 2), (20, 12), (20, 6), (8, 4)]);
+    assert_eq!(f.units[0].position, 3);
+    assert_eq!(f.counters[counter::FREE_HITS], 1);
+    assert_eq!(f.units[1].state.slots_used, 1);
+    assert_eq!(f.units[0].state.hp, 20);
+    assert_eq!(f.units[2].state.hp, 996);
+    // Picking the blocker instead (d2 = 1): it stops in the zone, no free
+    // hit; both Bonus Actions go to accuracy (9 + 2 = 11 vs 10 hits).
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(2, 1), (20, 9), (8, 4)]);
+    assert_eq!(f.units[0].position, 0);
+    assert_eq!(f.counters[counter::FREE_HITS], 0);
 }
 
 /// A keep-range archer (unit 0, on the line) engaged by a swordsman (unit
@@ -650,6 +729,10 @@ b = {{ distance = {distance}, tactic = "hold" }}
 
 #[test]
 fn standing_up_costs_a_bonus_action_and_weakened_units_have_fewer() {
+    // "Prone": standing up takes "1 Attack Action (AA), 1 Move Action (MA),
+    // or 1 Bonus Action (BA)": the cheapest, a BA (off-turn at the start of
+    // the fight by default, from its first turn). "Weakening Targets":
+    // "remove 1 Bonus Action from them".
     let mut enc = duel("", "", "");
     enc.units[0].conditions.set(Condition::Prone);
     let mut f = fight(&enc);
@@ -716,21 +799,210 @@ fn each_aim_has_its_wound_effect() {
     // b attacks: 1d6 4 + (2 − 1) = 5; one BA: +1 to hit (9 + 1 + 0 = 10).
     play(&enc, &mut f, 1, &[(20, 9), (6, 4)]);
     assert_eq!(f.units[0].state.hp, 25);
-    // Disrupting: −1 Accuracy for the battle, −3 more this round.
-    let enc = duel("", "aim = \"disrupting\"", "accuracy = 5");
-    let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+    // Disrupting: see the test below.
+}
+
+/// Unit 1's free hit on unit 0 in round `round`, with a d20 of 10 and a
+/// knife's d6 of 1: its total.
+fn knife_total(enc: &Encounter<Escalation>, f: &mut Fight<Escalation>, round: u32) -> i32 {
+    f.round = round;
     let knife = enc.units[1].stats.weapons[0];
     let mut dice = ScriptedDice::new(&[(20, 10), (6, 1)]);
-    let r = as_turn(&enc, &mut f, &mut dice, 1, |t| {
-        attack(t, 0, &knife, Swing::Free)
-    });
-    assert_eq!(r.total, 10 + 5 - 1 - 3);
+    let r = as_turn(enc, f, &mut dice, 1, |t| attack(t, 0, &knife, Swing::Free));
+    dice.assert_done();
+    r.total
+}
+
+#[test]
+fn a_disrupting_wound_is_minus_3_this_round_and_minus_1_after() {
+    // "Wounds/Aiming", Disrupting Targets: "lower the target's Accuracy
+    // modifier by 1 for the entire battle and by 3 for the current round":
+    // -3 in the round of the wound (not -1 - 3 = -4), -1 from then on.
+    let enc = duel("", "aim = \"disrupting\"", "accuracy = 5");
+    let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+    assert_eq!(knife_total(&enc, &mut f, 1), 10 + 5 - 3);
+    assert_eq!(knife_total(&enc, &mut f, 2), 10 + 5 - 1);
+    // A second disrupting wound in a later round: -1 for the first, -3 for
+    // the new one that round; -2 after.
     f.round = 2;
-    let mut dice = ScriptedDice::new(&[(20, 10), (6, 1)]);
-    let r = as_turn(&enc, &mut f, &mut dice, 1, |t| {
-        attack(t, 0, &knife, Swing::Free)
-    });
-    assert_eq!(r.total, 10 + 5 - 1);
+    swing_as(&enc, &mut f, Swing::Main, &[(20, 12), (8, 7)]);
+    assert_eq!(knife_total(&enc, &mut f, 2), 10 + 5 - 1 - 3);
+    assert_eq!(knife_total(&enc, &mut f, 3), 10 + 5 - 2);
+    // disrupting_adds = true: the -1 and the -3 add up that round.
+    let enc = duel(
+        "disrupting_adds = true",
+        "aim = \"disrupting\"",
+        "accuracy = 5",
+    );
+    let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+    assert_eq!(knife_total(&enc, &mut f, 1), 10 + 5 - 1 - 3);
+    assert_eq!(knife_total(&enc, &mut f, 2), 10 + 5 - 1);
+}
+
+#[test]
+fn critical_hits_double_the_damage_after_armour() {
+    // "Combat specific Fails/Criticals": "you double the damage dealt"; the
+    // damage dealt is what gets through armour ("Wounds/Aiming": "net
+    // damage, calculated after accounting for all reductions from armor").
+    // 1d8 = 5 against armour 2: (5 - 2) x 2 = 6, a wound.
+    let enc = duel("", "", "armor = 2");
+    let (r, f) = swing(&enc, &[(20, 20), (4, 1), (8, 5)]);
+    assert_eq!((r.multiplier, r.damage), (2, 6));
+    assert!(r.wound);
+    assert_eq!(f.units[1].state.hp, 24);
+    // Super critical: (5 - 2) x 4 = 12.
+    let (r, _) = swing(&enc, &[(20, 20), (4, 4), (6, 2), (8, 5)]);
+    assert_eq!((r.multiplier, r.damage), (4, 12));
+    // Armour that stops the damage stops the doubled damage too.
+    let enc = duel("", "", "armor = 9");
+    let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 5)]);
+    assert_eq!(r.damage, 0);
+    // crit_multiplies = "rolled": 5 x 2 - 2 = 8, 5 x 4 - 2 = 18.
+    let enc = duel("crit_multiplies = \"rolled\"", "", "armor = 2");
+    let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 5)]);
+    assert_eq!(r.damage, 8);
+    let (r, _) = swing(&enc, &[(20, 20), (4, 4), (6, 2), (8, 5)]);
+    assert_eq!(r.damage, 18);
+}
+
+#[test]
+fn the_initiator_attacks_before_the_first_turn_then_acts_last() {
+    // "Initiative/Initiating": "if someone initiates combat by attacking
+    // before the battle officially starts, they are placed last in the
+    // initiative lineup". a (initiator, Agility 0) opens with an attack
+    // before b's (Agility 1) first turn: 12 + 2 vs 11 hits, 1d8 = 5, with
+    // no Bonus Actions (it is not a turn). Then b's turn: 9 + 0 + 2 vs 10
+    // hits, 1d6 = 3.
+    let enc = duel("", "initiator = true", "");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 1, &[(20, 12), (8, 5), (20, 9), (6, 3)]);
+    assert_eq!(f.units[1].state.hp, 25);
+    assert_eq!(f.units[0].state.hp, 27);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    // a's own turn, last in the round: one attack, no second opening.
+    play(&enc, &mut f, 0, &[(20, 9), (8, 1)]);
+    assert_eq!(f.units[1].state.hp, 24);
+    // The opening attack is a plain attack: without Bonus Actions, 7 + 2 +
+    // 0 misses 11 (its turn's +2 would have hit).
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 1, &[(20, 7), (20, 9), (6, 3)]);
+    assert_eq!(f.units[1].state.hp, 30);
+    // Whole fight, one round: b's turn comes first and begins with a's
+    // opening attack (which here defeats b outright: 20, d4 4, d6 6).
+    let one_round = duel("", "initiator = true", "");
+    let mut f = Fight::<Escalation>::new();
+    let mut dice = ScriptedDice::new(&[(20, 20), (4, 4), (6, 6)]);
+    let outcome = f.run(&one_round, &mut dice);
+    dice.assert_done();
+    assert_eq!(outcome.winner, Some(0));
+    assert_eq!(outcome.rounds, 1);
+    // Nothing in reach where it stands: no opening attack (no dice).
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -5;
+    let mut dice = ScriptedDice::new(&[]);
+    as_turn(&enc, &mut f, &mut dice, 1, before_the_first_turn);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+    assert!(!f.units[0].state.opening, "the chance is gone");
+}
+
+#[test]
+fn a_prone_unit_stands_up_off_turn_at_the_cost_of_a_bonus_action() {
+    // "Prone": "Standing up can be done regardless of whether it is your
+    // turn, but it consumes the action you chose to use from your next
+    // turn"; "While prone you cannot dodge attacks" (hit on 5 + Agility).
+    // b (Agility 1) starts prone; the fight's first turn is a's here
+    // (played by hand). With the default, b is up before it: a's 6 + 2 + 2
+    // misses 11.
+    let mut enc_prone = duel("", "", "");
+    enc_prone.units[1].conditions.set(Condition::Prone);
+    let mut f = fight(&enc_prone);
+    f.round = 1;
+    play(&enc_prone, &mut f, 0, &[(20, 6)]);
+    assert!(!f.units[1].conditions.has(Condition::Prone));
+    assert_eq!(f.units[1].state.owed_bonus, 1);
+    // b's first turn has one Bonus Action left: 8 + 0 + 1 misses 10.
+    play(&enc_prone, &mut f, 1, &[(20, 8)]);
+    assert_eq!(f.units[1].state.owed_bonus, 0);
+    // Its next turn has both: 8 + 2 hits.
+    f.round = 2;
+    play(&enc_prone, &mut f, 1, &[(20, 8), (6, 2)]);
+    assert_eq!(f.units[0].state.hp, 28);
+    // stand_off_turn = false: b is still prone at a's turn (hit on 5 + 1: 6
+    // + 2 + 2 hits), and stands on its own turn with a Bonus Action.
+    let mut enc = duel("stand_off_turn = false", "", "");
+    enc.units[1].conditions.set(Condition::Prone);
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(20, 6), (8, 3)]);
+    assert_eq!(f.units[1].state.hp, 27);
+    assert!(f.units[1].conditions.has(Condition::Prone));
+    play(&enc, &mut f, 1, &[(20, 8)]);
+    assert!(!f.units[1].conditions.has(Condition::Prone));
+}
+
+#[test]
+fn helpless_units_cost_their_team_no_activation_under_alternating() {
+    // "Flat Footed": "tied up, froze, paralyzed and so on": such a unit
+    // cannot act. Under team-alternating activation (`initiative =
+    // "alternating"`), red's first activation goes to its unit that can
+    // act, not to its stunned one. Red: stunner (stunned, initiative 20 +
+    // 9), fighter (10 + 0); blue: foe (10 + 1). Red opens: the fighter
+    // attacks the foe (d20 then its 1d8), then the foe (d2 for its target,
+    // d20, 1d6), then the stunned unit's turn, which does nothing. Were the
+    // stunned unit activated first, the foe's d2 would come first.
+    let enc = encounter::<Escalation>(
+        r#"
+name = "t"
+rules = "escalation"
+max_rounds = 1
+[options]
+initiative = "alternating"
+initiative_ties = "roster"
+[weapons.sword]
+damage = "1d8"
+[weapons.knife]
+damage = "1d6"
+[units.stunner]
+hp = 30
+agility = 9
+weapons = ["sword"]
+[units.fighter]
+hp = 30
+aim = "slowing"
+weapons = ["sword"]
+[units.foe]
+hp = 30
+agility = 1
+aim = "slowing"
+weapons = ["knife"]
+[sides.red]
+stunner = { conditions = ["stunned"] }
+fighter = {}
+[sides.blue]
+foe = {}
+"#,
+    );
+    let f = fight(&enc);
+    assert!(!Escalation::can_act(&f, &enc, 0), "stunned");
+    assert!(Escalation::can_act(&f, &enc, 1));
+    let mut f = Fight::<Escalation>::new();
+    let mut dice = ScriptedDice::new(&[
+        (20, 20),
+        (20, 10),
+        (20, 10),
+        (20, 15),
+        (8, 4),
+        (2, 2),
+        (20, 10),
+        (6, 3),
+    ]);
+    f.run(&enc, &mut dice);
+    dice.assert_done();
+    assert_eq!(f.units[2].state.hp, 26);
+    assert_eq!(f.units[1].state.hp, 27);
 }
 
 #[test]
@@ -853,4 +1125,199 @@ fn statistically_plus_2_vs_11_hits_twelve_twentieths() {
         })
     });
     assert!((p - 0.6).abs() < four_se(0.6, n), "{p}");
+}
+
+/// `P(d20 = k)` summed over `faces` faces: `faces / 20`.
+fn d20(faces: u32) -> f64 {
+    faces as f64 / 20.0
+}
+
+#[test]
+fn statistically_a_runner_passing_through_a_zone_falls_as_computed() {
+    // "Free Hits/Free Hit Slots (FHS)" (leaving a zone, passing through it
+    // included), "Combat specific Fails/Criticals" (the fumble chain). The
+    // gauntlet, one round, runner with 10 HP (one club blow of 10 fells
+    // it). The blocker hits the runner (10 - 1 Agility) with a free hit on
+    // d20 >= 9 (h = 12/20, natural 20 included) and on its own turn, both
+    // Bonus Actions on +2, on d20 >= 7 (t = 14/20). The runner picks its
+    // target at random:
+    // - the dummy (1/2): it runs through the blocker's zone: free hit, h.
+    //   Nothing else can fell it (the blocker's fumble only hurts the
+    //   blocker; the blocker cannot reach it on its own turn, 2 spaces off;
+    //   the dummy is paralyzed).
+    // - the blocker (1/2): it stops in the zone, no free hit, and attacks:
+    //   natural 1 (1/20): d4 = 4 (1/4): a free critical of 20 or the fatal
+    //   blow, fallen either way; else the blocker's free hit (its one slot)
+    //   fells it with h, and if that misses (8/20, less 1/480 for the
+    //   blocker's own fumble escalating to its death: 1/20 * 1/4 * 1/6)
+    //   the blocker's turn attack does with t. An instant defeat of the
+    //   blocker (1/480: 20, d4 4, d6 6) saves it. Otherwise the blocker's
+    //   turn attack, t.
+    // Before passing through provoked, the first branch was 0 (exact 0.35
+    // instead of 0.65).
+    let (h, t) = (d20(12), d20(14));
+    let death = 1.0 / 480.0;
+    let engaged = d20(1) * (0.25 + 0.75 * (h + (d20(8) - death) * t)) + (1.0 - d20(1) - death) * t;
+    let exact = 0.5 * h + 0.5 * engaged;
+    let n = 200_000;
+    let got = fight_rate(&gauntlet(10, 1), n, 2003, |f, _| f.units[0].out);
+    assert_within_four_se("runner fallen after round 1", got, exact, n);
+}
+
+/// Probability that `rounds` attacks, each dealing damage `d` with
+/// probability `p` for `(p, d)` in `outcomes`, deal at least `hp` in all
+/// (exact, by dynamic programming over the damage dealt so far, capped at
+/// `hp`).
+fn p_felled(outcomes: &[(f64, i32)], hp: i32, rounds: u32) -> f64 {
+    let cap = hp as usize;
+    let mut dist = vec![0.0; cap + 1];
+    dist[0] = 1.0;
+    for _ in 0..rounds {
+        let mut next = vec![0.0; cap + 1];
+        for (dealt, &q) in dist.iter().enumerate() {
+            if dealt == cap {
+                next[cap] += q;
+                continue;
+            }
+            for &(p, d) in outcomes {
+                next[(dealt + d as usize).min(cap)] += q * p;
+            }
+        }
+        dist = next;
+    }
+    dist[cap]
+}
+
+#[test]
+fn statistically_crits_double_the_net_damage_over_two_rounds() {
+    // "Combat specific Fails/Criticals": a critical doubles "the damage
+    // dealt", a super critical doubles it again, d6 = 6 defeats; damage
+    // dealt is net of armour ("Wounds/Aiming"). An attacker (Accuracy 0,
+    // center mass +1, both Bonus Actions +2) against a paralyzed dummy
+    // (flat-footed: hit on 5) with armour 2 and 4 HP, a flat 3 damage, 2
+    // rounds. Per attack: natural 1 misses (1/20); 2..19 hit for 3 - 2 = 1
+    // (18/20); 20 (1/20): d4 not 4 (3/4): (3 - 2) x 2 = 2; d4 4, d6 not 6
+    // (1/4 * 5/6): x 4 = 4; d6 6 (1/24): defeated. P(felled within 2
+    // attacks) by dynamic programming over the damage dealt.
+    let enc = |opts: &str| {
+        encounter::<Escalation>(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+max_rounds = 2
+[options]
+{opts}
+[weapons.blade]
+damage = "3"
+[units.a]
+hp = 100
+weapons = ["blade"]
+[units.dummy]
+hp = 4
+armor = 2
+weapons = ["blade"]
+[sides.red]
+a = {{}}
+[sides.blue]
+dummy = {{ conditions = ["paralyzed"] }}
+"#
+        ))
+    };
+    let crit = d20(1);
+    let net = [
+        (d20(1), 0),
+        (d20(18), 1),
+        (crit * 0.75, 2),
+        (crit * 0.25 * 5.0 / 6.0, 4),
+        (crit / 24.0, 4),
+    ];
+    let n = 200_000;
+    let exact = p_felled(&net, 4, 2);
+    let got = fight_rate(&enc(""), n, 303, |f, _| f.units[1].out);
+    assert_within_four_se("dummy felled, net crits", got, exact, n);
+    // crit_multiplies = "rolled": 3 x 2 - 2 = 4 and 3 x 4 - 2 = 10: every
+    // critical fells it.
+    let rolled = [
+        (d20(1), 0),
+        (d20(18), 1),
+        (crit * 0.75, 4),
+        (crit * 0.25, 4),
+    ];
+    let exact_rolled = p_felled(&rolled, 4, 2);
+    let got = fight_rate(&enc("crit_multiplies = \"rolled\""), n, 304, |f, _| {
+        f.units[1].out
+    });
+    assert_within_four_se("dummy felled, rolled crits", got, exact_rolled, n);
+    // The readings differ by about 0.07 (some 40 standard errors here): a
+    // doubled critical alone does not fell it.
+    assert!(
+        exact_rolled - exact > 10.0 * four_se(exact, n),
+        "the readings differ: {exact} vs {exact_rolled}"
+    );
+}
+
+#[test]
+fn statistically_an_opening_disrupting_wound_costs_3_accuracy_that_round() {
+    // "Initiative/Initiating" (the initiator attacks before the battle and
+    // is placed last) and "Wounds/Aiming" (Disrupting: -1 for the battle,
+    // -3 for the current round). a (initiator, Agility -1, no Free Hit
+    // Slots, Accuracy 0, aim disrupting, a flat 6: every hit wounds) opens
+    // on b (Agility -1, no slots, Accuracy 3, 1 damage), one round. Event:
+    // a loses HP in round 1.
+    // Opening (no Bonus Actions), a needs d20 >= 9:
+    // - 20, d4 4, d6 6 (1/480): b defeated, the fight is over: no harm;
+    // - other hits (12/20 - 1/480): b disrupted this round;
+    // - natural 1 (1/20): d4 4 (1/80): b's free critical (or the fatal
+    //   blow): harmed; otherwise nothing (b has no slot);
+    // - 2..8 (7/20): miss.
+    // b's turn (+2 Bonus Actions): hits a (10 - 1 = 9) on d20 + 5 >= 9
+    // (17/20) or, disrupted, d20 + 2 >= 9 (14/20; 13/20 with
+    // `disrupting_adds`); its natural 1 escalating to its own death (1/480)
+    // ends the fight; a's turn then harms itself only by a tragedy (1/80).
+    // P(unharmed | b hits with p) = g(p) = f + (1 - p - f)(1 - 1/80), f =
+    // 1/480.
+    let enc = |opts: &str| {
+        encounter::<Escalation>(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+max_rounds = 1
+[options]
+{opts}
+[weapons.dagger]
+damage = "6"
+[weapons.stick]
+damage = "1"
+[units.a]
+hp = 100
+agility = -1
+aim = "disrupting"
+initiator = true
+weapons = ["dagger"]
+[units.b]
+hp = 100
+agility = -1
+accuracy = 3
+aim = "slowing"
+weapons = ["stick"]
+[sides.red]
+a = {{}}
+[sides.blue]
+b = {{}}
+"#
+        ))
+    };
+    let f = 1.0 / 480.0;
+    let g = |p: f64| f + (1.0 - p - f) * (1.0 - 1.0 / 80.0);
+    let unharmed = |disrupted_hit: f64| {
+        f + (d20(1) * 0.75 + d20(7)) * g(d20(17)) + (d20(12) - f) * g(disrupted_hit)
+    };
+    let n = 300_000;
+    let harmed = |f: &Fight<Escalation>, _| f.units[0].state.hp < 100;
+    let exact = 1.0 - unharmed(d20(14));
+    let got = fight_rate(&enc(""), n, 404, harmed);
+    assert_within_four_se("a harmed in round 1", got, exact, n);
+    let exact_adds = 1.0 - unharmed(d20(13));
+    let got = fight_rate(&enc("disrupting_adds = true"), n, 405, harmed);
+    assert_within_four_se("a harmed, disrupting_adds", got, exact_adds, n);
 }
