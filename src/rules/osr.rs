@@ -1,5 +1,7 @@
-//! `osr`: the 5e-derived old-school hack of seed 001 ("Gameplay — Checks,
-//! Actions, & Combat"). Distances in feet.
+//! `osr`: the combat rules of "Gameplay: Checks, Actions, & Combat", an
+//! old-school game on the 5e chassis. Distances in feet. Every rule of the
+//! text, and how it is modelled, is in the conformance table
+//! (`osr_conformance.rs`, printed by `skirmish rules osr`).
 //!
 //! As written: everything is a check (d20 + ability modifier + proficiency if
 //! proficient); initiative is a fixed order by DEX *score*, highest first,
@@ -7,26 +9,29 @@
 //! Active, one Movement (30 ft) and one Quick action, and the Active action
 //! can be traded down (an advancing unit with nothing in reach moves twice);
 //! an attack is d20 + STR mod (melee) or DEX mod (ranged) + proficiency vs
-//! AC; a ranged attack made at close range (the target or an enemy within 10 ft of the
-//! shooter) has disadvantage; light (darkness, dim, brilliant) gives
-//! disadvantage as the text lists, darksight inverts darkness; a natural 20
-//! doubles damage; a natural 1 on a check that damages a PC doubles the
-//! damage that PC suffers (with the `defense_checks` variant, where PCs roll
-//! to defend); 0 HP incapacitates, and the unit dies unless an ally
-//! stabilises it within a minute (10 rounds) or by the end of the fight,
-//! whichever is later; a
-//! stabilised unit rolls on the injury table and (unless it died) returns
-//! with 1 HP; morale checks (d20 + WIS mod + morale bonus vs DC 11) on the
-//! text's triggers send the losers fleeing; a unit may Retreat (its whole
-//! turn; it fails if any attack hits it).
+//! AC. Close range (10 ft) is melee combat: melee weapons reach 5 ft or up to
+//! 10, ranged attacks with an enemy that close have disadvantage, and a
+//! Retreat from it takes a DEX check and draws the close enemies' attacks
+//! (a failed check or any hit stops it; the retreating PC's retainers then
+//! check morale at disadvantage). Light (darkness, dim, brilliant) gives
+//! disadvantage to the rolls the text lists, darksight inverts darkness; a
+//! natural 20 doubles damage; a natural 1 on a check that damages a PC
+//! doubles the damage that PC suffers (with the `defense_checks` variant,
+//! where PCs roll to defend). 0 HP incapacitates, and the unit dies unless
+//! an ally stabilises it within a minute (10 rounds) or by the end of the
+//! fight, whichever is later, so allies tend it once its minute has run out;
+//! a stabilised unit rolls on the injury table and (unless it died) returns
+//! with 1 HP (a 20: 1 + 1d8). Morale checks (d20 + WIS mod + morale bonus vs
+//! DC 11) on the text's triggers send the losers fleeing.
 //!
-//! The text has no cover rules (cover is ignored) and no attacks of
+//! The text has no cover rules (cover is ignored), no attacks of
 //! opportunity (moving away from an enemy is free; leaving the fight is the
-//! Retreat action). Conditions: incapacitated / paralyzed / stunned /
-//! unconscious units cannot act; grappled, restrained, paralyzed, stunned
-//! and unconscious units cannot move; prone units crawl at half speed;
-//! blinded units attack at disadvantage; deafened and frightened have no
-//! effect here (the text has no such conditions).
+//! Retreat action) and no conditions but "incapacitated". Scenario
+//! conditions: incapacitated / paralyzed / stunned / unconscious units
+//! cannot act; grappled, restrained, paralyzed, stunned and unconscious
+//! units cannot move; a prone unit stands up as its Quick action; blinded
+//! units attack and defend at disadvantage; deafened and frightened have no
+//! effect.
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
@@ -456,18 +461,18 @@ impl Ruleset for Osr {
         ),
         Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
         Field::flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
-        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat)"),
+        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat); a defense check keeps the odds (beat: it holds on a tie)"),
         Field::flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
         Field::flag(
             "defense_checks",
             false,
-            "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus, instead of the NPC rolling",
+            "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus (11 + with hit_on = \"beat\"), instead of the NPC rolling; the attack's edge turned around, the light's defense-check entries applied",
         ),
         Field::new(
             "light",
             Kind::Choice(LIGHT_NAMES),
             Some(Lit::Str("well-lit")),
-            "darkness: disadvantage on all attacks (advantage with darksight) and on morale without darksight; dim: on ranged attacks; brilliant: on long-range attacks",
+            "darkness: disadvantage on all attacks, defense checks and morale without darksight (advantage with it); dim: on ranged attacks and defense checks vs ranged attacks; brilliant: on long-range attacks",
         ),
         Field::new(
             "long_range",
@@ -475,7 +480,7 @@ impl Ruleset for Osr {
             Some(Lit::Float(0.5)),
             "a ranged attack beyond this fraction of the weapon's range is long-range (brilliant light)",
         ),
-        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within 5 ft have advantage (GM's call; off as written)"),
+        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within close range (10 ft) have advantage (GM's call; off as written)"),
         Field::flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
         Field::new(
             "at_zero_hp",
@@ -540,8 +545,8 @@ impl Ruleset for Osr {
             Some(Lit::Float(0.5)),
             "\"the tide is obvious\": a side checks once when its units standing drop to this fraction of its roster (0 = never)",
         ),
-        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee (0 = no check)"),
-        Field::flag("retreat_attacks", true, "enemies within 5 ft attack a retreating unit; any hit stops the retreat"),
+        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee combat, an enemy within 10 ft (0 = no check)"),
+        Field::flag("retreat_attacks", true, "enemies within 10 ft (close range) attack a retreating unit; any hit stops the retreat"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -848,21 +853,20 @@ fn hampered(stats: &Unit, state: &State) -> bool {
     state.injured || stats.load > state.abilities[STR]
 }
 
-/// Speed this turn: −5 ft per load above STR, halved for difficult terrain
-/// and for crawling (prone); 0 when held fast.
+/// Speed this turn: −5 ft per load above STR, halved for difficult terrain;
+/// 0 when held fast. (No unit moves while prone: it stands up first, see
+/// `stand_up`, so crawling never comes up.)
 pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
     if unit.conditions.any(ROOTED) {
         return 0;
     }
     let over = (stats.load - unit.state.abilities[STR]).max(0);
-    let mut s = (stats.speed - 5 * over).max(0);
+    let s = (stats.speed - 5 * over).max(0);
     if opts.difficult_terrain {
-        s /= 2;
+        s / 2
+    } else {
+        s
     }
-    if unit.conditions.has(Condition::Prone) {
-        s /= 2;
-    }
-    s
 }
 
 /// An ability check by unit `u`: d20 (with `edge`, and disadvantage if it is

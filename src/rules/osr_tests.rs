@@ -192,16 +192,26 @@ fn load_above_str_costs_5_ft_each_and_disadvantage_on_checks() {
     f.units[0].position = f.units[1].position;
     let r = hit_with(&enc, &mut f, 0, 1, 0, &[(20, 18), (20, 4)]);
     assert_eq!(r.natural, 4);
-    // Difficult terrain and crawling halve speed (twice: a quarter).
+    // Movement Actions: "traveling in difficult terrain ... half speed".
     let enc = duel(
         "difficult_terrain = true",
         "weapons = [\"sword\"]",
-        "conditions = [\"prone\"]",
+        "",
         "",
         "distance = 70",
     );
     let f = fight(&enc);
-    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 7);
+    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 15);
+    // Grappled: held fast, 0 ft.
+    let enc = duel(
+        "",
+        "weapons = [\"sword\"]",
+        "conditions = [\"grappled\"]",
+        "",
+        "distance = 70",
+    );
+    let f = fight(&enc);
+    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 0);
 }
 
 // ---- Attacks ----
