@@ -2,9 +2,10 @@
 //! Checks, Actions, & Combat", how skirmish models it, and the tests in
 //! `osr_tests.rs` that pin it. Printed by `skirmish rules osr`; checked by
 //! `rules::conformance`'s tests. Sections are the text's headings, in its
-//! order; the chapters after Morale (traps, treasure, travel, light outside
-//! a fight's rolls, resilience, corruptions) are listed once each as not
-//! modelled, being outside a fight.
+//! order, then the scenario conditions the engine offers (the text defines
+//! only "incapacitated"), each under the section whose rule it follows, and
+//! last the chapters outside a fight (traps, treasure, travel, light sources,
+//! resilience, corruptions), listed as not modelled.
 
 use crate::rules::{Clause, Modelled};
 
