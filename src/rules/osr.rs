@@ -1,5 +1,7 @@
-//! `osr`: the 5e-derived old-school hack of seed 001 ("Gameplay — Checks,
-//! Actions, & Combat"). Distances in feet.
+//! `osr`: the combat rules of "Gameplay: Checks, Actions, & Combat", an
+//! old-school game on the 5e chassis. Distances in feet. Every rule of the
+//! text, and how it is modelled, is in the conformance table
+//! (`osr_conformance.rs`, printed by `skirmish rules osr`).
 //!
 //! As written: everything is a check (d20 + ability modifier + proficiency if
 //! proficient); initiative is a fixed order by DEX *score*, highest first,
@@ -7,26 +9,29 @@
 //! Active, one Movement (30 ft) and one Quick action, and the Active action
 //! can be traded down (an advancing unit with nothing in reach moves twice);
 //! an attack is d20 + STR mod (melee) or DEX mod (ranged) + proficiency vs
-//! AC; a ranged attack made at close range (the target or an enemy within 10 ft of the
-//! shooter) has disadvantage; light (darkness, dim, brilliant) gives
-//! disadvantage as the text lists, darksight inverts darkness; a natural 20
-//! doubles damage; a natural 1 on a check that damages a PC doubles the
-//! damage that PC suffers (with the `defense_checks` variant, where PCs roll
-//! to defend); 0 HP incapacitates, and the unit dies unless an ally
-//! stabilises it within a minute (10 rounds) or by the end of the fight,
-//! whichever is later; a
-//! stabilised unit rolls on the injury table and (unless it died) returns
-//! with 1 HP; morale checks (d20 + WIS mod + morale bonus vs DC 11) on the
-//! text's triggers send the losers fleeing; a unit may Retreat (its whole
-//! turn; it fails if any attack hits it).
+//! AC. Close range (10 ft) is melee combat: melee weapons reach 5 ft or up to
+//! 10, ranged attacks with an enemy that close have disadvantage, and a
+//! Retreat from it takes a DEX check and draws the close enemies' attacks
+//! (a failed check or any hit stops it; the retreating PC's retainers then
+//! check morale at disadvantage). Light (darkness, dim, brilliant) gives
+//! disadvantage to the rolls the text lists, darksight inverts darkness; a
+//! natural 20 doubles damage; a natural 1 on a check that damages a PC
+//! doubles the damage that PC suffers (with the `defense_checks` variant,
+//! where PCs roll to defend). 0 HP incapacitates, and the unit dies unless
+//! an ally stabilises it within a minute (10 rounds) or by the end of the
+//! fight, whichever is later, so allies tend it once its minute has run out;
+//! a stabilised unit rolls on the injury table and (unless it died) returns
+//! with 1 HP (a 20: 1 + 1d8). Morale checks (d20 + WIS mod + morale bonus vs
+//! DC 11) on the text's triggers send the losers fleeing.
 //!
-//! The text has no cover rules (cover is ignored) and no attacks of
+//! The text has no cover rules (cover is ignored), no attacks of
 //! opportunity (moving away from an enemy is free; leaving the fight is the
-//! Retreat action). Conditions: incapacitated / paralyzed / stunned /
-//! unconscious units cannot act; grappled, restrained, paralyzed, stunned
-//! and unconscious units cannot move; prone units crawl at half speed;
-//! blinded units attack at disadvantage; deafened and frightened have no
-//! effect here (the text has no such conditions).
+//! Retreat action) and no conditions but "incapacitated". Scenario
+//! conditions: incapacitated / paralyzed / stunned / unconscious units
+//! cannot act; grappled, restrained, paralyzed, stunned and unconscious
+//! units cannot move; a prone unit stands up as its Quick action; blinded
+//! units attack and defend at disadvantage; deafened and frightened have no
+//! effect.
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
@@ -44,10 +49,15 @@ use crate::scenario::ScenarioError;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Osr;
 
-/// Melee reach and the close range band, in feet.
+/// A melee weapon's reach unless its stat block lists one (up to
+/// [`CLOSE`]), and the distance at which an ally can touch a dying unit to
+/// stabilise it, in feet.
 pub const REACH: i32 = 5;
 /// The close range band, in feet: "a melee attack must be within 5-10 ft
-/// (close range)"; ranged attacks made there have disadvantage.
+/// (close range)". It is also "melee combat": ranged attacks made with an
+/// enemy this close have disadvantage, a Retreat from it needs the check and
+/// draws the attacks, flankers stand in it, and units keeping range back
+/// out of it. No melee weapon reaches beyond it.
 pub const CLOSE: i32 = 10;
 
 /// Ability indices into `abilities`.
@@ -179,6 +189,38 @@ pub enum Rejoin {
     Standing,
 }
 
+/// When a unit spends its Active action stabilising a dying ally.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StabiliseWhen {
+    /// Once the ally's minute has run out: only then is the end of the
+    /// fight its deadline ("within 1 minute or by the end of the fight,
+    /// whichever is later"); before that it cannot die while the fight lasts.
+    #[default]
+    Due,
+    /// As soon as a dying ally is in reach, before attacking.
+    First,
+}
+
+/// What standing up from prone costs (the text has no prone rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StandUp {
+    /// A Quick action ("brief actions ... anything that takes a second").
+    #[default]
+    Quick,
+    /// The turn's Movement action.
+    Movement,
+}
+
+/// What "killed" means for the morale triggers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Killed {
+    /// Dead (the text's word; 0 HP is "incapacitated", not dead).
+    #[default]
+    Dies,
+    /// Falls to 0 HP.
+    Falls,
+}
+
 /// Who checks morale.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Morale {
@@ -217,8 +259,10 @@ pub struct Options {
     pub at_zero_hp: AtZeroHp,
     pub death_clock: u32,
     pub stabilise: Stabilise,
+    pub stabilise_when: StabiliseWhen,
     pub stabilise_dc: i32,
     pub rejoin: Rejoin,
+    pub stand_up: StandUp,
     pub morale: Morale,
     pub morale_groups: Groups,
     pub morale_dc: i32,
@@ -226,6 +270,10 @@ pub struct Options {
     pub morale_start: bool,
     pub morale_first_fall: bool,
     pub morale_leader: bool,
+    pub morale_killed: Killed,
+    /// Retainers (NPCs) of a side check at disadvantage when a PC of it
+    /// retreats.
+    pub morale_retreat: bool,
     /// A side checks once when its standing units drop to this fraction of
     /// its roster or below; 0: never.
     pub morale_tide: f64,
@@ -249,8 +297,10 @@ impl Default for Options {
             at_zero_hp: AtZeroHp::DeathClock,
             death_clock: 10,
             stabilise: Stabilise::Anyone,
+            stabilise_when: StabiliseWhen::Due,
             stabilise_dc: 11,
             rejoin: Rejoin::All,
+            stand_up: StandUp::Quick,
             morale: Morale::Npcs,
             morale_groups: Groups::Side,
             morale_dc: 11,
@@ -258,6 +308,8 @@ impl Default for Options {
             morale_start: true,
             morale_first_fall: true,
             morale_leader: true,
+            morale_killed: Killed::Dies,
+            morale_retreat: true,
             morale_tide: 0.5,
             retreat_dc: 11,
             retreat_attacks: true,
@@ -281,6 +333,9 @@ pub struct State {
     pub begun: bool,
     /// Its side has made its "tide of battle" morale check this fight.
     pub tide_checked: bool,
+    /// It spent this turn's Movement action standing up (`stand_up =
+    /// "movement"`); cleared when the turn ends.
+    pub standing_up: bool,
 }
 
 /// Indices into [`Osr::COUNTERS`].
@@ -307,6 +362,9 @@ const HIT_NAMES: &[&str] = &["meet", "beat"];
 const ZERO_HP_NAMES: &[&str] = &["death-clock", "dead"];
 const STABILISE_NAMES: &[&str] = &["anyone", "medics", "never"];
 const REJOIN_NAMES: &[&str] = &["all", "standing"];
+const WHEN_NAMES: &[&str] = &["due", "first"];
+const STAND_NAMES: &[&str] = &["quick", "movement"];
+const KILLED_NAMES: &[&str] = &["dies", "falls"];
 const MORALE_NAMES: &[&str] = &["npcs", "all", "off"];
 const GROUP_NAMES: &[&str] = &["side", "group", "individual"];
 
@@ -329,8 +387,10 @@ const ROOTED: Conditions = Conditions::of(&[
 impl Ruleset for Osr {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "osr";
-    const TITLE: &'static str = "5e-derived OSR hack (seed 001)";
-    const ABOUT: &'static str = "An old-school game on the 5e chassis: fixed initiative by DEX \
+    const TITLE: &'static str =
+        "Gameplay: Checks, Actions, & Combat (an OSR game on the 5e chassis)";
+    const ABOUT: &'static str = "The combat rules of \"Gameplay: Checks, Actions, & Combat\", an \
+        old-school game on the 5e chassis: fixed initiative by DEX \
         score, one Active, one Movement and one Quick action a turn, attacks as checks vs AC, \
         light levels, natural 20s double damage, 0 HP starts a death clock that allies race \
         with stabilising checks and an injury table, and morale checks that rout NPCs. \
@@ -388,7 +448,7 @@ impl Ruleset for Osr {
             0,
             100_000,
             0,
-            "reach (melee, 5-10 ft) or range (ranged) in feet; 0 = 5 ft reach, or 120 ft range",
+            "reach (melee: at most 10 ft, close range) or range (ranged) in feet; 0 = 5 ft reach, or 120 ft range",
         ),
     ];
 
@@ -401,18 +461,18 @@ impl Ruleset for Osr {
         ),
         Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
         Field::flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
-        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat)"),
+        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat); a defense check keeps the odds (beat: it holds on a tie)"),
         Field::flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
         Field::flag(
             "defense_checks",
             false,
-            "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus, instead of the NPC rolling",
+            "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus (11 + with hit_on = \"beat\"), instead of the NPC rolling; the attack's edge turned around, the light's defense-check entries applied",
         ),
         Field::new(
             "light",
             Kind::Choice(LIGHT_NAMES),
             Some(Lit::Str("well-lit")),
-            "darkness: disadvantage on all attacks (advantage with darksight) and on morale without darksight; dim: on ranged attacks; brilliant: on long-range attacks",
+            "darkness: disadvantage on all attacks, defense checks and morale without darksight (advantage with it); dim: on ranged attacks and defense checks vs ranged attacks; brilliant: on long-range attacks",
         ),
         Field::new(
             "long_range",
@@ -420,7 +480,7 @@ impl Ruleset for Osr {
             Some(Lit::Float(0.5)),
             "a ranged attack beyond this fraction of the weapon's range is long-range (brilliant light)",
         ),
-        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within 5 ft have advantage (GM's call; off as written)"),
+        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within close range (10 ft) have advantage (GM's call; off as written)"),
         Field::flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
         Field::new(
             "at_zero_hp",
@@ -441,12 +501,24 @@ impl Ruleset for Osr {
             Some(Lit::Str("anyone")),
             "who spends its Active action to stabilise a dying ally it can reach this turn (before attacking): anyone, medics, never",
         ),
+        Field::new(
+            "stabilise_when",
+            Kind::Choice(WHEN_NAMES),
+            Some(Lit::Str("due")),
+            "when a unit stabilises a dying ally: once the ally's minute has run out, the end of the fight being its deadline from then on (due: before that it cannot die while the fight lasts), or as soon as one is in reach (first)",
+        ),
         Field::int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)"),
         Field::new(
             "rejoin",
             Kind::Choice(REJOIN_NAMES),
             Some(Lit::Str("all")),
             "after the injury table: every survivor returns to the fight at 1 HP (as written), or only a 20 (with 1d8 HP)",
+        ),
+        Field::new(
+            "stand_up",
+            Kind::Choice(STAND_NAMES),
+            Some(Lit::Str("quick")),
+            "a prone unit that can act stands up at the start of its turn as a Quick action (quick: brief, takes a second) or with its Movement action (movement); the text has no prone rules",
         ),
         Field::new("morale", Kind::Choice(MORALE_NAMES), Some(Lit::Str("npcs")), "who checks morale: NPCs only, everyone, or nobody"),
         Field::new(
@@ -458,16 +530,23 @@ impl Ruleset for Osr {
         Field::int("morale_dc", 1, 40, 11, "morale check DC"),
         Field::flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage"),
         Field::flag("morale_start", true, "morale check when the battle begins"),
-        Field::flag("morale_first_fall", true, "the side of the first unit to fall (0 HP) checks morale"),
-        Field::flag("morale_leader", true, "a side checks morale when a leader of it falls"),
+        Field::flag("morale_first_fall", true, "the side of the first combatant killed checks morale (\"killed\": see morale_killed)"),
+        Field::flag("morale_leader", true, "a side checks morale when a leader of it is killed"),
+        Field::new(
+            "morale_killed",
+            Kind::Choice(KILLED_NAMES),
+            Some(Lit::Str("dies")),
+            "\"killed\" in the morale triggers: dead (dies: the text's word; 0 HP is incapacitated, not dead) or brought to 0 HP (falls)",
+        ),
+        Field::flag("morale_retreat", true, "when a PC retreats, the NPCs of its side (its retainers) check morale at disadvantage"),
         Field::new(
             "morale_tide",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "\"the tide is obvious\": a side checks once when its units standing drop to this fraction of its roster (0 = never)",
         ),
-        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee (0 = no check)"),
-        Field::flag("retreat_attacks", true, "enemies within 5 ft attack a retreating unit; any hit stops the retreat"),
+        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee combat, an enemy within 10 ft (0 = no check)"),
+        Field::flag("retreat_attacks", true, "enemies within 10 ft (close range) attack a retreating unit; any hit stops the retreat"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -518,8 +597,11 @@ impl Ruleset for Osr {
             death_clock: f.int("death_clock")? as u32,
             stabilise: [Stabilise::Anyone, Stabilise::Medics, Stabilise::Never]
                 [f.choice("stabilise")?],
+            stabilise_when: [StabiliseWhen::Due, StabiliseWhen::First]
+                [f.choice("stabilise_when")?],
             stabilise_dc: f.int("stabilise_dc")? as i32,
             rejoin: [Rejoin::All, Rejoin::Standing][f.choice("rejoin")?],
+            stand_up: [StandUp::Quick, StandUp::Movement][f.choice("stand_up")?],
             morale: [Morale::Npcs, Morale::All, Morale::Off][f.choice("morale")?],
             morale_groups: [Groups::Side, Groups::Group, Groups::Individual]
                 [f.choice("morale_groups")?],
@@ -528,6 +610,8 @@ impl Ruleset for Osr {
             morale_start: f.bool("morale_start")?,
             morale_first_fall: f.bool("morale_first_fall")?,
             morale_leader: f.bool("morale_leader")?,
+            morale_killed: [Killed::Dies, Killed::Falls][f.choice("morale_killed")?],
+            morale_retreat: f.bool("morale_retreat")?,
             morale_tide: f.float("morale_tide")?,
             retreat_dc: f.int("retreat_dc")? as i32,
             retreat_attacks: f.bool("retreat_attacks")?,
@@ -539,6 +623,14 @@ impl Ruleset for Osr {
         let range = match (f.int("range")? as i32, kind) {
             (0, WeaponKind::Melee) => REACH,
             (0, WeaponKind::Ranged) => 120,
+            (r, WeaponKind::Melee) if r > CLOSE => {
+                return Err(f.error(
+                    "range",
+                    format!(
+                    "a melee attack must be within 5-10 ft (close range): reach at most {CLOSE}"
+                ),
+                ))
+            }
             (r, _) => r,
         };
         Ok(Weapon {
@@ -663,19 +755,18 @@ impl Ruleset for Osr {
         if turn.unit(me).conditions.any(NO_ACTIONS) {
             return;
         }
-        let stats = &turn.enc.units[me].stats;
-        if stats.retreat_at > 0 && turn.unit(me).state.hp <= stats.retreat_at {
-            retreat(turn);
-            return;
-        }
-        if tend(turn) {
-            return;
-        }
-        match turn.spec(me).tactic {
-            Tactic::Hold | Tactic::Auto => hold(turn),
-            Tactic::Advance => advance(turn),
-            Tactic::KeepRange => keep_range(turn),
-        }
+        stand_up(turn);
+        act(turn);
+        turn.unit_mut(me).state.standing_up = false;
+    }
+
+    /// Incapacitated, paralyzed, stunned and unconscious units cannot act
+    /// ("incapacitated and unable to act"): under team-alternating
+    /// activation they never cost their side an activation.
+    #[inline]
+    fn can_act(fight: &Fight<Self>, _enc: &Encounter<Self>, unit: usize) -> bool {
+        let u = &fight.units[unit];
+        !u.out && !u.conditions.any(NO_ACTIONS)
     }
 
     fn finish(fight: &mut Fight<Self>, enc: &Encounter<Self>, _outcome: Outcome) {
@@ -707,6 +798,53 @@ impl Ruleset for Osr {
     }
 }
 
+/// The acting unit's actions once it can act: the Retreat, stabilising a
+/// dying ally, or its tactic.
+fn act<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    let stats = &turn.enc.units[me].stats;
+    if stats.retreat_at > 0 && turn.unit(me).state.hp <= stats.retreat_at {
+        retreat(turn);
+        return;
+    }
+    if tend(turn) {
+        return;
+    }
+    match turn.spec(me).tactic {
+        Tactic::Hold | Tactic::Auto => hold(turn),
+        Tactic::Advance => advance(turn),
+        Tactic::KeepRange => keep_range(turn),
+    }
+}
+
+/// A prone unit that can act gets up at the start of its turn: the text has
+/// no prone rules, and a designer would not leave a unit crawling for the
+/// rest of the fight. It costs the Quick action (nothing else in a turn
+/// uses it) or, with `stand_up = "movement"`, the Movement action.
+fn stand_up<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+    let me = turn.actor;
+    if !turn.unit(me).conditions.has(Condition::Prone) {
+        return;
+    }
+    let movement = turn.options().stand_up == StandUp::Movement;
+    let unit = turn.unit_mut(me);
+    unit.conditions.clear(Condition::Prone);
+    unit.state.standing_up = movement;
+}
+
+/// The acting unit's Movement action: its speed, or nothing if it spent the
+/// action standing up. (A second move, the Active action traded down, is
+/// always its full speed.)
+fn movement<D: Dice>(turn: &Turn<'_, Osr, D>) -> i32 {
+    let me = turn.actor;
+    let unit = turn.unit(me);
+    if unit.state.standing_up {
+        0
+    } else {
+        speed(&turn.enc.units[me].stats, unit, turn.options())
+    }
+}
+
 // ---- Checks ----
 
 /// Disadvantage on all of this unit's checks: overloaded, or injured (14-19).
@@ -715,21 +853,20 @@ fn hampered(stats: &Unit, state: &State) -> bool {
     state.injured || stats.load > state.abilities[STR]
 }
 
-/// Speed this turn: −5 ft per load above STR, halved for difficult terrain
-/// and for crawling (prone); 0 when held fast.
+/// Speed this turn: −5 ft per load above STR, halved for difficult terrain;
+/// 0 when held fast. (No unit moves while prone: it stands up first, see
+/// `stand_up`, so crawling never comes up.)
 pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
     if unit.conditions.any(ROOTED) {
         return 0;
     }
     let over = (stats.load - unit.state.abilities[STR]).max(0);
-    let mut s = (stats.speed - 5 * over).max(0);
+    let s = (stats.speed - 5 * over).max(0);
     if opts.difficult_terrain {
-        s /= 2;
+        s / 2
+    } else {
+        s
     }
-    if unit.conditions.has(Condition::Prone) {
-        s /= 2;
-    }
-    s
 }
 
 /// An ability check by unit `u`: d20 (with `edge`, and disadvantage if it is
@@ -788,7 +925,8 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let reach = stats.advance_reach;
     let budget = speed(stats, turn.unit(me), turn.options());
     if turn.enemy_distance(target) > reach {
-        turn.approach(target, budget, reach);
+        let first = movement(turn);
+        turn.approach(target, first, reach);
     }
     if attack_if_in_reach(turn, target) {
         return;
@@ -797,18 +935,19 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     turn.approach(target, budget, reach);
 }
 
-/// Keep range: step back out of melee (no attacks of opportunity in this
-/// game), close only to weapon range, shoot.
+/// Keep range: step back out of close range, where shots have
+/// disadvantage (no attacks of opportunity in this game), close only to
+/// weapon range, shoot.
 fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    let budget = speed(stats, turn.unit(me), turn.options());
+    let budget = movement(turn);
     let range = if stats.ranged_range > 0 {
         stats.ranged_range
     } else {
         stats.max_range
     };
-    if turn.enemies_within(me, REACH) != 0 {
+    if turn.enemies_within(me, CLOSE) != 0 {
         turn.back_off(budget);
     } else if turn
         .enemies()
@@ -823,7 +962,9 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
 }
 
 /// Stabilise: spend the Active action (after moving up to the fallen) on the
-/// nearest dying ally this unit can reach this turn. Returns true if it did.
+/// nearest dying ally this unit can reach this turn, and with
+/// `stabilise_when = "due"` only one whose minute has run out. Returns true
+/// if it did.
 fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     let me = turn.actor;
     let opts = *turn.options();
@@ -833,10 +974,15 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
         Stabilise::Medics if !stats.medic => return false,
         _ => {}
     }
-    let budget = speed(stats, turn.unit(me), &opts);
+    let budget = movement(turn);
+    let round = turn.fight.round;
     let mut best: Option<(i32, usize)> = None;
     for a in Bits(turn.allies() & !turn.in_fight()) {
-        if !turn.unit(a).state.dying {
+        let state = &turn.unit(a).state;
+        if !state.dying
+            || (opts.stabilise_when == StabiliseWhen::Due
+                && round < state.down_round + opts.death_clock)
+        {
             continue;
         }
         let d = turn.distance(me, a);
@@ -860,11 +1006,14 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
     let roll = turn.dice.d20();
+    // "If not a 1 (dead), they return to 1 HP"; a 20 then "instantly heal[s]
+    // 1d8 HP" on top.
     let mut hp = 1;
     match roll {
         1 => {
             // A false hope.
             turn.count(counter::DEATHS);
+            died(turn, u);
             return;
         }
         2..=7 => {
@@ -874,6 +1023,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
             unit.state.abilities[ability] -= loss;
             if unit.state.abilities[ability] <= 0 {
                 turn.count(counter::DEATHS);
+                died(turn, u);
                 return;
             }
             turn.count(counter::INJURY_ABILITY);
@@ -883,7 +1033,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
             turn.unit_mut(u).state.injured = true;
             turn.count(counter::INJURY_HAMPERED);
         }
-        _ => hp = turn.dice.roll(8) as i32,
+        _ => hp += turn.dice.roll(8) as i32,
     }
     // "Never go above your max HP."
     let hp = hp.min(turn.spec(u).stats.hp);
@@ -894,12 +1044,15 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     }
 }
 
-/// Retreat: the whole turn. Breaking away from melee takes a DEX check, and
-/// every enemy within 5 ft may attack; a failed check or any hit stops it.
+/// Retreat: the whole turn. Breaking away from melee combat (an enemy at
+/// close range) takes a DEX check, and every enemy at close range that can
+/// act and reach it attacks; a failed check or any hit stops it. When a PC
+/// gets away, the NPCs of its side (its retainers) check morale at
+/// disadvantage.
 fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let me = turn.actor;
     let opts = *turn.options();
-    let engaged = turn.enemies_within(me, REACH);
+    let engaged = turn.enemies_within(me, CLOSE);
     if engaged != 0 {
         if opts.retreat_dc > 0 && !check(turn, me, DEX, 0, opts.retreat_dc, false, false) {
             return;
@@ -923,6 +1076,9 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     turn.count(counter::RETREATS);
     turn.take_out(me);
     let side = turn.unit(me).side as usize;
+    if opts.morale_retreat && turn.spec(me).stats.pc {
+        morale_check(turn, side, true, false);
+    }
     tide(turn, side);
 }
 
@@ -944,39 +1100,58 @@ pub struct AttackResult {
     pub damage: i32,
 }
 
-/// Advantage and disadvantage of the acting unit's attack on `target`.
+/// Advantage and disadvantage of the acting unit's attack on `target`
+/// from everything but the light: the attacker hampered or blinded, a
+/// ranged attack in melee combat, flanking.
 fn attack_edge<D: Dice>(turn: &Turn<'_, Osr, D>, target: usize, weapon: &Weapon) -> (bool, bool) {
     let me = turn.actor;
     let opts = turn.options();
     let stats = &turn.enc.units[me].stats;
     let unit = turn.unit(me);
     let ranged = weapon.kind == WeaponKind::Ranged;
-    let mut adv = false;
+    let adv = opts.flanking && !ranged && turn.flanked(target, CLOSE);
     let mut dis = hampered(stats, &unit.state) || unit.conditions.has(Condition::Blinded);
     if ranged && (turn.enemy_distance(target) <= CLOSE || turn.enemies_within(me, CLOSE) != 0) {
-        // Ranged attack at close range ("within 5-10 ft"): the target, or
-        // any enemy, is close.
+        // "A ranged attack can be made in melee combat, however the attack
+        // roll is made at disadvantage": the target, or any enemy, is close.
         dis = true;
     }
-    match opts.light {
-        Light::WellLit => {}
-        Light::Darkness => {
-            if stats.darksight {
-                adv = true;
-            } else {
-                dis = true;
-            }
-        }
-        Light::Dim => dis |= ranged,
-        Light::Brilliant => {
-            dis |= ranged
-                && turn.enemy_distance(target) as f64 > opts.long_range * weapon.range as f64;
-        }
-    }
-    if opts.flanking && !ranged && turn.flanked(target, REACH) {
-        adv = true;
-    }
     (adv, dis)
+}
+
+/// What the light does to the acting unit's attack roll on `target`
+/// (Light: darkness, all attacks; dim, ranged attacks; brilliant,
+/// long-range attacks; darksight turns darkness into advantage).
+fn light_on_attack<D: Dice>(
+    turn: &Turn<'_, Osr, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> (bool, bool) {
+    let opts = turn.options();
+    let ranged = weapon.kind == WeaponKind::Ranged;
+    match opts.light {
+        Light::WellLit => (false, false),
+        Light::Darkness => {
+            let sees = turn.enc.units[turn.actor].stats.darksight;
+            (sees, !sees)
+        }
+        Light::Dim => (false, ranged),
+        Light::Brilliant => (
+            false,
+            ranged && turn.enemy_distance(target) as f64 > opts.long_range * weapon.range as f64,
+        ),
+    }
+}
+
+/// What the light does to a defense check by `defender` (Light: darkness,
+/// "all defense checks"; dim, "defense vs. ranged"; brilliant, nothing;
+/// darksight turns darkness into advantage).
+fn light_on_defense(opts: &Options, defender: &Unit, ranged: bool) -> (bool, bool) {
+    match opts.light {
+        Light::Darkness => (defender.darksight, !defender.darksight),
+        Light::Dim => (false, ranged),
+        Light::WellLit | Light::Brilliant => (false, false),
+    }
 }
 
 /// One attack by the acting unit on `target` with `weapon`.
@@ -1009,13 +1184,24 @@ pub fn attack<D: Dice>(
 
     let defended = opts.defense_checks && target_stats.pc && !stats.pc;
     let (natural, total, target_number, hit, doubled) = if defended {
-        // The PC rolls: d20 + (AC − 10) vs 12 + attack bonus (the same odds
-        // as the attack roll), with the attack's edge turned around.
-        let tstate = &turn.unit(target).state;
-        let edge = Edge::from_sources(dis, adv || hampered(target_stats, tstate));
+        // The PC rolls: d20 + (AC − 10) vs 12 + attack bonus (11 + with
+        // `hit_on = "beat"`, where ties go to the defender): the same odds as
+        // the attack roll. The attacker's edge is turned around; the light
+        // acts on the defense check as the text lists for defense checks
+        // (no attack roll is made, so its list for attacks does not apply),
+        // and a hampered or blinded PC defends at disadvantage.
+        let target_unit = turn.unit(target);
+        let ranged = weapon.kind == WeaponKind::Ranged;
+        let (light_adv, light_dis) = light_on_defense(opts, target_stats, ranged);
+        let edge = Edge::from_sources(
+            dis || light_adv,
+            adv || light_dis
+                || hampered(target_stats, &target_unit.state)
+                || target_unit.conditions.has(Condition::Blinded),
+        );
         let natural = edge.roll(turn.dice);
         let total = natural as i32 + target_stats.ac - 10;
-        let dc = 12 + bonus;
+        let dc = if opts.hit_must_beat { 11 } else { 12 } + bonus;
         let held = match natural {
             20 if opts.nat1_misses => true,
             1 if opts.nat20_hits => false,
@@ -1023,7 +1209,8 @@ pub fn attack<D: Dice>(
         };
         (natural, total, dc, !held, natural == 1 && opts.nat1_doubles)
     } else {
-        let natural = Edge::from_sources(adv, dis).roll(turn.dice);
+        let (light_adv, light_dis) = light_on_attack(turn, target, weapon);
+        let natural = Edge::from_sources(adv || light_adv, dis || light_dis).roll(turn.dice);
         let total = natural as i32 + bonus;
         let meets = if opts.hit_must_beat {
             total > target_stats.ac
@@ -1084,7 +1271,7 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32
             turn.count(counter::DEATHS);
         }
         turn.take_out(target);
-        fallen(turn, target);
+        fallen(turn, target, !dying);
     }
 }
 
@@ -1103,20 +1290,43 @@ fn begin<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     }
 }
 
-/// Unit `u` has just fallen (0 HP): the first-fall, leader and tide triggers.
-fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
+/// Unit `u` has just fallen to 0 HP (and `died` with it, if 0 HP is death):
+/// the killed triggers, if falling counts as killed or it died, and the tide.
+fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
     let opts = *turn.options();
     if opts.morale == Morale::Off {
         return;
     }
+    match opts.morale_killed {
+        Killed::Falls => killed(turn, u, counter::DOWNED),
+        Killed::Dies if died => killed(turn, u, counter::DEATHS),
+        Killed::Dies => {}
+    }
     let side = turn.unit(u).side as usize;
-    if opts.morale_first_fall && turn.fight.counters[counter::DOWNED] == 1 {
+    tide(turn, side);
+}
+
+/// Unit `u`, already out of the fight, has just died during it (the injury
+/// table): the killed triggers, if dying is what counts as killed.
+fn died<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
+    let opts = turn.options();
+    if opts.morale != Morale::Off && opts.morale_killed == Killed::Dies {
+        killed(turn, u, counter::DEATHS);
+    }
+}
+
+/// Unit `u` has just been killed, `tally` being the counter of such events
+/// (its first count is "the first combatant is killed"): the first-killed
+/// and leader triggers, its side checking.
+fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, tally: usize) {
+    let opts = *turn.options();
+    let side = turn.unit(u).side as usize;
+    if opts.morale_first_fall && turn.fight.counters[tally] == 1 {
         side_morale(turn, side);
     }
     if opts.morale_leader && turn.spec(u).stats.leader {
         side_morale(turn, side);
     }
-    tide(turn, side);
 }
 
 /// "The tide of battle is obvious": the side's first check once its
@@ -1145,6 +1355,17 @@ fn tide<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
 /// One morale check for `side`: its NPCs as the option groups them, its PCs
 /// individually (with `morale = "all"`). Units that fail flee.
 pub fn side_morale<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
+    morale_check(turn, side, false, true);
+}
+
+/// A morale check for `side`'s NPCs (and its PCs if `pcs` and `morale =
+/// "all"`), at disadvantage if `disadvantage`. Units that fail flee.
+fn morale_check<D: Dice>(
+    turn: &mut Turn<'_, Osr, D>,
+    side: usize,
+    disadvantage: bool,
+    pcs_too: bool,
+) {
     let opts = *turn.options();
     if opts.morale == Morale::Off {
         return;
@@ -1163,12 +1384,12 @@ pub fn side_morale<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
     match opts.morale_groups {
         Groups::Individual => {
             for u in Bits(npcs) {
-                if !morale_roll(turn, u) {
+                if !morale_roll(turn, u, disadvantage) {
                     fleeing |= 1 << u;
                 }
             }
         }
-        Groups::Side => fleeing |= group_roll(turn, npcs),
+        Groups::Side => fleeing |= group_roll(turn, npcs, disadvantage),
         Groups::Group => {
             let mut left = npcs;
             while left != 0 {
@@ -1180,13 +1401,13 @@ pub fn side_morale<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
                     }
                 }
                 left &= !mask;
-                fleeing |= group_roll(turn, mask);
+                fleeing |= group_roll(turn, mask, disadvantage);
             }
         }
     }
-    if opts.morale == Morale::All {
+    if opts.morale == Morale::All && pcs_too {
         for u in Bits(pcs) {
-            if !morale_roll(turn, u) {
+            if !morale_roll(turn, u, disadvantage) {
                 fleeing |= 1 << u;
             }
         }
@@ -1202,14 +1423,14 @@ pub fn side_morale<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
 
 /// One roll for the units in `mask`, made by its leader (else its first
 /// unit); returns the units that flee (all or none).
-fn group_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, mask: u64) -> u64 {
+fn group_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, mask: u64, disadvantage: bool) -> u64 {
     if mask == 0 {
         return 0;
     }
     let roller = Bits(mask)
         .find(|&u| turn.spec(u).stats.leader)
         .unwrap_or(mask.trailing_zeros() as usize);
-    if morale_roll(turn, roller) {
+    if morale_roll(turn, roller, disadvantage) {
         0
     } else {
         mask
@@ -1218,8 +1439,9 @@ fn group_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, mask: u64) -> u64 {
 
 /// A morale check by unit `u`: d20 + WIS mod + morale bonus (+ proficiency
 /// if fitting) vs the morale DC; disadvantage when its side is outnumbered
-/// (option) and in darkness without darksight. True: it stands.
-fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
+/// (option), in darkness without darksight, and if `disadvantage` (a PC it
+/// follows retreated). True: it stands.
+fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, disadvantage: bool) -> bool {
     let opts = *turn.options();
     let stats = &turn.enc.units[u].stats;
     let side = turn.unit(u).side as usize;
@@ -1244,7 +1466,7 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) -> bool {
         bonus,
         opts.morale_dc,
         sighted,
-        outnumbered || dark,
+        outnumbered || dark || disadvantage,
     )
 }
 

@@ -192,16 +192,26 @@ fn load_above_str_costs_5_ft_each_and_disadvantage_on_checks() {
     f.units[0].position = f.units[1].position;
     let r = hit_with(&enc, &mut f, 0, 1, 0, &[(20, 18), (20, 4)]);
     assert_eq!(r.natural, 4);
-    // Difficult terrain and crawling halve speed (twice: a quarter).
+    // Movement Actions: "traveling in difficult terrain ... half speed".
     let enc = duel(
         "difficult_terrain = true",
         "weapons = [\"sword\"]",
-        "conditions = [\"prone\"]",
+        "",
         "",
         "distance = 70",
     );
     let f = fight(&enc);
-    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 7);
+    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 15);
+    // Grappled: held fast, 0 ft.
+    let enc = duel(
+        "",
+        "weapons = [\"sword\"]",
+        "conditions = [\"grappled\"]",
+        "",
+        "distance = 70",
+    );
+    let f = fight(&enc);
+    assert_eq!(speed(&enc.units[0].stats, &f.units[0], &enc.options), 0);
 }
 
 // ---- Attacks ----
@@ -366,15 +376,6 @@ fn a_pcs_natural_1_on_a_defense_check_doubles_the_damage_it_takes() {
     assert!(!swing(&enc, 0, &[(20, 1)]).0.defended);
     let enc = duel("", "", "", "pc = true", "");
     assert!(!swing(&enc, 0, &[(20, 1)]).0.defended);
-    // Darkness turns around: the attacker's disadvantage is the PC's advantage.
-    let enc = duel(
-        "defense_checks = true\nlight = \"darkness\"",
-        "",
-        "",
-        "pc = true",
-        "",
-    );
-    assert_eq!(swing(&enc, 0, &[(20, 1), (20, 14)]).0.natural, 14);
 }
 
 #[test]
@@ -520,12 +521,14 @@ fn zero_hp_dead_is_an_option() {
     assert_eq!(f.counters[counter::DEATHS], 1);
 }
 
-/// Unit 1 tends unit 0: a WIS check (`check`: d20 + 2 vs DC 11), then the
-/// injury table (`injury`, then its extra dice). Returns the fight.
+/// Unit 1 tends unit 0, which fell in round 1, in round 11, once its minute
+/// has run out: a WIS check (`check`: d20 + 2 vs DC 11), then the injury
+/// table (`injury`, then its extra dice). Returns the fight.
 fn tend_with(opts: &str, rolls: &[(u32, u32)]) -> Fight<Osr> {
     let enc = party(opts);
     let mut f = fight(&enc);
     drop_a(&enc, &mut f, 1);
+    f.round = 11;
     play(&enc, &mut f, 1, rolls);
     f
 }
@@ -575,6 +578,7 @@ fn the_injury_table_band_by_band() {
     let enc = party("");
     let mut f = fight(&enc);
     drop_a(&enc, &mut f, 1);
+    f.round = 11;
     f.units[0].state.abilities[CON] = 3;
     play(&enc, &mut f, 1, &[(20, 9), (20, 4), (6, 3)]);
     assert_eq!(f.counters[counter::DEATHS], 1);
@@ -596,9 +600,14 @@ fn the_injury_table_band_by_band() {
     f.units[0].state.injured = true;
     let r = hit_with(&enc, &mut f, 0, 2, 0, &[(20, 16), (20, 6)]);
     assert_eq!(r.natural, 6, "an injured unit attacks at disadvantage");
-    // 20: standing, with 1d8 HP.
+    // Injury Table, 20: "Standing: instantly heal 1d8 HP", on top of the
+    // 1 HP every survivor returns to ("If not a 1 (dead), they return to 1
+    // HP"): 1 + 6.
     let f = tend_with("", &[(20, 9), (20, 20), (8, 6)]);
-    assert_eq!((f.units[0].state.hp, f.units[0].out), (6, false));
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (7, false));
+    // At most 1 + 8 = 9: within a's 10 HP.
+    let f = tend_with("", &[(20, 9), (20, 20), (8, 8)]);
+    assert_eq!(f.units[0].state.hp, 9);
     assert_eq!(f.counters[counter::BACK], 1);
     // rejoin = standing: only a 20 comes back into the fight.
     let f = tend_with("rejoin = \"standing\"", &[(20, 9), (20, 10)]);
@@ -703,7 +712,12 @@ fn outnumbered_sides_roll_at_disadvantage_and_groups_or_individuals_roll_apart()
 
 #[test]
 fn first_fall_leader_and_tide_triggers() {
-    let enc = warband("morale_start = false\nmorale_tide = 0", 3, 3);
+    // With `morale_killed = "falls"`, falling to 0 HP is being killed.
+    let enc = warband(
+        "morale_start = false\nmorale_tide = 0\nmorale_killed = \"falls\"",
+        3,
+        3,
+    );
     // The first fall: its side checks (3 left v 3: no disadvantage).
     let mut f = fight(&enc);
     f.units[3].state.hp = 1;
@@ -718,7 +732,7 @@ fn first_fall_leader_and_tide_triggers() {
     assert_eq!(f.counters[counter::ROUTS], 0);
     // The leader's fall: its side checks (the first grunt rolls).
     let enc = warband(
-        "morale_start = false\nmorale_tide = 0\nmorale_first_fall = false",
+        "morale_start = false\nmorale_tide = 0\nmorale_first_fall = false\nmorale_killed = \"falls\"",
         3,
         3,
     );
@@ -823,11 +837,543 @@ fn darkness_hurts_morale_and_darksight_turns_it_into_an_advantage() {
     let enc = scen(opts, &body(false));
     let mut f = fight(&enc);
     let mut dice = ScriptedDice::new(&[(20, 15), (20, 5)]);
-    assert!(!as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(t, 1)));
+    assert!(!as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(
+        t, 1, false
+    )));
     // With darksight: advantage, 15 kept: holds.
     let enc = scen(opts, &body(true));
     let mut f = fight(&enc);
     let mut dice = ScriptedDice::new(&[(20, 5), (20, 15)]);
-    assert!(as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(t, 1)));
+    assert!(as_turn(&enc, &mut f, &mut dice, 1, |t| morale_roll(
+        t, 1, false
+    )));
     dice.assert_done();
+}
+
+// ---- Rules as written: close range, defense checks, standing, stabilising,
+// killed, retainers, who can act ----
+
+#[test]
+fn melee_combat_is_close_range_10_ft() {
+    // Range & Attacks: "A melee attack must be within 5-10 ft (close
+    // range)": no melee weapon reaches beyond 10 ft.
+    let bad = crate::scenario::compile::compile_str::<Osr>(
+        "name = \"t\"\nrules = \"osr\"\n[weapons.pike]\ndamage = \"1d8\"\nrange = 15\n[units.u]\nhp = 1\nweapons = [\"pike\"]\n[sides.a]\nu = {}\n[sides.b]\nu = {}\n",
+    );
+    assert!(bad.err().expect("rejected").to_string().contains("range"));
+    let body = |a_tactic: &str| {
+        format!(
+            r#"
+[units.a]
+hp = 5
+dex = 14
+retreat_at = 5
+weapons = ["bow"]
+[units.b]
+hp = 30
+weapons = ["spear"]
+[sides.red]
+a = {{ {a_tactic} }}
+[sides.blue]
+b = {{ distance = 10 }}
+"#
+        )
+    };
+    // Retreat: an enemy 10 ft away (its spear reaches) is melee combat: the
+    // DEX check (9 + 2 = 11 passes), then the spear (8 + 2 = 10 hits AC 10,
+    // 1d6 = 1): the retreat fails.
+    let enc = scen("morale = \"off\"", &body(""));
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 9), (20, 8), (6, 1)]);
+    assert!(!f.units[0].out);
+    assert_eq!(f.units[0].state.hp, 4);
+    // Keeping range: a shooter with an enemy 10 ft away backs out of close
+    // range (30 ft, to 40) before it shoots, with one die.
+    let enc = scen(
+        "morale = \"off\"",
+        &body("tactic = \"keep-range\"").replace("retreat_at = 5", ""),
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f, 0, 1), 40);
+    // Positioning: flankers stand anywhere in close range (10 ft).
+    let enc = scen(
+        "morale = \"off\"\nflanking = true",
+        r#"
+[units.a]
+hp = 10
+weapons = ["spear"]
+[units.b]
+hp = 10
+weapons = ["sword"]
+[sides.red]
+a = { count = 2 }
+[sides.blue]
+b = { distance = 10 }
+"#,
+    );
+    let mut f = fight(&enc);
+    assert_eq!(
+        hit_with(&enc, &mut f, 0, 2, 0, &[(20, 4), (20, 14), (6, 1)]).natural,
+        14
+    );
+}
+
+#[test]
+fn a_defense_check_under_hit_on_beat_holds_on_a_tie() {
+    // PC Attacks (a check against AC) with `hit_on = "beat"`: the attacker
+    // must beat AC 15 with d20 + 5, i.e. roll 11+. The PC's defense check
+    // (Light: "defense checks") keeps those odds: d20 + 5 vs 11 + 5 = 16,
+    // holding on a tie, so it holds on 11+ (half the time, as the attack
+    // misses on 1-10).
+    let enc = duel(
+        "defense_checks = true\nhit_on = \"beat\"",
+        "",
+        "",
+        "pc = true",
+        "",
+    );
+    let (r, _) = swing(&enc, 0, &[(20, 11)]);
+    assert!(r.defended && !r.hit);
+    assert_eq!((r.total, r.target_number), (16, 16));
+    let (r, _) = swing(&enc, 0, &[(20, 10), (8, 5)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!(r.damage, 8);
+    // The attack roll under `beat`: 10 + 5 = 15 misses, 11 + 5 hits.
+    let enc = duel("hit_on = \"beat\"", "", "", "pc = true", "");
+    assert!(!swing(&enc, 0, &[(20, 10)]).0.hit);
+    assert!(swing(&enc, 0, &[(20, 11), (8, 1)]).0.hit);
+    // `meet`: the same roll of 11 falls short of 12 + 5.
+    let enc = duel("defense_checks = true", "", "", "pc = true", "");
+    assert!(swing(&enc, 0, &[(20, 11), (8, 1)]).0.hit);
+}
+
+#[test]
+fn with_defense_checks_the_light_acts_on_the_defender() {
+    // Darkness: "disadvantage to ... all defense checks": the PC who cannot
+    // see defends at disadvantage (1 and 14: the 1 kept, a doubled hit;
+    // Critical Failure).
+    let dark = "defense_checks = true\nlight = \"darkness\"";
+    let enc = duel(dark, "", "", "pc = true", "");
+    let (r, _) = swing(&enc, 0, &[(20, 14), (20, 1), (8, 5)]);
+    assert_eq!(r.natural, 1);
+    assert!(r.hit && r.doubled);
+    assert_eq!(r.damage, 16);
+    // The attacker's own darksight does not help it: no attack roll is made.
+    let enc = duel(dark, "darksight = true", "", "pc = true", "");
+    assert_eq!(swing(&enc, 0, &[(20, 14), (20, 1), (8, 5)]).0.natural, 1);
+    // Darksight: "the disadvantages a human suffers in darkness are
+    // advantages": a PC with darksight defends at advantage (14 + 5 >= 17).
+    let enc = duel(dark, "", "", "pc = true\ndarksight = true", "");
+    let (r, _) = swing(&enc, 0, &[(20, 1), (20, 14)]);
+    assert!(r.natural == 14 && !r.hit);
+    // Dim light: "defense vs. ranged" at disadvantage: a bow at 30 ft (+4:
+    // DC 16), 15 and 3 kept 3; 1d6 + 2.
+    let dim = "defense_checks = true\nlight = \"dim\"";
+    let enc = duel(dim, "", "", "pc = true", "distance = 30");
+    let (r, _) = swing(&enc, 1, &[(20, 15), (20, 3), (6, 2)]);
+    assert_eq!((r.natural, r.target_number, r.damage), (3, 16, 4));
+    // ... but not vs melee: one die.
+    let enc = duel(dim, "", "", "pc = true", "");
+    assert_eq!(swing(&enc, 0, &[(20, 15)]).0.natural, 15);
+    // A blinded PC cannot see either: disadvantage in good light.
+    let enc = duel(
+        "defense_checks = true",
+        "",
+        "",
+        "pc = true",
+        "conditions = [\"blinded\"]",
+    );
+    assert_eq!(swing(&enc, 0, &[(20, 15), (20, 4), (8, 1)]).0.natural, 4);
+}
+
+#[test]
+fn a_prone_unit_stands_up_as_a_quick_action_or_with_its_movement() {
+    // Quick Actions: "brief actions ... anything that takes a second". The
+    // text has no prone rules; standing is a Quick action, so a prone
+    // swordsman 70 ft off stands and moves 30 + 30 ft.
+    let enc = duel(
+        "",
+        "weapons = [\"sword\"]",
+        "conditions = [\"prone\"]",
+        "",
+        "distance = 70",
+    );
+    let mut f = fight(&enc);
+    assert!(f.units[0].conditions.has(Condition::Prone));
+    play(&enc, &mut f, 0, &[]);
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(gap(&f, 0, 1), 10);
+    // `stand_up = "movement"`: standing is its Movement; the Active action
+    // traded down still moves 30 ft.
+    let enc = duel(
+        "stand_up = \"movement\"",
+        "weapons = [\"sword\"]",
+        "conditions = [\"prone\"]",
+        "",
+        "distance = 70",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(gap(&f, 0, 1), 40);
+    assert!(!f.units[0].state.standing_up, "cleared when the turn ends");
+    // Next turn, standing, it moves 30 and trades its Active action down.
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f, 0, 1), 5);
+    // A prone unit that cannot act stays down.
+    let enc = duel(
+        "",
+        "weapons = [\"sword\"]",
+        "conditions = [\"prone\", \"stunned\"]",
+        "",
+        "distance = 70",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert!(f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(gap(&f, 0, 1), 70);
+}
+
+#[test]
+fn allies_stabilise_once_the_minute_has_run_out_or_first() {
+    // Death & Injury: "dead if not stabilized within 1 minute or by the end
+    // of the fight (whichever is later)": while the minute runs the ally
+    // cannot die before the fight ends, so allies fight on (a fell in round
+    // 1; with 10 rounds to the minute, c attacks b in round 10) ...
+    let enc = party("");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    f.round = 10;
+    play(&enc, &mut f, 1, &[(20, 2)]);
+    assert!(f.units[0].state.dying);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    // ... and from round 11 the end of the fight is its deadline: c tends
+    // (9 + 2 = 11), the injury table (10) puts a back at 1 HP.
+    f.round = 11;
+    play(&enc, &mut f, 1, &[(20, 9), (20, 10)]);
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (1, false));
+    // `stabilise_when = "first"`: as soon as it is in reach.
+    let enc = party("stabilise_when = \"first\"");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    play(&enc, &mut f, 1, &[(20, 9), (20, 10)]);
+    assert!(!f.units[0].out);
+}
+
+#[test]
+fn killed_means_dead_unless_morale_killed_is_falls() {
+    // When To Check Morale: "...the first combatant is killed". Falling to
+    // 0 HP is "incapacitated", not dead (Death & Injury): no check.
+    let enc = warband("morale_start = false\nmorale_tide = 0", 3, 3);
+    let mut f = fight(&enc);
+    f.units[3].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 3, 0, &[(20, 15), (8, 1)]);
+    assert!(f.units[3].out && f.units[3].state.dying);
+    // The fallen grunt dies of a false hope (Injury Table 1) when its
+    // fellow stabilises it after its minute: the first combatant killed;
+    // the boss rolls for the side (8 + 2 < 11) and the side flees.
+    f.round = 11;
+    play(&enc, &mut f, 4, &[(20, 11), (20, 1), (20, 8)]);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    assert_eq!(fled(&f, 4, 7), [true, true, true]);
+    // Dead at 0 HP (`at_zero_hp = "dead"`): falling is being killed.
+    let enc = warband(
+        "morale_start = false\nmorale_tide = 0\nat_zero_hp = \"dead\"",
+        3,
+        3,
+    );
+    let mut f = fight(&enc);
+    f.units[3].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 3, 0, &[(20, 15), (8, 1), (20, 8)]);
+    assert_eq!(f.counters[counter::ROUTS], 3);
+    // A leader who only falls: no check; with "falls", a check.
+    let opts = "morale_start = false\nmorale_tide = 0\nmorale_first_fall = false";
+    let enc = warband(opts, 3, 3);
+    let mut f = fight(&enc);
+    f.units[6].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 6, 0, &[(20, 15), (8, 1)]);
+    let enc = warband(&format!("{opts}\nmorale_killed = \"falls\""), 3, 3);
+    let mut f = fight(&enc);
+    f.units[6].state.hp = 1;
+    hit_with(&enc, &mut f, 0, 6, 0, &[(20, 15), (8, 1), (20, 10)]);
+    assert_eq!(f.counters[counter::ROUTS], 3);
+}
+
+/// Red: PC `hero` (unit 0: DEX 14, AC 12, retreats at once) and its
+/// retainer `hireling` (unit 1, an NPC far behind); blue: `foe` (unit 2),
+/// with a spear `foe_distance` ft from the hero. Morale only on a PC's
+/// retreat (plus `opts`).
+fn retreat_party(opts: &str, foe_distance: i32) -> Encounter<Osr> {
+    scen(
+        &format!("morale_start = false\nmorale_tide = 0\n{opts}"),
+        &format!(
+            r#"
+[units.hero]
+hp = 1
+ac = 12
+dex = 14
+pc = true
+retreat_at = 1
+weapons = ["sword"]
+[units.hireling]
+hp = 10
+weapons = ["sword"]
+[units.foe]
+hp = 1000
+dex = 12
+weapons = ["spear"]
+[sides.red]
+hero = {{}}
+hireling = {{ distance = 200 }}
+[sides.blue]
+foe = {{ distance = {foe_distance}, target = "nearest" }}
+"#
+        ),
+    )
+}
+
+#[test]
+fn a_pcs_retreat_sends_its_retainers_to_a_morale_check_at_disadvantage() {
+    // Retreat: "Any retainers or NPCs following a PC who retreats must
+    // immediately make a morale check at disadvantage. If they fail, they
+    // rout." Not engaged, the hero simply leaves; the hireling rolls twice,
+    // keeps 8: 8 < 11, it flees.
+    let enc = retreat_party("", 40);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (20, 8)]);
+    assert_eq!(f.counters[counter::RETREATS], 1);
+    assert_eq!(fled(&f, 0, 2), [true, true]);
+    assert_eq!(f.counters[counter::ROUTS], 1);
+    // Both 11 or better: it stands.
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (20, 11)]);
+    assert_eq!(fled(&f, 0, 2), [true, false]);
+    // `morale_retreat = false`: no check.
+    let enc = retreat_party("morale_retreat = false", 40);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(fled(&f, 0, 2), [true, false]);
+    // An NPC that retreats sends nobody.
+    let enc2 = scen(
+        "morale_start = false\nmorale_tide = 0",
+        "[units.h]\nhp = 1\nretreat_at = 1\nweapons = [\"sword\"]\n[units.k]\nhp = 10\nweapons = [\"sword\"]\n[units.f]\nhp = 10\nweapons = [\"sword\"]\n[sides.red]\nh = {}\nk = { distance = 200 }\n[sides.blue]\nf = { distance = 40 }\n",
+    );
+    let mut f = fight(&enc2);
+    play(&enc2, &mut f, 0, &[]);
+    assert_eq!(fled(&f, 0, 2), [true, false]);
+}
+
+#[test]
+fn under_alternating_activation_a_unit_that_cannot_act_costs_no_activation() {
+    // Death & Injury: an incapacitated combatant is "unable to act"; so are
+    // stunned ones. Red: `s` (stunned, DEX 18) and `a` (DEX 10); blue: `b`
+    // (DEX 14, 1 HP). Red opens: its activation goes to a, not to s, and
+    // a's blow (15, then 1 on the d8) fells b before b can swing. Had s
+    // used red's activation, b would have rolled those dice and hit a, and
+    // a's attack would find no dice left.
+    let mut enc = scen(
+        "morale = \"off\"\ninitiative = \"alternating\"",
+        r#"
+[units.s]
+hp = 10
+dex = 18
+weapons = ["sword"]
+[units.a]
+hp = 10
+dex = 10
+weapons = ["sword"]
+[units.b]
+hp = 1
+dex = 14
+weapons = ["sword"]
+[sides.red]
+s = { conditions = ["stunned"] }
+a = {}
+[sides.blue]
+b = {}
+"#,
+    );
+    enc.max_rounds = 1;
+    let mut f = Fight::new();
+    f.reset(&enc);
+    assert!(!Osr::can_act(&f, &enc, 0) && Osr::can_act(&f, &enc, 1));
+    // First the initiative rolls the alternating scheme orders each team by
+    // (d20 + DEX mod, ties to the higher score: s before a), then a's blow.
+    let mut dice = ScriptedDice::new(&[(20, 10), (20, 10), (20, 10), (20, 15), (8, 1)]);
+    let outcome = f.run(&enc, &mut dice);
+    dice.assert_done();
+    assert_eq!(outcome.winner, Some(0));
+    assert_eq!(f.units[1].state.hp, 10);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+// ---- Statistical checks of multi-turn situations against exact values ----
+
+/// Per-attack outcome of a PC's defense check at disadvantage that holds on
+/// a kept die of `holds_from` or better: (miss, plain hit, doubled hit),
+/// by enumerating the 400 pairs of d20s.
+fn defense_at_disadvantage(holds_from: u32) -> (f64, f64, f64) {
+    let (mut miss, mut hit, mut double) = (0, 0, 0);
+    for a in 1..=20u32 {
+        for b in 1..=20u32 {
+            match a.min(b) {
+                1 => double += 1,
+                k if k >= holds_from => miss += 1,
+                _ => hit += 1,
+            }
+        }
+    }
+    (
+        miss as f64 / 400.0,
+        hit as f64 / 400.0,
+        double as f64 / 400.0,
+    )
+}
+
+#[test]
+fn statistically_defense_checks_under_beat_in_dim_light_vs_a_bow() {
+    // An NPC archer (DEX 14, proficient: +4; bow "1d1": 1 + 2 = 3 damage, 6
+    // doubled) shoots a PC (AC 14, 7 HP) 30 ft away for three rounds; the
+    // PC's sword never reaches. Defense checks under `hit_on = "beat"`: d20
+    // + 4 vs 11 + 4, holding on 11+; Dim Light: "defense vs. ranged" at
+    // disadvantage, so the worse of two d20s; a natural 1 doubles the damage
+    // (Critical Failure). Exact: a Markov chain on damage taken (0, 3, 6,
+    // down at 7+) over three attacks.
+    let enc = encounter::<Osr>(
+        r#"
+name = "t"
+rules = "osr"
+max_rounds = 3
+[options]
+morale = "off"
+defense_checks = true
+hit_on = "beat"
+light = "dim"
+[weapons.bow]
+kind = "ranged"
+damage = "1d1"
+[weapons.sword]
+damage = "1d8"
+[units.archer]
+hp = 10
+dex = 14
+weapons = ["bow"]
+[units.pc]
+hp = 7
+ac = 14
+pc = true
+weapons = ["sword"]
+[sides.red]
+archer = {}
+[sides.blue]
+pc = { distance = 30, tactic = "hold" }
+"#,
+    );
+    let (miss, hit, double) = defense_at_disadvantage(11);
+    assert!((miss - 0.25).abs() < 1e-12 && (double - 39.0 / 400.0).abs() < 1e-12);
+    // p[d]: probability of having taken d (0..=6) damage and still standing.
+    let mut p = [0.0f64; 7];
+    p[0] = 1.0;
+    let mut down = 0.0;
+    for _ in 0..3 {
+        let mut next = [0.0f64; 7];
+        for (d, &q) in p.iter().enumerate() {
+            for (chance, dmg) in [(miss, 0), (hit, 3), (double, 6)] {
+                let t = d + dmg;
+                if t >= 7 {
+                    down += q * chance;
+                } else {
+                    next[t] += q * chance;
+                }
+            }
+        }
+        p = next;
+    }
+    const N: u32 = 200_000;
+    let got = crate::testkit::fight_rate(&enc, N, 21, |_, o| o.winner == Some(0));
+    crate::testkit::assert_within_four_se("PC down within 3 rounds", got, down, N);
+}
+
+#[test]
+fn statistically_a_retreat_from_a_spear_and_its_retainer() {
+    // Retreat, from melee combat at 10 ft (close range): the hero (1 HP)
+    // retreats every turn: a DEX check (d20 + 2 >= 11: 0.6), then the foe's
+    // spear (d20 + 2 >= AC 12: 0.55) stops it with any hit (and drops it);
+    // a failed check leaves it to the foe's turn, which hits at 0.55 too.
+    // Per round: away 0.6 * 0.45 = 0.27, still trying 0.4 * 0.45 = 0.18,
+    // else down. Three rounds: P(away) = 0.27 (1 + 0.18 + 0.18^2). Its
+    // retainer then checks morale at disadvantage: stands on the worse of
+    // two d20s >= 11, (10/20)^2 = 0.25, so it routs with P(away) * 0.75.
+    let mut enc = retreat_party("", 10);
+    enc.max_rounds = 3;
+    let away = 0.27 * (1.0 + 0.18 + 0.18 * 0.18);
+    const N: u32 = 200_000;
+    let got = crate::testkit::fight_rate(&enc, N, 22, |f, _| f.counters[counter::RETREATS] == 1);
+    crate::testkit::assert_within_four_se("hero away within 3 rounds", got, away, N);
+    let got = crate::testkit::fight_rate(&enc, N, 23, |f, _| f.counters[counter::ROUTS] == 1);
+    crate::testkit::assert_within_four_se("retainer routs", got, away * 0.75, N);
+}
+
+#[test]
+fn statistically_a_due_ally_is_back_after_the_minute() {
+    // Death & Injury / Stabilizing & Injuries / Injury Table. `a` fell in
+    // round 1 with a 3-round minute (`death_clock = 3`); its ally `c` (WIS
+    // 14: d20 + 2 >= 11, 0.6) fights on (nothing in reach) while the minute
+    // runs, and tries from round 4, when the end of the fight becomes a's
+    // deadline: three tries by round 6, 1 - 0.4^3 = 0.936. The injury table
+    // then kills on a 1 (ability losses of 1d6 from 10 or 12 never reach 0):
+    // back in the fight with 0.936 * 19/20; with more than 1 HP (a 20: 1 +
+    // 1d8) with 0.936 / 20, and at 9 HP with 0.936 / 160.
+    let enc = scen(
+        "morale = \"off\"\ndeath_clock = 3",
+        r#"
+[units.a]
+hp = 10
+str = 12
+weapons = ["sword"]
+[units.c]
+hp = 10
+wis = 14
+weapons = ["sword"]
+[units.b]
+hp = 10
+weapons = ["sword"]
+[sides.red]
+a = {}
+c = { tactic = "hold" }
+[sides.blue]
+b = { distance = 500 }
+"#,
+    );
+    const N: u32 = 100_000;
+    let mut f = fight(&enc);
+    let mut outcomes = [0u32; 3];
+    let mut dice = RngDice::for_batch(24, 0);
+    for _ in 0..N {
+        f.reset(&enc);
+        f.units[0].state.hp = 0;
+        f.units[0].state.dying = true;
+        f.units[0].state.down_round = 1;
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.take_out(0));
+        for round in 1..=6 {
+            f.round = round;
+            as_turn(&enc, &mut f, &mut dice, 1, Osr::take_turn);
+            if round <= 3 {
+                assert!(f.units[0].state.dying, "nobody tends in the minute");
+            }
+        }
+        let hp = f.units[0].state.hp;
+        outcomes[0] += u32::from(!f.units[0].out);
+        outcomes[1] += u32::from(!f.units[0].out && hp > 1);
+        outcomes[2] += u32::from(hp == 9);
+    }
+    let tried = 1.0 - 0.4f64.powi(3);
+    for (what, count, p) in [
+        ("back in the fight", outcomes[0], tried * 0.95),
+        ("back with more than 1 HP", outcomes[1], tried / 20.0),
+        ("back with 9 HP", outcomes[2], tried / 160.0),
+    ] {
+        crate::testkit::assert_within_four_se(what, count as f64 / N as f64, p, N);
+    }
 }
