@@ -865,6 +865,9 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
 /// cover is settled first (`cover_when_moving`): the attack is rolled "with
 /// whatever modifiers would be appropriate as they left". Returns false if
 /// the mover fell to the attacks.
+// Out of line: only turns that move come here, and the hot path (a unit
+// standing in reach, `quick_turn` and `advance_on`) stays small without it.
+#[inline(never)]
 fn stride<D: Dice, T>(
     turn: &mut Turn<'_, Trenches, D>,
     step: impl FnOnce(&mut Turn<'_, Trenches, D>) -> T,
