@@ -1,5 +1,6 @@
-//! `trenches`: Trenches and Alchemy (seed 000), a WWI trench-warfare game on
-//! a d20 chassis.
+//! `trenches`: Trenches and Alchemy, a WWI trench-warfare game on a d20
+//! chassis. Every rule of the text, section by section, with how it is
+//! modelled and the tests that pin it: `trenches_conformance.rs`.
 //!
 //! As written: initiative d20 + DEX modifier, ties to the higher natural roll,
 //! then to whoever rolled first; AC = 10 + Endurance modifier + equipment,
@@ -9,38 +10,42 @@
 //! three-quarters / full gives +2 / +5 / +10 AC vs firearms only, and full
 //! cover cuts firearm damage by a fraction the text lost (option, default
 //! ×0.5); hits on a paralyzed or unconscious target from within 5 m are
-//! critical; 0 HP: unconscious, dying and out of the fight.
+//! critical; 0 HP: unconscious (so prone), dying and out of the fight.
 //!
 //! A turn is movement (30 m; half in difficult terrain) and one action: an
 //! attack, or Sprint (double movement), or dropping prone. Leaving an
-//! enemy's 5 m reach provokes an attack of opportunity (its reaction; the
-//! text's "disengage" is undefined, so nobody disengages). Trenches has no
-//! flanking rule.
+//! enemy's 5 m radius provokes an attack of opportunity, whichever way the
+//! unit moves (its reaction; the text's "disengage" is undefined, so nobody
+//! disengages). Trenches has no flanking rule.
 //!
-//! Gaps in the text are options with the digest's defaults: the crit effect
-//! (default: double the damage dice), natural 1 always misses, natural 20
-//! always hits (and is a critical), proficiency on attacks (default off), the
-//! lost fractions (deafened, crawling, standing up, exhaustion 2: one half
-//! each), and what 0 HP means (out of the fight, or 5e death saves).
+//! Gaps in the text are options whose defaults are its most literal
+//! reading: the crit effect (default: double the damage dice), natural 1
+//! always misses, natural 20 always hits, proficiency on attacks (default
+//! off), the lost fractions (deafened, crawling, standing up, exhaustion 2:
+//! one half each), what 0 HP means (out of the fight, or 5e death saves),
+//! which weapons make attacks of opportunity (any that reaches: the text
+//! names none) and whether cover stays at the unit's starting position
+//! (default: cover is a place, left behind by a unit that moves).
 //!
-//! Conditions: blinded (attacks against it have advantage; its melee attacks
-//! disadvantage; its ranged attacks beyond 10 m disadvantage and −5),
+//! Conditions: blinded (attacks against it have advantage; its melee
+//! attacks disadvantage; its ranged attacks beyond 10 m disadvantage and −5),
 //! deafened (loses part of its speed), frightened (disadvantage on its
 //! attacks and it cannot move closer to the enemy: the source of its fear is
 //! taken to be the enemy, in sight), grappled and restrained (speed 0;
 //! restrained: attacks against it advantage, its attacks disadvantage),
-//! incapacitated / paralyzed / stunned / unconscious (no actions or
-//! reactions; the last three cannot move and attacks against them have
-//! advantage; hits from within 5 m on paralyzed or unconscious units are
-//! critical), prone (crawls; standing costs part of the turn's movement; its
-//! attacks have disadvantage; attacks against it have advantage within 5 m,
+//! incapacitated (no actions or reactions, but it may move), paralyzed /
+//! stunned / unconscious (incapacitated and cannot move; attacks against
+//! them have advantage; hits from within 5 m on paralyzed or unconscious
+//! units are critical; unconscious units are prone), prone (crawls;
+//! standing costs part of the turn's movement; its attacks have
+//! disadvantage; attacks against it have advantage within 5 m,
 //! disadvantage beyond). Exhaustion: 2 speed reduced, 3 disadvantage on
 //! attacks, 4 HP halved, 5 speed 0, 6 dead.
 
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic,
-    Targeting, Turn, UnitSpec,
+    Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
+    InitiativeRoll, Tactic, Targeting, Turn, UnitSpec,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, provoking_move, KitWeapon};
@@ -150,6 +155,29 @@ impl Unit {
     }
 }
 
+/// Which weapons make attacks of opportunity. The text says "such an
+/// attack" by "whoever they might be in combat with", naming no weapon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpportunityWeapons {
+    /// Any weapon that reaches the mover (the text's words).
+    #[default]
+    Any,
+    /// Melee weapons only (the 5e habit).
+    Melee,
+}
+
+/// What happens to a unit's cover when it moves. The text's cover comes
+/// from trenches, foxholes, sandbags and pillboxes: places.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoverWhenMoving {
+    /// Cover belongs to the unit's starting position: away from it the unit
+    /// is in the open; back on it, covered again.
+    #[default]
+    LeftBehind,
+    /// The scenario's cover goes wherever the unit goes.
+    Carried,
+}
+
 /// What 0 HP means (the text gives no death-save procedure).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AtZeroHp {
@@ -180,6 +208,8 @@ pub struct Options {
     /// Fraction of speed kept at exhaustion level 2 or more.
     pub exhaustion_speed: f64,
     pub at_zero_hp: AtZeroHp,
+    pub opportunity_weapons: OpportunityWeapons,
+    pub cover_when_moving: CoverWhenMoving,
 }
 
 impl Default for Options {
@@ -196,6 +226,8 @@ impl Default for Options {
             stand_up_cost: 0.5,
             exhaustion_speed: 0.5,
             at_zero_hp: AtZeroHp::Out,
+            opportunity_weapons: OpportunityWeapons::Any,
+            cover_when_moving: CoverWhenMoving::LeftBehind,
         }
     }
 }
@@ -210,6 +242,8 @@ pub struct State {
     /// Death saves so far (with `at_zero_hp = "death-saves"`).
     pub saves: u8,
     pub failures: u8,
+    /// Where the unit started: the place its scenario cover belongs to.
+    pub home: i32,
 }
 
 /// Indices into [`Trenches::COUNTERS`].
@@ -226,10 +260,20 @@ pub mod counter {
 
 const KIND_NAMES: &[&str] = &["melee", "firearm"];
 const ZERO_HP_NAMES: &[&str] = &["out", "death-saves"];
+const OPPORTUNITY_NAMES: &[&str] = &["any", "melee"];
+const COVER_MOVING_NAMES: &[&str] = &["left-behind", "carried"];
 
-/// Conditions that stop a unit from acting (and reacting).
+/// Conditions that stop a unit from taking actions and reactions
+/// ("Incapacitated", and the three conditions that include it).
 const NO_ACTIONS: Conditions = Conditions::of(&[
     Condition::Incapacitated,
+    Condition::Paralyzed,
+    Condition::Stunned,
+    Condition::Unconscious,
+]);
+/// Conditions whose text says the unit "can't move" (incapacitated alone
+/// forbids actions, not movement).
+const MOTIONLESS: Conditions = Conditions::of(&[
     Condition::Paralyzed,
     Condition::Stunned,
     Condition::Unconscious,
@@ -262,11 +306,13 @@ const HAMPERED: Conditions = Conditions::of(&[
 impl Ruleset for Trenches {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "trenches";
-    const TITLE: &'static str = "Trenches and Alchemy (seed 000)";
-    const ABOUT: &'static str = "WWI trench warfare on a d20 chassis: d20 + DEX initiative, \
-        separate AC vs melee and vs firearms, cover that only stops bullets, \
+    const TITLE: &'static str = "Trenches and Alchemy";
+    const ABOUT: &'static str = "WWI trench warfare on a d20 chassis (Trenches and Alchemy, \
+        \"Mechanics 082019\"): d20 + DEX initiative, separate AC vs melee and vs \
+        firearms, cover that only stops bullets and stays where it was dug, \
         advantage and disadvantage from conditions, 30 m of movement and one \
-        action a turn, attacks of opportunity. Distances in metres.";
+        action a turn, attacks of opportunity on leaving an enemy's 5 m. \
+        Distances in metres.";
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
@@ -301,7 +347,7 @@ impl Ruleset for Trenches {
             "critical damage (the text's crit rule is cut off): roll the dice twice, double the total, max dice + roll, or none",
         ),
         Field::flag("nat1_misses", true, "a natural 1 always misses"),
-        Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
+        Field::flag("nat20_hits", true, "a natural 20 always hits (a natural 20 that hits is critical either way)"),
         Field::flag("proficiency_on_attacks", false, "add the proficiency bonus to attack rolls (the text says it may be extended to attacks later)"),
         Field::new(
             "full_cover_damage",
@@ -339,6 +385,18 @@ impl Ruleset for Trenches {
             Kind::Choice(ZERO_HP_NAMES),
             Some(Lit::Str("out")),
             "0 HP (no death saves in the text): out of the fight, or 5e death saves (a natural 20 returns with 1 HP)",
+        ),
+        Field::new(
+            "opportunity_weapons",
+            Kind::Choice(OPPORTUNITY_NAMES),
+            Some(Lit::Str("any")),
+            "weapons that make attacks of opportunity: any that reaches the mover (the text names no weapon), or melee only",
+        ),
+        Field::new(
+            "cover_when_moving",
+            Kind::Choice(COVER_MOVING_NAMES),
+            Some(Lit::Str("left-behind")),
+            "a unit's cover belongs to its starting position (left-behind: away from it, no cover) or goes with it (carried)",
         ),
     ];
 
@@ -395,6 +453,10 @@ impl Ruleset for Trenches {
             stand_up_cost: f.float("stand_up_cost")?,
             exhaustion_speed: f.float("exhaustion_speed")?,
             at_zero_hp: [AtZeroHp::Out, AtZeroHp::DeathSaves][f.choice("at_zero_hp")?],
+            opportunity_weapons: [OpportunityWeapons::Any, OpportunityWeapons::Melee]
+                [f.choice("opportunity_weapons")?],
+            cover_when_moving: [CoverWhenMoving::LeftBehind, CoverWhenMoving::Carried]
+                [f.choice("cover_when_moving")?],
         })
     }
 
@@ -484,11 +546,26 @@ impl Ruleset for Trenches {
         unit.state = State {
             hp: spec.stats.max_hp(),
             speed: speed(&spec.stats, spec.conditions, options),
+            home: unit.position,
             ..State::default()
         };
+        // "Unconscious": the creature "falls prone", so attackers get the
+        // prone effects too (from beyond 5 m they cancel its advantage).
+        if spec.conditions.has(Condition::Unconscious) {
+            unit.conditions.set(Condition::Prone);
+        }
         if spec.stats.exhaustion >= 6 {
             unit.out = true;
         }
+    }
+
+    // "Incapacitated": no actions or reactions. Under team-alternating
+    // activation such a unit never takes its team's activation; it still
+    // gets its turn at the end of the round (an incapacitated unit may move).
+    #[inline]
+    fn can_act(fight: &Fight<Self>, _enc: &Encounter<Self>, unit: usize) -> bool {
+        let u = &fight.units[unit];
+        !u.out && !u.conditions.any(NO_ACTIONS)
     }
 
     // A small dispatcher: each tactic is its own function (not inlined), so
@@ -502,13 +579,18 @@ impl Ruleset for Trenches {
             return;
         }
         turn.unit_mut(me).state.reacted = false;
-        if turn.unit(me).conditions.any(NO_ACTIONS) {
+        let conditions = turn.unit(me).conditions;
+        // Paralyzed, stunned, unconscious: "can't move" and incapacitated.
+        if conditions.any(MOTIONLESS) {
             return;
         }
+        // Incapacitated alone: "can't take actions, reactions, or special
+        // actions"; the text does not stop it moving.
+        let acts = !conditions.has(Condition::Incapacitated);
         match turn.spec(me).tactic {
-            Tactic::Hold | Tactic::Auto => hold(turn),
-            Tactic::Advance => advance(turn),
-            Tactic::KeepRange => keep_range(turn),
+            Tactic::Hold | Tactic::Auto => hold(turn, acts),
+            Tactic::Advance => advance(turn, acts),
+            Tactic::KeepRange => keep_range(turn, acts),
         }
     }
 
@@ -575,7 +657,8 @@ impl Ruleset for Trenches {
     }
 
     fn resume_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, target: usize) {
-        advance_on(turn, target);
+        // The fast path takes only units with no condition: they act.
+        advance_on(turn, target, true);
     }
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
@@ -606,8 +689,10 @@ pub fn speed(unit: &Unit, conditions: Conditions, opts: &Options) -> i32 {
     s.floor() as i32
 }
 
-/// Movement available this turn: stand up first (paying part of it) unless
-/// the unit fights from the ground; a unit still prone crawls.
+/// Movement available this turn, worked out once per turn ("Prone"): a
+/// prone unit that gets up pays `stand_up_cost` of the turn's movement
+/// ("Choosing to stand from prone costs the creature ? of that turn's
+/// movement speed"); one that stays down crawls at `crawl_speed`.
 fn movement<D: Dice>(turn: &mut Turn<'_, Trenches, D>, stay_down: bool) -> i32 {
     let me = turn.actor;
     let opts = *turn.options();
@@ -644,11 +729,12 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) 
 
 /// Hold: stay put, attack whatever is in range. A `drop_prone` unit in the
 /// open first throws itself down (its action) when no enemy is within reach.
+/// A unit that cannot act (`!acts`) only gets up.
 #[inline(never)]
-fn hold<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+fn hold<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let me = turn.actor;
     stand_unless_fighting_prone(turn);
-    if drop_prone(turn) {
+    if !acts || drop_prone(turn) {
         return;
     }
     let stats = &turn.enc.units[me].stats;
@@ -683,18 +769,19 @@ fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
 }
 
 /// Advance: close on the target to melee. Attack if it is in reach after
-/// moving; otherwise shoot if a firearm reaches; otherwise sprint.
+/// moving; otherwise shoot if a firearm reaches; otherwise sprint. A unit
+/// that cannot act (`!acts`) only moves.
 #[inline(never)]
-fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let Some(target) = turn.choose_target(|_, _| true) else {
         return;
     };
-    advance_on(turn, target);
+    advance_on(turn, target, acts);
 }
 
 /// [`advance`] once the target is chosen.
 #[inline(always)]
-fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, acts: bool) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let reach = stats.advance_reach;
@@ -704,9 +791,14 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     if distance > reach || turn.unit(me).conditions.has(Condition::Prone) {
         let budget = movement(turn, false);
         if distance > reach && !turn.unit(me).conditions.has(Condition::Frightened) {
-            turn.approach(target, budget, reach);
+            if !stride(turn, |t| t.approach(target, budget, reach)) {
+                return;
+            }
             distance = turn.enemy_distance(target);
         }
+    }
+    if !acts {
+        return;
     }
     if let Some(weapon) = best_weapon(stats, distance) {
         strike(turn, target, weapon, distance);
@@ -716,14 +808,15 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     let sprint = turn.unit(me).state.speed;
     if !turn.unit(me).conditions.has(Condition::Frightened) && sprint > 0 {
         turn.count(counter::SPRINTS);
-        turn.approach(target, sprint, reach);
+        stride(turn, |t| t.approach(target, sprint, reach));
     }
 }
 
 /// Keep range: back off when an enemy is within reach (provoking attacks of
-/// opportunity), move only as close as the firearms need, shoot.
+/// opportunity), move only as close as the firearms need, shoot. A unit
+/// that cannot act (`!acts`) only moves.
 #[inline(never)]
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let range = if stats.firearm_range > 0 {
@@ -731,15 +824,16 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
     } else {
         stats.max_range
     };
-    stand_unless_fighting_prone(turn);
     let engaged = turn.enemies_within(me, REACH);
+    // The turn's movement, worked out once: a prone unit gets up (paying
+    // for it) unless it fights from the ground and need not back off.
+    let stay_down = stats.drop_prone && engaged == 0;
+    let budget = movement(turn, stay_down);
     if engaged != 0 {
-        let budget = movement(turn, false);
-        move_away(turn, budget, engaged);
-        if turn.unit(me).out {
+        if !stride(turn, |t| t.back_off(budget)) {
             return;
         }
-    } else if drop_prone(turn) {
+    } else if acts && drop_prone(turn) {
         return;
     }
     let target = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range);
@@ -751,38 +845,80 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
                 return;
             };
             let fearful = turn.unit(me).conditions.has(Condition::Frightened);
-            if engaged == 0 && !fearful {
-                let stay_down = turn.unit(me).conditions.has(Condition::Prone);
-                let budget = movement(turn, stay_down);
-                turn.approach(t, budget, range);
+            if engaged == 0 && !fearful && !stride(turn, |s| s.approach(t, budget, range)) {
+                return;
             }
             t
         }
     };
-    attack_if_in_reach(turn, target);
-}
-
-/// Back off by `budget`; every enemy in `engaged` that is left behind beyond
-/// its reach may take an attack of opportunity, rolled as the mover leaves.
-fn move_away<D: Dice>(turn: &mut Turn<'_, Trenches, D>, budget: i32, engaged: u64) {
-    let me = turn.actor;
-    let from = turn.unit(me).position;
-    let left = provoking_move(
-        turn,
-        engaged,
-        |t| t.back_off(budget),
-        |t, e, _| t.enemy_distance(e) > REACH,
-    );
-    for enemy in Bits(left) {
-        if !turn.unit(me).out {
-            let distance = (from - turn.unit(enemy).position).abs();
-            opportunity_attack(turn, enemy, me, distance);
-        }
+    if acts {
+        attack_if_in_reach(turn, target);
     }
 }
 
-/// `reactor` attacks `mover`, who just left its reach at `distance`, with a
-/// melee weapon, if it can react.
+/// Move the actor with `step` ("Attacks of opportunity"): "Any creature
+/// within 5m of an enemy who attempts to leave the 5m radius of that
+/// creature ... will take such an attack", whichever way it moves: every
+/// enemy whose 5 m the mover was within at some point of the move and is
+/// beyond at its end may attack it, rolled at the closest the mover came
+/// (on the front, passing an enemy goes through its position). The mover's
+/// cover is settled first (`cover_when_moving`): the attack is rolled "with
+/// whatever modifiers would be appropriate as they left". Returns false if
+/// the mover fell to the attacks.
+// Out of line: only turns that move come here, and the hot path (a unit
+// standing in reach, `quick_turn` and `advance_on`) stays small without it.
+#[inline(never)]
+fn stride<D: Dice, T>(
+    turn: &mut Turn<'_, Trenches, D>,
+    step: impl FnOnce(&mut Turn<'_, Trenches, D>) -> T,
+) -> bool {
+    let me = turn.actor;
+    let from = turn.unit(me).position;
+    let enemies = turn.in_fight() & !turn.side_units(turn.unit(me).side as usize);
+    let left = provoking_move(
+        turn,
+        enemies,
+        |t| {
+            step(t);
+        },
+        |t, e, from| {
+            let (to, at) = (t.unit(t.actor).position, t.unit(e).position);
+            closest(from, to, at) <= REACH && (to - at).abs() > REACH
+        },
+    );
+    let to = turn.unit(me).position;
+    if to != from && turn.options().cover_when_moving == CoverWhenMoving::LeftBehind {
+        let home_cover = turn.spec(me).cover;
+        let unit = turn.unit_mut(me);
+        unit.cover = if to == unit.state.home {
+            home_cover
+        } else {
+            Cover::None
+        };
+    }
+    for enemy in Bits(left) {
+        if turn.unit(me).out {
+            break;
+        }
+        let at = closest(from, to, turn.unit(enemy).position);
+        opportunity_attack(turn, enemy, me, at);
+    }
+    !turn.unit(me).out
+}
+
+/// The closest a move from `from` to `to` comes to position `at`.
+#[inline]
+fn closest(from: i32, to: i32, at: i32) -> i32 {
+    if from.min(to) <= at && at <= from.max(to) {
+        0
+    } else {
+        (from - at).abs().min((to - at).abs())
+    }
+}
+
+/// `reactor` attacks `mover`, who just left its reach having come within
+/// `distance` of it, with its best weapon that reaches (melee only with
+/// `opportunity_weapons = "melee"`), if it can react.
 fn opportunity_attack<D: Dice>(
     turn: &mut Turn<'_, Trenches, D>,
     reactor: usize,
@@ -793,11 +929,12 @@ fn opportunity_attack<D: Dice>(
     if unit.out || unit.state.reacted || unit.conditions.any(NO_ACTIONS) {
         return;
     }
+    let melee_only = turn.options().opportunity_weapons == OpportunityWeapons::Melee;
     let stats = &turn.enc.units[reactor].stats;
     let Some(weapon) = stats
         .weapons()
         .iter()
-        .find(|w| w.kind == WeaponKind::Melee && distance <= w.range)
+        .find(|w| (!melee_only || w.kind == WeaponKind::Melee) && distance <= w.range)
     else {
         return;
     };
@@ -944,8 +1081,10 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     // they became branches, mispredicted on every rare 1 and 20.
     let always_hits = if opts.nat20_hits { 20 } else { 21 };
     let can_hit = 1 + u32::from(opts.nat1_misses);
-    let nat20 = natural >= always_hits;
-    let hit = nat20 | ((natural >= can_hit) & (natural as i32 >= need));
+    let hit = (natural >= always_hits) | ((natural >= can_hit) & (natural as i32 >= need));
+    // A natural 20 that hits is critical whether or not `nat20_hits` made
+    // it hit: the option is about hitting, not about crits.
+    let nat20 = natural >= 20;
     turn.count(counter::ATTACKS);
     let mut result = AttackResult {
         natural,

@@ -283,12 +283,17 @@ fn natural_one_and_twenty_options() {
     assert!(r.hit && r.crit, "a natural 20 hits and crits by default");
     let (r, _) = swing(&duel("nat20_hits = false", hopeless, "", ""), &[(20, 20)]);
     assert!(!r.hit && !r.crit);
-    // With nat20_hits off a natural 20 that hits anyway is no crit.
+    // "Critical Successes and Critical Failures" is cut off, so what a
+    // natural 20 does is the options' business; `nat20_hits` is about
+    // hitting only: with it off, a natural 20 that hits anyway (20 + 5 vs
+    // AC 16) is still a critical (1d8 twice + 3), as in `osr` and
+    // `escalation`.
     let (r, _) = swing(
         &duel("nat20_hits = false", SWORD, "", ""),
-        &[(20, 20), (8, 3)],
+        &[(20, 20), (8, 3), (8, 2)],
     );
-    assert!(r.hit && !r.crit);
+    assert!(r.hit && r.crit);
+    assert_eq!(r.damage, 8);
 }
 
 #[test]
@@ -305,6 +310,9 @@ fn proficiency_adds_to_attacks_only_with_the_option() {
 
 #[test]
 fn hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits() {
+    // "Paralyzed" and "Unconscious": "Attack rolls against the creature have
+    // advantage"; "Any attack that hits the creature is a critical hit if
+    // the attacker is within 5m of the creature."
     for cond in ["paralyzed", "unconscious"] {
         let entry = format!("conditions = [\"{cond}\"]");
         // Advantage (two d20, keep 12): 12 + 5 hits and, within 5 m, crits.
@@ -314,11 +322,19 @@ fn hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits() {
         );
         assert!(r.hit && r.crit, "{cond}");
         assert_eq!(r.damage, 11);
-        // From 10 m with a rifle: a hit, but no automatic crit.
-        let far = format!("{entry}, distance = 10");
-        let (r, _) = swing(&duel("", RIFLE, "", &far), &[(20, 12), (20, 3), (10, 4)]);
-        assert!(r.hit && !r.crit, "{cond} at 10 m");
     }
+    // From 10 m with a rifle: no automatic crit. Paralyzed: advantage (two
+    // d20, keep 12).
+    let far = "conditions = [\"paralyzed\"], distance = 10";
+    let (r, _) = swing(&duel("", RIFLE, "", far), &[(20, 12), (20, 3), (10, 4)]);
+    assert!(r.hit && !r.crit, "paralyzed at 10 m");
+    // Unconscious: the creature "falls prone", and "Prone": an attack from
+    // beyond 5 m "has disadvantage". Advantage and disadvantage cancel
+    // ("Advantage/Disadvantage"): one d20.
+    let far = "conditions = [\"unconscious\"], distance = 10";
+    let (r, _) = swing(&duel("", RIFLE, "", far), &[(20, 12), (10, 4)]);
+    assert!(r.hit && !r.crit, "unconscious at 10 m");
+    assert_eq!(r.natural, 12);
     // Stunned: advantage but no automatic crit.
     let (r, _) = swing(
         &duel("", SWORD, "", "conditions = [\"stunned\"]"),
@@ -811,7 +827,11 @@ fn backing_off_provokes_attacks_of_opportunity_once_per_round() {
 }
 
 #[test]
-fn no_attack_of_opportunity_without_a_melee_weapon_or_when_incapacitated() {
+fn attacks_of_opportunity_with_any_weapon_unless_the_option_says_melee() {
+    // "Attacks of opportunity": the mover exposes itself "to an easy attack
+    // by whoever they might be in combat with"; the text names no weapon,
+    // so by default a rifleman shoots the unit that backs away from him
+    // (12 + 5 vs AC 10: hit, 1d10+2 with a 4); red then shoots back (2).
     let enc = field(
         "",
         "\"rifle\"",
@@ -821,8 +841,23 @@ fn no_attack_of_opportunity_without_a_melee_weapon_or_when_incapacitated() {
         "",
     );
     let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 12), (10, 4), (20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    assert_eq!(f.units[0].state.hp, 24);
+    // `opportunity_weapons = "melee"` (the 5e habit): no melee weapon, no
+    // attack of opportunity.
+    let enc = field(
+        "opportunity_weapons = \"melee\"",
+        "\"rifle\"",
+        "tactic = \"keep-range\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
     play(&enc, &mut f, 0, &[(20, 2)]);
     assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+    // "Incapacitated" (stunned includes it): no reactions.
     let enc = field(
         "",
         "\"rifle\"",
@@ -1118,4 +1153,491 @@ fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
     assert_eq!(gap(&f), 75);
     assert!(f.units[0].conditions.has(Condition::Prone));
     assert_eq!(f.counters[counter::SPRINTS], 0);
+}
+
+// ---- Rules as written: movement, reactions, conditions ----
+
+/// Red `s` (unit 0, a swordsman: AC 10 by default, 30 HP) against blue
+/// `near` (unit 1) at the front line and `far` (unit 2) 20 m behind it,
+/// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red.
+fn two_deep(s_entry: &str) -> Encounter<Trenches> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "trenches"
+[weapons.sword]
+attack = 5
+damage = "1d8+3"
+[weapons.bayonet]
+attack = 5
+damage = "1d6+2"
+[units.s]
+hp = 30
+weapons = ["sword"]
+[units.near]
+hp = 40
+weapons = ["bayonet"]
+[units.far]
+hp = 40
+weapons = ["bayonet"]
+[sides.red]
+s = {{ {s_entry} }}
+[sides.blue]
+near = {{ tactic = "hold" }}
+far = {{ distance = 20, tactic = "hold" }}
+"#
+    ))
+}
+
+#[test]
+fn leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves() {
+    // "Attacks of opportunity": "Any creature within 5m of an enemy who
+    // attempts to leave the 5m radius of that creature without disengaging
+    // will take such an attack". Advancing counts as much as backing off.
+    let enc = two_deep("distance = 5");
+    let mut f = fight(&enc);
+    // Red, 5 m from `near`, picks `far` (d2: 2) and advances 20 m, leaving
+    // `near`'s 5 m: `near` attacks (12 + 5 vs AC 10, 1d6+2 with 4 = 6); red
+    // then swings at `far` (a 2 misses).
+    play(&enc, &mut f, 0, &[(2, 2), (20, 12), (6, 4), (20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    assert_eq!(f.units[0].state.hp, 24);
+    assert_eq!(f.units[0].position, 15);
+    assert!(f.units[1].state.reacted && !f.units[2].state.reacted);
+    // Back toward `near` (d2: 1): leaving `far`'s 5 m provokes `far`.
+    play(&enc, &mut f, 0, &[(2, 1), (20, 11), (6, 1), (20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 2);
+    assert_eq!(f.units[0].position, 5);
+    assert_eq!(f.units[0].state.hp, 21);
+
+    // Passing through an enemy's 5 m on the way counts too ("within 5m ...
+    // attempts to leave the 5m radius"): red starts 20 m out and charges
+    // `far` (d2: 2), past `near`: 30 m to 10 m beyond the line, `near`
+    // attacks (a 3 misses); nothing reaches `far`, so red sprints the last
+    // 5 m, which leaves no one's reach.
+    let enc = two_deep("distance = 20");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(2, 2), (20, 3)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    assert_eq!(f.counters[counter::SPRINTS], 1);
+    assert_eq!(f.units[0].position, 15);
+    // Closing on an enemy without leaving anyone's reach provokes nothing:
+    // red 20 m out picks `near` (d2: 1), moves 15 m and swings (a 2).
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(2, 1), (20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+}
+
+#[test]
+fn prone_units_that_keep_range_pay_to_stand_before_backing_off() {
+    // "Prone": "Choosing to stand from prone costs the creature ? of that
+    // turn's movement speed" (the lost fraction: `stand_up_cost`, ½). A
+    // prone rifleman next to a bayonet stands (15 m of 30) and backs off
+    // the 15 m left; the bayonet's attack of opportunity misses (a 2) and
+    // the rifleman shoots (a 2).
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "tactic = \"keep-range\", conditions = [\"prone\"]",
+        "\"bayonet\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2), (20, 2)]);
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+    assert_eq!(gap(&f), 15, "standing took half the 30 m");
+    assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+    // With standing free (`stand_up_cost = 0`) the whole 30 m is left.
+    let enc = field(
+        "stand_up_cost = 0.0",
+        "\"rifle\"",
+        "tactic = \"keep-range\", conditions = [\"prone\"]",
+        "\"bayonet\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2), (20, 2)]);
+    assert_eq!(gap(&f), 30);
+}
+
+#[test]
+fn cover_is_left_behind_when_a_unit_moves_unless_carried() {
+    // "Cover": cover is being "obscured by some form of cover": the trench,
+    // foxhole or pillbox the unit stands in. A rifleman in half cover backs
+    // away from an adjacent rifleman: the attack of opportunity is rolled
+    // "as they left", in the open: 6 + 5 = 11 hits AC 10 (1d10+2 with a 1)
+    // but would miss AC 12 behind the cover.
+    let entry = "tactic = \"keep-range\", cover = \"half\"";
+    let enc = field("", "\"rifle\"", entry, "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 6), (10, 1), (20, 2)]);
+    assert_eq!(f.units[0].state.hp, 27);
+    assert_eq!(f.units[0].cover, Cover::None);
+    // Back on its starting position, the unit is in its cover again.
+    let mut dice = ScriptedDice::new(&[]);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| {
+        stride(t, |s| s.approach(1, 30, 0))
+    });
+    assert_eq!(f.units[0].cover, Cover::Half);
+    // `cover_when_moving = "carried"`: the same 11 misses AC 12.
+    let enc = field(
+        "cover_when_moving = \"carried\"",
+        "\"rifle\"",
+        entry,
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 6), (20, 2)]);
+    assert_eq!(f.units[0].state.hp, 30);
+    assert_eq!(f.units[0].cover, Cover::Half);
+}
+
+#[test]
+fn a_unit_that_starts_unconscious_is_prone() {
+    // "Unconscious": "The creature drops whatever it's holding and falls
+    // prone." A scenario's unconscious unit starts prone, as does a unit
+    // knocked to 0 HP (see `zero_hp_takes_a_unit_out_and_counts_only_hp_removed`).
+    let enc = duel("", SWORD, "", "conditions = [\"unconscious\"]");
+    let f = fight(&enc);
+    assert!(f.units[1].conditions.has(Condition::Prone));
+    assert!(!f.units[0].conditions.has(Condition::Prone));
+    let enc = duel("", SWORD, "", "conditions = [\"paralyzed\"]");
+    assert!(!fight(&enc).units[1].conditions.has(Condition::Prone));
+}
+
+#[test]
+fn incapacitated_units_move_but_take_no_action() {
+    // "Incapacitated": "can't take actions, reactions, or special actions";
+    // the text does not stop it moving (paralyzed, stunned and unconscious
+    // units "can't move": `units_that_cannot_act_roll_nothing`). An
+    // incapacitated bayonet 60 m out advances its 30 m, but neither attacks
+    // nor sprints (an action).
+    let entry = "distance = 60, conditions = [\"incapacitated\"]";
+    let enc = field("", "\"bayonet\"", entry, "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(gap(&f), 30);
+    assert_eq!(f.counters[counter::SPRINTS], 0);
+    // In reach, it does not attack.
+    let entry = "conditions = [\"incapacitated\"]";
+    let enc = field("", "\"bayonet\"", entry, "\"rifle\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+    // Keeping range, it backs away (provoking: a 2 misses) but does not shoot.
+    let entry = "tactic = \"keep-range\", conditions = [\"incapacitated\"]";
+    let enc = field("", "\"rifle\"", entry, "\"bayonet\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 30);
+    assert_eq!(f.counters[counter::ATTACKS], 1, "only the reaction");
+    // Nor does it react: an incapacitated bayonet lets red back off freely.
+    let enc = field(
+        "",
+        "\"rifle\"",
+        "tactic = \"keep-range\"",
+        "\"bayonet\"",
+        "conditions = [\"incapacitated\"]",
+        "",
+    );
+    let mut f = fight(&enc);
+    // (Red's shot has no advantage: incapacitated alone gives none.)
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+}
+
+#[test]
+fn under_alternating_activation_a_member_who_cannot_act_costs_no_activation() {
+    // "Incapacitated" (and stunned, paralyzed, unconscious, which include
+    // it): no actions. Under `initiative = "alternating"` red's first
+    // activation goes to `ready` (d4 knife), not to the higher-initiative
+    // member who cannot act; blue's `foe` (d6 club) answers; the member who
+    // cannot act has its turn last (an incapacitated one walks 15 m closer,
+    // no dice). Had it taken red's activation, the club's d6 would come
+    // before the knife's d4 and the script would fail.
+    for cond in ["stunned", "incapacitated", "paralyzed", "unconscious"] {
+        let enc = encounter::<Trenches>(&format!(
+            r#"
+name = "t"
+rules = "trenches"
+max_rounds = 1
+[options]
+initiative = "alternating"
+initiative_ties = "roster"
+[weapons.knife]
+attack = 5
+damage = "1d4"
+[weapons.club]
+attack = 5
+damage = "1d6"
+[units.dazed]
+hp = 10
+dex = 5
+weapons = ["knife"]
+[units.ready]
+hp = 10
+weapons = ["knife"]
+[units.foe]
+hp = 20
+weapons = ["club"]
+[sides.red]
+dazed = {{ distance = 20, conditions = ["{cond}"] }}
+ready = {{}}
+[sides.blue]
+foe = {{ tactic = "hold" }}
+"#
+        ));
+        let mut f = Fight::new();
+        let mut dice = ScriptedDice::new(&[
+            (20, 10),
+            (20, 10),
+            (20, 10),
+            (20, 15),
+            (4, 1),
+            (20, 15),
+            (6, 1),
+        ]);
+        f.run(&enc, &mut dice);
+        dice.assert_done();
+        assert_eq!(f.turn_order(), &[0, 1, 2], "{cond}");
+        assert_eq!(f.units[2].state.hp, 19, "{cond}: ready's knife");
+        assert_eq!(f.units[1].state.hp, 9, "{cond}: foe's club");
+        let left = if cond == "incapacitated" { 5 } else { 20 };
+        assert_eq!(-f.units[0].position, left, "{cond}: metres from the line");
+    }
+}
+
+// ---- Statistical checks of whole fights against exact probabilities ----
+
+/// The distribution of a sum of `n` dice with `sides` faces plus `bonus`:
+/// `p[v]` is the probability of total `v` (totals are non-negative here).
+fn dice_sum(n: u32, sides: u32, bonus: usize) -> Vec<f64> {
+    let mut p = vec![1.0];
+    for _ in 0..n {
+        let mut next = vec![0.0; p.len() + sides as usize];
+        for (v, &q) in p.iter().enumerate() {
+            for face in 1..=sides as usize {
+                next[v + face] += q / sides as f64;
+            }
+        }
+        p = next;
+    }
+    let mut shifted = vec![0.0; bonus];
+    shifted.extend(p);
+    shifted
+}
+
+/// Add `w` times the distribution `d` into `into` (a mixture).
+fn mix(into: &mut Vec<f64>, d: &[f64], w: f64) {
+    if into.len() < d.len() {
+        into.resize(d.len(), 0.0);
+    }
+    for (v, &q) in d.iter().enumerate() {
+        into[v] += w * q;
+    }
+}
+
+/// The distribution of the sum of `rounds` independent draws from `per`.
+fn total_over(per: &[f64], rounds: u32) -> Vec<f64> {
+    let mut total = vec![1.0];
+    for _ in 0..rounds {
+        let mut next = vec![0.0; total.len() + per.len()];
+        for (a, &p) in total.iter().enumerate() {
+            for (b, &q) in per.iter().enumerate() {
+                next[a + b] += p * q;
+            }
+        }
+        total = next;
+    }
+    total
+}
+
+/// P(X ≥ k) for X ~ Binomial(n, p).
+fn binomial_at_least(n: u32, p: f64, k: u32) -> f64 {
+    let choose = |n: u32, k: u32| (1..=k).fold(1.0, |c, i| c * (n - k + i) as f64 / i as f64);
+    (k..=n)
+        .map(|j| choose(n, j) * p.powi(j as i32) * (1.0 - p).powi((n - j) as i32))
+        .sum()
+}
+
+/// A red attacker (unit 0) against a blue target (unit 1, AC 16, `hp`)
+/// who starts unconscious, for `rounds` rounds; `red` is red's entry.
+fn helpless_target(weapon: &str, red: &str, hp: u32, rounds: u32) -> Encounter<Trenches> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "trenches"
+max_rounds = {rounds}
+[weapons.w]
+{weapon}
+[units.a]
+hp = 30
+weapons = ["w"]
+[units.b]
+hp = {hp}
+endurance = 3
+armor = 3
+weapons = ["w"]
+[sides.red]
+a = {{ {red} }}
+[sides.blue]
+b = {{ conditions = ["unconscious"] }}
+"#
+    ))
+}
+
+const TRIALS: u32 = 100_000;
+
+#[test]
+fn statistically_an_unconscious_target_in_melee_falls_as_the_crits_add_up() {
+    // "Unconscious": attacks against it have advantage and every hit from
+    // within 5 m is a critical. A swordsman (+5, 1d8+3) against an
+    // unconscious target (AC 16, 30 HP) for three rounds: each swing hits
+    // unless both d20 show 10 or less, 1 − (10/20)² = 3/4, and every hit is
+    // a crit, 2d8+3 (at most 19: two hits at least are needed). The target
+    // never acts, so the fight is three independent swings: P(down) =
+    // P(sum of three swings ≥ 30), each swing 0 with 1/4 and 2d8+3 with 3/4.
+    let mut per = vec![0.25];
+    mix(&mut per, &dice_sum(2, 8, 3), 0.75);
+    let exact: f64 = total_over(&per, 3)[30..].iter().sum();
+    let enc = helpless_target(SWORD, "", 30, 3);
+    let got = crate::testkit::fight_rate(&enc, TRIALS, 11, |f, _| f.units[1].out);
+    crate::testkit::assert_within_four_se("unconscious target, melee", got, exact, TRIALS);
+}
+
+#[test]
+fn statistically_an_unconscious_target_shot_from_10_m_gives_no_edge() {
+    // "Unconscious": advantage against it, and it "falls prone"; "Prone":
+    // from beyond 5 m, disadvantage. The two cancel ("Advantage/
+    // Disadvantage"): a rifleman (+5, 1d10+2) 10 m away hits AC 16 on a
+    // plain 11+ (1/2); no automatic crit beyond 5 m, only the natural 20
+    // (1/20: 2d10+2). A target of 12 HP, two rounds: P(down) = P(two shots
+    // total ≥ 12), each shot 0 with 10/20, 1d10+2 with 9/20, 2d10+2 with
+    // 1/20. (With the advantage the prone rule cancels, it would be 3/4 a
+    // shot.)
+    let mut per = vec![0.5];
+    mix(&mut per, &dice_sum(1, 10, 2), 9.0 / 20.0);
+    mix(&mut per, &dice_sum(2, 10, 2), 1.0 / 20.0);
+    let exact: f64 = total_over(&per, 2)[12..].iter().sum();
+    let enc = helpless_target(RIFLE, "distance = 10", 12, 2);
+    let got = crate::testkit::fight_rate(&enc, TRIALS, 12, |f, _| f.units[1].out);
+    crate::testkit::assert_within_four_se("unconscious target, 10 m", got, exact, TRIALS);
+}
+
+#[test]
+fn statistically_charging_past_an_enemy_provokes_it() {
+    // "Attacks of opportunity": leaving an enemy's 5 m provokes, whichever
+    // way. Red (AC 16, 9 HP, acts first: fixed initiative) stands 5 m from
+    // blue `near`; blue `far` is 20 m behind it. Both blues hold with
+    // bayonets (+5: a hit on 11+, 1/2; 4 damage, so three hits drop red)
+    // and never fall (1000 HP). Each turn red picks one of the two at
+    // random (1/2) and, if it is not the one beside it, charges over to it,
+    // leaving the other's 5 m: an attack of opportunity. Then whichever
+    // blue is beside red attacks on its turn. So over three rounds red
+    // takes 3 + M attacks, M ~ Binomial(3, 1/2) moves, and
+    // P(red down) = Σ_m C(3,m)/8 · P(Binomial(3 + m, 1/2) ≥ 3) = 103/256
+    // (without the attacks of opportunity it would be 1/8).
+    let enc = encounter::<Trenches>(
+        r#"
+name = "t"
+rules = "trenches"
+max_rounds = 3
+[options]
+initiative = "fixed"
+[weapons.sword]
+attack = 5
+damage = "1d4"
+[weapons.bayonet]
+attack = 5
+damage = "4"
+[units.s]
+hp = 9
+dex = 5
+endurance = 3
+armor = 3
+weapons = ["sword"]
+[units.near]
+hp = 1000
+dex = 1
+weapons = ["bayonet"]
+[units.far]
+hp = 1000
+weapons = ["bayonet"]
+[sides.red]
+s = { distance = 5 }
+[sides.blue]
+near = { tactic = "hold" }
+far = { distance = 20, tactic = "hold" }
+"#,
+    );
+    let exact: f64 = (0..=3)
+        .map(|m| {
+            let ways = [1.0, 3.0, 3.0, 1.0][m as usize];
+            ways / 8.0 * binomial_at_least(3 + m, 0.5, 3)
+        })
+        .sum();
+    assert!((exact - 103.0 / 256.0).abs() < 1e-12);
+    let got = crate::testkit::fight_rate(&enc, TRIALS, 13, |f, _| f.units[0].out);
+    crate::testkit::assert_within_four_se("charging past", got, exact, TRIALS);
+}
+
+#[test]
+fn statistically_backing_out_of_a_trench_costs_the_cover_and_draws_fire() {
+    // "Attacks of opportunity" and "Cover". Red (AC 16, 9 HP, half cover,
+    // keep-range, acts first) starts beside a blue rifleman (+5, 4 damage,
+    // never falls). Red's first turn backs off 30 m: blue shoots it as it
+    // leaves (any weapon: `opportunity_weapons = "any"`), and red has left
+    // its cover behind (`cover_when_moving = "left-behind"`): AC 16, a hit
+    // on 11+, 1/2. Then blue shoots once a round. Over three rounds red
+    // takes four shots: P(down) = P(Binomial(4, 1/2) ≥ 3) = 5/16. With the
+    // cover carried, every shot faces AC 18 (a hit on 13+, 2/5):
+    // P(Binomial(4, 2/5) ≥ 3).
+    let text = |opts: &str| {
+        format!(
+            r#"
+name = "t"
+rules = "trenches"
+max_rounds = 3
+[options]
+initiative = "fixed"
+{opts}
+[weapons.rifle]
+kind = "firearm"
+attack = 5
+damage = "4"
+[weapons.popgun]
+kind = "firearm"
+damage = "1d4"
+[units.r]
+hp = 9
+dex = 5
+endurance = 3
+armor = 3
+weapons = ["popgun"]
+[units.e]
+hp = 1000
+weapons = ["rifle"]
+[sides.red]
+r = {{ tactic = "keep-range", cover = "half" }}
+[sides.blue]
+e = {{ tactic = "hold" }}
+"#
+        )
+    };
+    for (opts, exact) in [
+        ("", binomial_at_least(4, 0.5, 3)),
+        (
+            "cover_when_moving = \"carried\"",
+            binomial_at_least(4, 0.4, 3),
+        ),
+    ] {
+        let enc = encounter::<Trenches>(&text(opts));
+        let got = crate::testkit::fight_rate(&enc, TRIALS, 14, |f, _| f.units[0].out);
+        crate::testkit::assert_within_four_se(&format!("backing off [{opts}]"), got, exact, TRIALS);
+    }
+    assert!((binomial_at_least(4, 0.5, 3) - 5.0 / 16.0).abs() < 1e-12);
 }
