@@ -102,11 +102,17 @@ fn play(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, actor: usize, rolls:
 /// (d10), far enough apart that nobody is flanked; each shoots once a turn
 /// and misses (evasion 30), so the dice each one rolls show who acted when.
 fn shooters(opts: &str) -> Encounter<Dicestep> {
+    shooters_in(1, opts, "")
+}
+
+/// [`shooters`] over `rounds` rounds, with `a12` added to a12's side entry
+/// (`conditions = [...]`, say).
+fn shooters_in(rounds: u32, opts: &str, a12: &str) -> Encounter<Dicestep> {
     encounter(&format!(
         r#"
 name = "t"
 rules = "dicestep"
-max_rounds = 1
+max_rounds = {rounds}
 [options]
 initiative_ties = "roster"
 {opts}
@@ -121,6 +127,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [units.a8]
 dex = 8
@@ -129,6 +136,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 cannot_be_surprised = true
 weapons = ["bow"]
 [units.a12]
@@ -138,6 +146,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [units.b10]
 dex = 10
@@ -146,11 +155,12 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [sides.red]
 a4 = {{ distance = 7 }}
 a8 = {{ distance = 6 }}
-a12 = {{ distance = 5 }}
+a12 = {{ distance = 5, {a12} }}
 [sides.blue]
 b10 = {{ distance = 5, target = "nearest" }}
 "#
@@ -242,10 +252,60 @@ fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
 
 #[test]
 fn surprise_round_only_the_surprising_team_acts_but_the_unsurprisable_do() {
+    // "Surprise": "the team with the benefit of surprise gets to take a
+    // whole round where only their team may take actions"; characters that
+    // "cannot be surprised ... may take actions as normal".
     // Blue surprises: a12 and a4 lose their turn, a8 cannot be surprised.
     run_round(&shooters("surprise = \"second\""), &[10, 8]);
     // Red surprises: blue's member loses its turn.
     run_round(&shooters("surprise = \"first\""), &[12, 8, 4]);
+}
+
+#[test]
+fn with_surprise_second_the_first_side_never_opens_and_surprised_members_cost_nothing() {
+    // "Initiative and Rounds": "Whenever a character performs an action that
+    // leads to the beginning of combat, that character is setting their team
+    // at the highest initiative (first)": the surprising team (blue, listed
+    // second) opens round 1 and every round after. Round 1: b10; red's
+    // surprised a12 (first in red's order) is passed over at no cost and
+    // a8, who cannot be surprised, acts; red's surprised a12 and a4 then
+    // lose their turns. Round 2: b10 opens again; red a12, a8, a4.
+    let enc = shooters_in(2, "surprise = \"second\"", "");
+    run_round(&enc, &[10, 8, 10, 12, 8, 4]);
+    assert_eq!(Dicestep::opening_side(&enc.options), 1);
+    assert_eq!(Dicestep::opening_side(&shooters("").options), 0);
+}
+
+#[test]
+fn a_stunned_or_down_member_never_costs_its_team_an_activation() {
+    // "Initiative and Rounds": "Each team will select one member to take a
+    // turn"; "If at any time a character becomes unable to act (such as by
+    // becoming unconscious), they lose the ability to take a turn." a12,
+    // first in red's order, is stunned: red's first activation goes to a8,
+    // then blue's b10, then red's a4; a12 shoots at no point. Before the
+    // fix red's first activation was spent on a12 and b10 shot first.
+    run_round(
+        &shooters_in(1, "", "conditions = [\"stunned\"]"),
+        &[8, 10, 4],
+    );
+    // Down (unconscious, out of the fight): the same.
+    run_round(
+        &shooters_in(1, "", "conditions = [\"unconscious\"]"),
+        &[8, 10, 4],
+    );
+    // can_act says why: stunned, down, or surprised in round 1 only.
+    let enc = shooters_in(2, "surprise = \"second\"", "conditions = [\"stunned\"]");
+    let mut f = fight(&enc);
+    f.round = 1;
+    assert!(!Dicestep::can_act(&f, &enc, 2), "stunned");
+    assert!(!Dicestep::can_act(&f, &enc, 0), "surprised in round 1");
+    assert!(Dicestep::can_act(&f, &enc, 1), "cannot be surprised");
+    assert!(Dicestep::can_act(&f, &enc, 3), "the surprising side");
+    f.round = 2;
+    assert!(
+        Dicestep::can_act(&f, &enc, 0),
+        "round 2: no longer surprised"
+    );
 }
 
 // ---------------------------------------------------------------- attacks
@@ -887,15 +947,98 @@ b = { distance = 4, tactic = "hold" }
 }
 
 #[test]
-fn sprint_costs_stamina_and_follows_a_move() {
+fn sprint_costs_stamina_follows_a_move_and_may_repeat() {
+    // "Actions in Combat", Table: Actions: "Sprint | If you have already
+    // moved this turn, spend 1 stamina to take another move action". Only
+    // Move is "once per turn": Move 6, Sprint 6, Sprint 6 (2 stamina), no
+    // action left to guard. (It was once per turn: −8 and a Guard.)
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     f.units[0].position = -20;
     play(&enc, &mut f, 0, &[]);
-    // Move 6, Sprint 6 (1 stamina), then guard.
+    assert_eq!(f.units[0].position, -2);
+    assert_eq!(f.units[0].state.stamina, 1);
+    assert!(!f.units[0].state.guarding);
+    // With 1 stamina: one Sprint, then Guard.
+    let enc = duel("", SPEAR, "stamina = 1", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    play(&enc, &mut f, 0, &[]);
     assert_eq!(f.units[0].position, -8);
-    assert_eq!(f.units[0].state.stamina, 2);
+    assert_eq!(f.units[0].state.stamina, 0);
     assert!(f.units[0].state.guarding);
+}
+
+#[test]
+fn step_is_a_free_1m_move_instead_of_a_move_action() {
+    // "Actions in Combat", Table: Free Actions: "Step | Once per turn, take
+    // a 1m step instead of a move action". 2 m from the target (reach 1):
+    // a free step, then three attacks (all miss against evasion 30).
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -2;
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
+    // 3 m away: a Move (an action), two attacks left.
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -3;
+    let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &two);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn brandish_costs_an_action_to_change_the_weapon_in_hand() {
+    // "Actions in Combat", Table: Actions: "Brandish | Choose what items you
+    // are holding in your hands" (an action). The unit starts with its
+    // first listed weapon (a dagger) in hand; its target is 5 m away, out
+    // of the dagger's reach: it brandishes its javelin (an action), then
+    // throws twice (the second at −2). Next turn the javelin is in hand.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.dagger]
+damage = 1
+[weapons.javelin]
+kind = "thrown"
+damage = 3
+range = 10
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["dagger", "javelin"]
+[units.b]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["dagger"]
+[sides.red]
+a = { distance = 5, tactic = "hold" }
+[sides.blue]
+b = { tactic = "hold" }
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    let javelin = 0; // sorted by damage: javelin 0, dagger 1
+    assert_eq!(f.units[0].state.wielded, 1, "the dagger, listed first");
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &two);
+    assert_eq!(f.units[0].state.wielded, javelin);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    f.round = 2;
+    let three: Vec<_> = two.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.counters[counter::ATTACKS], 5);
 }
 
 #[test]
@@ -1200,4 +1343,283 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
     assert!(!f.units[1].state.dead);
     assert_eq!(f.counters[counter::KILLING_STRIKES], 0);
     assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn command_never_gives_a_surprised_ally_an_action() {
+    // "Surprise": "only their team may take actions"; Table: Actions:
+    // "Command | ... give an ally one action during your turn". Blue
+    // surprises; red's boss cannot be surprised and acts in round 1, but its
+    // soldier is surprised, commanded or not: the boss attacks twice and
+    // keeps its focus. (The soldier used to take the commanded action.)
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[options]
+surprise = "second"
+[weapons.w]
+damage = 1
+[units.boss]
+evasion = 6
+endurance = 12
+health = 12
+focus = 2
+command = true
+cannot_be_surprised = true
+attacks = 2
+weapons = ["w"]
+[units.soldier]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.dummy]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["w"]
+[sides.red]
+boss = {}
+soldier = {}
+[sides.blue]
+dummy = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    // Both red units share the dummy's place: flanked, advantage (four d6).
+    let a = [(6, 1), (6, 1), (6, 1), (6, 1), (20, 2)];
+    let rolls: Vec<_> = a.iter().chain(&a).copied().collect();
+    play(&enc, &mut f, 0, &rolls);
+    assert_eq!(f.units[0].state.focus, 2);
+    assert_eq!(f.units[0].state.attacks_round, 2);
+    assert_eq!(f.units[1].state.attacks_round, 0);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn flanking_needs_enemies_on_opposite_sides_of_the_target() {
+    // "Attacks": "Attacks made against enemies who ... are surrounded on two
+    // opposite sides, are made with advantage." On the front, the target's
+    // two sides are below and above its place. Red archer 0 far back, red
+    // buddy 1 and blue target 2 at the front line, a blue 3 beside it.
+    let no_edge = [(6, 3), (6, 3), (20, 5)];
+    let edge = [(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)];
+    // Buddy 1 m below the target, the archer 1 m below too: both on the
+    // same side, no flank (this counted as flanking before).
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[0].position = -1;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &no_edge);
+    assert_eq!(r.total, 7);
+    // One below, one above: flanked, even for the archer outside the flank
+    // ("You do not need to be contributing to a flank").
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[1].position = 1;
+    f.units[0].position = -20;
+    f.units[3].position = 5;
+    let before = f.units[0].position;
+    f.units[0].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    f.units[0].position = before;
+    let r = swing_in(&enc, &mut f, 0, 2, &no_edge);
+    assert_eq!(r.total, 7 - 2, "only the buddy next to it: no flank");
+    // One at the target's very place may stand on either side: with the
+    // buddy below, flanked.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[0].position = 0;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    // Option `flanking = "any-two"`: any two enemies within 1 m.
+    let (mut enc, mut f) = crowd_at(BOW, 2);
+    enc.options.flanking = Flanking::AnyTwo;
+    f.units[0].position = -1;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    assert_eq!(
+        duel("flanking = \"any-two\"", SPEAR, "", "")
+            .options
+            .flanking,
+        Flanking::AnyTwo
+    );
+}
+
+#[test]
+fn dodge_and_parry_are_declared_before_the_roll_and_spent_on_a_miss() {
+    // "Defensive Actions", Block: "You may decide to block after you would
+    // get hit but before you take damage": only Block may wait for the
+    // hit, so Dodge ("Spend 1 stamina to attempt to avoid an attack") and
+    // Parry are chosen when the attack comes, before its roll. A miss (2 +
+    // 2 + 1 < 6) still costs the dodger its reaction and 1 stamina, and
+    // the next attack, a hit, finds it without one. (Before, the dodge was
+    // chosen only once the hit was known.)
+    let enc = duel("", SPEAR, "", "reaction = \"dodge\"");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 2), (6, 2), (20, 5)]);
+    assert!(!r.hit && !r.dodged);
+    let s = f.units[1].state;
+    assert_eq!((s.stamina, s.reactions), (2, 0));
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 6), (6, 6), (20, 5)]);
+    assert!(r.hit && !r.dodged);
+    // Parry: the miss wears the item (durability 2 → 1) and spends the
+    // stamina; the reaction is gone.
+    let enc = duel("", PARRY_SWORD, "", "reaction = \"parry\"\nendurance = 30");
+    let mut f = fight(&enc);
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 1), (6, 1), (20, 5)]);
+    assert!(!r.hit);
+    let s = f.units[1].state;
+    assert_eq!((s.stamina, s.reactions, s.durability[0]), (2, 0, 1));
+    assert_eq!(f.counters[counter::PARRIES], 1);
+    // Option `declare_reactions = "after-hit"`: a miss costs nothing; the
+    // hit that follows (6 + 6 + 1 − 2 = 11) meets a dodge, chosen then, of
+    // 6 + 4 = 10: too little, but made and paid.
+    let enc = duel(
+        "declare_reactions = \"after-hit\"",
+        SPEAR,
+        "",
+        "reaction = \"dodge\"",
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    swing_in(&enc, &mut f, 0, 1, &[(6, 2), (6, 2), (20, 5)]);
+    assert_eq!(f.units[1].state.stamina, 3);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 6), (6, 6), (20, 5), (6, 6), (4, 4), (20, 5)],
+    );
+    assert!(r.hit && !r.dodged);
+    assert_eq!(f.units[1].state.stamina, 2);
+}
+
+#[test]
+fn a_misfire_finds_its_new_target_without_a_declared_defence() {
+    // "Attacks": on a luck roll of 1 "your attack randomly targets one of
+    // those adjacent characters instead"; the new target was not the one
+    // attacked when defences were chosen (Dodge and Parry come before the
+    // roll), so it has none; the old target's dodge is spent. Blue 2 and 3
+    // both dodge; red buddy 1 is unconscious but still a character within
+    // 1 m: with 1 and 3 beside the target, a d2 of 1 picks the buddy.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let dodger = Reaction::Dodge;
+    let mut enc = enc;
+    enc.units[2].stats.reaction = dodger;
+    enc.units[3].stats.reaction = dodger;
+    knock_down(&enc, &mut f, 1, 5);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1), (2, 1)]);
+    assert!(r.misfire && r.hit && !r.dodged);
+    assert_eq!(r.target, 1, "the unconscious buddy");
+    assert_eq!(f.units[2].state.stamina, 2, "the declared dodge is spent");
+    // d2 = 2: blue 3 takes it, no dodge, 10 damage.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let mut enc = enc;
+    enc.units[3].stats.reaction = dodger;
+    knock_down(&enc, &mut f, 1, 5);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1), (2, 2)]);
+    assert_eq!((r.target, r.dodged, r.damage), (3, false, 10));
+    assert_eq!(f.units[3].state.stamina, 3);
+}
+
+#[test]
+fn parry_uses_a_wielded_item_of_any_kind() {
+    // "Defensive Actions", Parry: "choose a wielded item to use for the
+    // parry. If that item has a parry value, add it to your physical
+    // defense. If it does not, add 1 instead." A bow in hand parries for +1
+    // (only melee weapons could parry before); 7 + 4 − 1 = 10, and the bow
+    // (metal, unlisted: 10) loses 1 durability.
+    let enc = duel("", BOW, "", "reaction = \"parry\"");
+    let mut f = fight(&enc);
+    let r = as_turn(
+        &enc,
+        &mut f,
+        &mut ScriptedDice::new(&[(6, 3), (6, 3), (20, 5)]),
+        0,
+        |t| attack(t, 1, 0),
+    );
+    assert_eq!(r.damage, 3 + 3 + 1 + 3 - 1);
+    assert_eq!(f.units[1].state.durability[0], 9);
+    // An item not in hand cannot parry: a unit holding a club (its first
+    // listed weapon) parries with the club's +1, not its sword's +3.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.club]
+damage = 1
+damage_type = "bludgeoning"
+[weapons.sword]
+damage = 4
+damage_type = "slashing"
+parry = 3
+[units.a]
+evasion = 6
+endurance = 30
+health = 12
+reaction = "parry"
+weapons = ["club", "sword"]
+[sides.red]
+a = {}
+[sides.blue]
+a = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    let r = as_turn(
+        &enc,
+        &mut f,
+        &mut ScriptedDice::new(&[(6, 3), (6, 3), (20, 5)]),
+        0,
+        |t| attack(t, 1, 0),
+    );
+    assert_eq!(r.damage, 7 + 4 - 1);
+    assert_eq!(f.units[1].state.durability[1], 9, "the club wore");
+}
+
+#[test]
+fn resuscitate_brings_back_an_ally_at_zero_health() {
+    // Table: Actions: "Resuscitate | (Two actions) Go prone, then make a
+    // test to return someone to consciousness": the text sets no bar on
+    // the patient's health (only allies with health left could come back
+    // before). At 0 health the difficulty is the whole missing health, 12:
+    // 6 + 4 + 4 (luck 20) = 14 succeeds.
+    let enc = rescue("attacks = 0", true);
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 0);
+    play(&enc, &mut f, 0, &[(6, 6), (4, 4), (20, 20)]);
+    assert!(!f.units[1].out);
+    assert_eq!(f.counters[counter::RESUSCITATED], 1);
+    // A dead ally cannot.
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 0);
+    f.units[1].state.dead = true;
+    play(&enc, &mut f, 0, &[]);
+    assert!(f.units[1].out);
+}
+
+#[test]
+fn surprised_units_still_react() {
+    // "Surprise": "only their team may take actions": reactions are not
+    // actions ("characters may also take up to one reaction"), so a
+    // surprised unit dodges in the surprise round (6 + 4 ≥ 7).
+    let enc = duel("surprise = \"first\"", SPEAR, "", "reaction = \"dodge\"");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 3), (6, 3), (20, 5), (6, 6), (4, 4), (20, 5)],
+    );
+    assert!(r.dodged);
+    // Its lost turn does not recover the reaction.
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.reactions, 0);
 }
