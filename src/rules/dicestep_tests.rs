@@ -9,7 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, encounter, fight};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate};
 
 /// Unit 0 `a` (side red) and unit 1 `b` (side blue), both d6 STR/DEX, d6
 /// combat, d4 athletics, +1 proficiency, evasion 6, 12 endurance, 12
@@ -1622,4 +1622,164 @@ fn surprised_units_still_react() {
     // Its lost turn does not recover the reaction.
     play(&enc, &mut f, 1, &[]);
     assert_eq!(f.units[1].state.reactions, 0);
+}
+
+// ------------------------------------------- statistics: whole fights
+
+/// P(an attack of d6 + d6 + `bonus` hits evasion `evasion`), the luck d20
+/// alongside: a 20 (the default crit threshold) cannot miss. Enumerated.
+fn p_hit(bonus: i32, evasion: i32) -> f64 {
+    let mut reach = 0;
+    for a in 1..=6 {
+        for c in 1..=6 {
+            reach += i32::from(a + c + bonus >= evasion);
+        }
+    }
+    let p = reach as f64 / 36.0;
+    p + (1.0 - p) / 20.0
+}
+
+/// One-hit fighters at the front: 0 endurance, 1 health (any hit knocks
+/// out), evasion 8, d6/d6/d6 and +1, one attack a turn, no reactions, no
+/// Guard, no rescues.
+const ONE_HIT: &str = "evasion = 8\nendurance = 0\nhealth = 1\nreaction = \"never\"\n\
+    attacks = 1\nleftover = \"idle\"\nresuscitate = false\nweapons = [\"w\"]";
+
+#[test]
+fn stat_two_v_one_with_a_stunned_member_against_a_markov_chain() {
+    // "Initiative and Rounds": a member who cannot act costs its team no
+    // activation; "Attacks": flanking needs opposite sides. Red: a fighter
+    // A and a stunned S, both 1 m below blue's lone X (same side of it: no
+    // flank, so no advantage). Each round A attacks first, then X attacks
+    // A or S at random (a d2); S never acts. A hit knocks out.
+    // p = q = P(hit) = 21/36 + (15/36)/20. Red wins iff A knocks X out
+    // before X knocks A out; once S is down X attacks only A:
+    //   P2 = p / (1 − (1−p)(1−q))                      (S down)
+    //   P1 = (p + (1−p)(q/2) P2) / (1 − (1−p)(1−q))     (S standing)
+    // (the 60-round cap leaves ((1−p)(1−q))^60 < 1e-40 unresolved). Had S
+    // cost red its activation whenever it came first in red's order, X
+    // would often strike first.
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 60
+[weapons.w]
+damage = 1
+[units.a]
+{ONE_HIT}
+[units.s]
+{ONE_HIT}
+[units.x]
+{ONE_HIT}
+[sides.red]
+s = {{ distance = 1, conditions = ["stunned"] }}
+a = {{ distance = 1 }}
+[sides.blue]
+x = {{}}
+"#
+    ));
+    let p = p_hit(1, 8);
+    let q = p;
+    let stay = (1.0 - p) * (1.0 - q);
+    let p2 = p / (1.0 - stay);
+    let p1 = (p + (1.0 - p) * (q / 2.0) * p2) / (1.0 - stay);
+    let n = 40_000;
+    let got = fight_rate(&enc, n, 16, |_, o| o.winner == Some(0));
+    assert_within_four_se("red wins 2-v-1 with a stunned member", got, p1, n);
+}
+
+#[test]
+fn stat_dodge_declared_before_the_roll_over_two_rounds() {
+    // "Defensive Actions": only Block waits for the hit, so Dodge is chosen
+    // as the attack comes. Red X attacks blue D three times a round (−2 per
+    // earlier attack: +1, −1, −3); D never attacks, has one reaction a
+    // round (recovered at its turn) and 1 stamina: it dodges X's first
+    // attack of round 1, hit or miss, and nothing after. Any hit knocks D
+    // out. P(D still up after 2 rounds), enumerated: for an attack at bonus
+    // b, miss(b) = P(2d6 + b < 8)·19/20; the dodged first attack is avoided
+    // on a miss or on a hit (total t = 2d6 + 1, any luck) with a dodge test
+    // d6 + d4 (+4 on a luck 20) ≥ t. P = avoid·miss(−1)·miss(−3) ·
+    // miss(1)·miss(−1)·miss(−3).
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 2
+[weapons.w]
+damage = 1
+[units.x]
+{x}
+[units.d]
+{d}
+[sides.red]
+x = {{}}
+[sides.blue]
+d = {{}}
+"#,
+        x = stat_block(&format!("{ONE_HIT}\nattacks = 3")),
+        d = stat_block(&format!(
+            "{ONE_HIT}\nattacks = 0\nreaction = \"dodge\"\ndex = 6\nathletics = 4\nstamina = 1"
+        )),
+    ));
+    let miss = |b: i32| 1.0 - p_hit(b, 8);
+    // P(d6 + d4 + luck bonus ≥ t).
+    let dodge = |t: i32| {
+        let mut p = 0.0;
+        for a in 1..=6 {
+            for c in 1..=4 {
+                let plain = f64::from(u8::from(a + c >= t));
+                let lucky = f64::from(u8::from(a + c + 4 >= t));
+                p += (plain * 19.0 + lucky) / 20.0 / 24.0;
+            }
+        }
+        p
+    };
+    let mut avoid = 0.0;
+    for a in 1..=6 {
+        for c in 1..=6 {
+            let t = a + c + 1;
+            for luck in 1..=20 {
+                let hit = luck == 20 || t >= 8;
+                avoid += if hit { dodge(t) } else { 1.0 } / 36.0 / 20.0;
+            }
+        }
+    }
+    let exact = avoid * miss(-1) * miss(-3) * miss(1) * miss(-1) * miss(-3);
+    let n = 100_000;
+    let got = fight_rate(&enc, n, 17, |_, o| o.winner.is_none());
+    assert_within_four_se("D survives two rounds", got, exact, n);
+}
+
+#[test]
+fn stat_surprise_second_the_surprisers_open_every_round() {
+    // "Surprise" and "Initiative and Rounds": blue (listed second)
+    // surprises, acts alone in round 1 and, having started the fight, has
+    // the highest initiative: it opens every round. One-hit duel, p = q:
+    //   P(blue wins) = q + (1−q)·Q,  Q = q / (1 − (1−q)(1−p))
+    // (round 1: blue's attack only; then blue strikes first each round).
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 60
+[options]
+surprise = "second"
+[weapons.w]
+damage = 1
+[units.a]
+{ONE_HIT}
+[sides.red]
+a = {{}}
+[sides.blue]
+a = {{}}
+"#
+    ));
+    let p = p_hit(1, 8);
+    let q = p;
+    let big_q = q / (1.0 - (1.0 - q) * (1.0 - p));
+    let exact = q + (1.0 - q) * big_q;
+    let n = 40_000;
+    let got = fight_rate(&enc, n, 18, |_, o| o.winner == Some(1));
+    assert_within_four_se("the surprisers win", got, exact, n);
 }
