@@ -1,9 +1,13 @@
-//! `dicestep`: the team-alternating dice-step system (seed 002).
+//! `dicestep`: the team-alternating dice-step system of the chapter
+//! "Combat" (an unnamed game).
 //!
-//! As written: teams alternate activations (the initiating team, listed
-//! first, then the attacked team; a team out of members lets the others
-//! finish the round); an optional surprise round in which only the
-//! surprising team acts (units that `cannot_be_surprised` act anyway). Three
+//! As written: teams alternate activations, the team that started the fight
+//! (the first listed, or the surprising one) opening every round, then the
+//! attacked team; a team activates only a member who can act (not down,
+//! stunned or surprised: [`Dicestep::can_act`]) and a team out of such
+//! members lets the others finish the round. An optional surprise round in
+//! which only the surprising team acts (units that `cannot_be_surprised` act
+//! anyway; the surprised keep their reaction, which is not an action). Three
 //! actions a turn and one reaction a round (recovered at the start of the
 //! unit's turn). A test is an attribute die + a skill die + a flat bonus,
 //! with a luck die rolled alongside (a d20 by default): a luck roll of 20 or
@@ -13,26 +17,30 @@
 //! the weapon's critical threshold cannot miss and uses the critical damage;
 //! a thrown or projectile attack at a target within 1 m of other characters
 //! goes to one of them at random on a luck roll of 1 or less. Sneak attacks
-//! (the target is blinded) and flanking (two or more enemies within 1 m of
-//! the target) give advantage each. Size differences shift evasion and
-//! deflection. Damage = test result + weapon damage (or critical damage) −
-//! the matching damage reduction (physical: `deflection`, elemental:
-//! `elemental_dr`, typeless: none), at least 1; endurance first, then health.
-//! Missing health above constitution: fortify (a reaction, 1 stamina, STR +
-//! athletics + fortitude vs the missing health) or fall unconscious. Zero
-//! health: unconscious; if the damage exceeded the remaining health (and the
-//! source is lethal), a luck test ≥ 10 or die, the difficulty rising by 5 on
-//! each success. Reactions cost stamina: Dodge, Parry, Block, Fortify,
-//! Intercept; items wear (durability) and broken items cannot block or parry.
+//! (the target is blinded or unconscious) and flanking (enemies within 1 m
+//! on opposite sides of the target) give advantage each. Size differences
+//! shift evasion and deflection. Damage = test result + weapon damage (or
+//! critical damage) − the matching damage reduction (physical:
+//! `deflection`, elemental: `elemental_dr`, typeless: none), at least 1;
+//! endurance first, then health. Missing health above constitution: fortify
+//! (a reaction, 1 stamina, STR + athletics + fortitude vs the missing
+//! health) or fall unconscious. Zero health: unconscious; if the damage
+//! exceeded the remaining health (and the source is lethal), a luck test ≥ 10
+//! or die, the difficulty rising by 5 on each success. Reactions cost
+//! stamina: Dodge and Parry are chosen as an attack is declared, before its
+//! roll (only Block may wait for the hit); Intercept, Fortify. Items wear
+//! (durability) and broken items cannot block or parry; a unit holds one
+//! weapon (and its shield), and changing it is a Brandish action.
 //!
 //! Resuscitate (two actions) brings an unconscious ally back; a killing
-//! strike (three actions) can finish an unconscious enemy.
-//! Not modelled (see the README section): Ready an Action, Step, Brandish,
-//! Interact, Short Task, Resist, objectives.
+//! strike (three actions) can finish an unconscious enemy. Sprint repeats
+//! after a Move; Step is a free 1 m move instead of one.
+//! Not modelled (see the conformance table): Ready an Action, Interact,
+//! Short Task, Drop Item, Resist, objectives, diagonals.
 //!
 //! The one-dimensional front stands in for the grid: melee reaches 1 m,
-//! "within 1 m of" a unit is |Δposition| ≤ 1, flanking is two enemies within
-//! 1 m of the target.
+//! "within 1 m of" a unit is |Δposition| ≤ 1, and a target's two "opposite
+//! sides" are below and above its place on the front.
 
 use crate::dice::Dice;
 use crate::engine::{
@@ -370,8 +378,9 @@ fn damage_type(index: usize) -> DamageType {
 impl Ruleset for Dicestep {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "dicestep";
-    const TITLE: &'static str = "Team-alternating dice-step system (seed 002)";
-    const ABOUT: &'static str = "Teams alternate activations; three actions and one reaction a \
+    const TITLE: &'static str = "Team-alternating dice-step system (\"Combat\")";
+    const ABOUT: &'static str = "The chapter \"Combat\" of an unnamed game. Teams alternate \
+        activations, the team that started the fight first; three actions and one reaction a \
         round; tests roll an attribute die + a skill die + proficiency with a luck die \
         alongside (crit threshold, +4, misfire); multiple attack penalty; evasion and damage \
         reduction; endurance then health; knock-out and cheat-death luck tests; reactions \
@@ -403,14 +412,14 @@ impl Ruleset for Dicestep {
             "reaction",
             Kind::Choice(REACTION_NAMES),
             Some(Lit::Str("dodge")),
-            "policy: the reaction it spends stamina on when hit (dodge: DEX + athletics vs the attack's result; parry: best unbroken melee weapon or shield; block: its shield; never)",
+            "policy: the reaction it spends stamina on when attacked (dodge: DEX + athletics vs the attack's result; parry: the weapon in hand or the shield, the better; both chosen before the roll by default; block: its shield, once hit; never)",
         ),
         Field::int("stamina_reserve", 0, 1000, 0, "policy: stamina it keeps back from dodge/parry/block, intercept and sprint (for fortify)"),
         Field::flag("fortify", true, "policy: fortifies against knock-out when it can"),
         Field::flag("intercept", false, "policy: bodyguard: takes attacks aimed at an ally within its speed who has less endurance + health left (reaction, 1 stamina; its defence is then a free reaction)"),
         Field::flag("command", false, "policy: after its first attack of a turn, spends an action and 2 focus to give an ally that has not attacked this round one action"),
-        Field::flag("resuscitate", true, "policy: with two actions left and an unconscious (not dead) ally within reach, resuscitates it: goes prone, then a STR + athletics test"),
-        Field::flag("killing_strike", false, "policy: with all three actions left and an unconscious enemy within a weapon's reach, spends them on a killing strike"),
+        Field::flag("resuscitate", true, "policy: with two actions left and an unconscious (not dead) ally within 1 m, resuscitates it: goes prone, then a STR + athletics test"),
+        Field::flag("killing_strike", false, "policy: with all three actions left and an unconscious enemy within the reach of the weapon in hand, spends them on a killing strike"),
         Field::int("attacks", 0, 3, 3, "policy: most attacks it makes in a turn (the multiple attack penalty grows by 2 each)"),
         Field::new(
             "leftover",
@@ -420,12 +429,12 @@ impl Ruleset for Dicestep {
         ),
         Field::flag("seek_cover", false, "policy: with cover, keeps its last action for Seek Cover (ranged attacks against it at disadvantage)"),
         Field::flag("drop_prone", false, "policy: holding or keeping range with no enemy within 1 m, drops prone (free) and stays down"),
-        Field::flag("sprint", true, "policy: sprints (1 stamina) after moving when its target is still out of reach"),
+        Field::flag("sprint", true, "policy: sprints (1 stamina each, as often as it can) after moving when its target is still out of reach"),
         Field::int("shield", 0, 100, 0, "shield block value (0: no shield)"),
         Field::int("shield_parry", 0, 100, 0, "shield parry value (0: +1)"),
         Field::int("shield_durability", 0, 1000, 0, "shield durability (0: unlisted: 10 if shield_metal, else 4)"),
         Field::flag("shield_metal", false, "the shield is metal (unlisted durability 10, else 4)"),
-        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the one with most damage that reaches is used"),
+        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the first listed is in hand at the start; it keeps the one in hand while it reaches, else brandishes (an action) the one with most damage that reaches"),
     ];
 
     const WEAPON_FIELDS: &'static [Field] = &[
@@ -437,7 +446,7 @@ impl Ruleset for Dicestep {
         Field::new("damage_type", Kind::Choice(DAMAGE_TYPES), Some(Lit::Str("typeless")), "damage type: bludgeoning/piercing/slashing are physical, arcane/cold/fire/radiant/shock/void elemental, psychic and unspecified typeless (no reduction)"),
         Field::int("range", 0, 100_000, 0, "reach or range in metres; 0 = 1 m for melee, unlimited otherwise"),
         Field::int("reload", 0, 20, 0, "actions to reload after each attack; may span turns (an extended action)"),
-        Field::int("parry", 0, 100, 0, "parry value (melee weapons; 0: +1)"),
+        Field::int("parry", 0, 100, 0, "parry value when parrying with it in hand (0: +1)"),
         Field::int("durability", 0, 1000, 0, "durability (0: unlisted: 10 if metal, else 4)"),
         Field::flag("metal", true, "made of metal (unlisted durability 10, else 4)"),
         Field::flag("lethal", true, "false: a nonlethal source (overkill does not risk death unless already at 0 health)"),
