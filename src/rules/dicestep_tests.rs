@@ -202,6 +202,10 @@ fn run_round(enc: &Encounter<Dicestep>, shots: &[u32]) {
 
 #[test]
 fn teams_alternate_and_a_team_out_of_members_lets_the_other_finish() {
+    // "Initiative and Rounds": "Each team will select one member to take a
+    // turn, and then pass to the next team"; "If one team has much fewer
+    // members ... any remaining teams with members may still continue to
+    // assign turns."
     // Red (listed first) opens; within red the initiative test orders a12,
     // a8, a4; blue's only member acts after red's first; then red finishes.
     run_round(&shooters(""), &[12, 10, 8, 4]);
@@ -209,6 +213,9 @@ fn teams_alternate_and_a_team_out_of_members_lets_the_other_finish() {
 
 #[test]
 fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
+    // "Initiative and Rounds" orders teams, not characters: the order within a
+    // team (and any individual scheme) is this test, an abstraction of the
+    // team's choice.
     // `rolled`: everyone in one order by DEX die + combat die (+4 on a luck
     // 20), ties to the higher luck roll: a12 10, b10 6, a8 5, a4 2.
     run_round(&shooters("initiative = \"rolled\""), &[12, 10, 8, 4]);
@@ -312,6 +319,9 @@ fn a_stunned_or_down_member_never_costs_its_team_an_activation() {
 
 #[test]
 fn attack_is_attribute_plus_combat_plus_proficiency_vs_evasion() {
+    // "Attacks": "make a test using one of the attributes listed for that
+    // weapon, plus your combat skill, and any relevant proficiency. Compare
+    // the result against the target's evasion."
     // The text's Boudica: 2d6+1 = 6 against evasion 6 just hits; spear 4
     // piercing + 6 − deflection 8 = 2.
     let enc = duel("", SPEAR, "", "deflection = 8");
@@ -328,6 +338,8 @@ fn attack_is_attribute_plus_combat_plus_proficiency_vs_evasion() {
 
 #[test]
 fn multiple_attack_penalty_is_two_per_earlier_attack_this_round() {
+    // "Attacks": "Attacks get a -2 penalty for each attack made before it
+    // during the same round."
     let enc = duel("", SPEAR, "", "evasion = 30");
     let mut f = fight(&enc);
     f.round = 1;
@@ -342,6 +354,8 @@ fn multiple_attack_penalty_is_two_per_earlier_attack_this_round() {
 
 #[test]
 fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
+    // "Attacks": "Instead of adding a +4 when the luck die rolls a 20 or
+    // greater ..." (the luck die on attacks).
     let enc = duel("", SPEAR, "", "evasion = 30");
     let mut f = fight(&enc);
     for (luck, want) in [(20, 10), (19, 6)] {
@@ -360,6 +374,9 @@ fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
 
 #[test]
 fn luck_at_the_crit_threshold_cannot_miss_and_uses_critical_damage() {
+    // "Attacks": "if your luck roll is greater than or equal to the weapon's
+    // critical threshold, the attack cannot miss, and it uses its critical
+    // damage".
     // The text's crit: 6 + critical 8 − deflection 8 = 6, even against an
     // evasion the test does not reach.
     let enc = duel("", SPEAR, "", "deflection = 8\nevasion = 30");
@@ -375,6 +392,8 @@ fn luck_at_the_crit_threshold_cannot_miss_and_uses_critical_damage() {
 
 #[test]
 fn size_difference_shifts_evasion_and_deflection() {
+    // "Attacks": "If you are larger, treat their evasion as increased and
+    // their deflection as decreased. If you are smaller, do the opposite."
     // Attacker size 5 vs 4: evasion 6 + 1, deflection 3 − 1.
     let enc = duel("", SPEAR, "size = 5", "deflection = 3");
     let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
@@ -417,6 +436,8 @@ fn crowd_at(weapon: &str, c_count: u32) -> (Encounter<Dicestep>, Fight<Dicestep>
 
 #[test]
 fn a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target() {
+    // "Attacks": "If your luck roll results in a 1 or less, then your attack
+    // randomly targets one of those adjacent characters instead."
     // One other unit (the archer's ally) next to the target: it takes the
     // shot, no roll to pick it; the attack resolves against it (hits, 3 + 3
     // + 1 + 3 = 10 piercing).
@@ -462,6 +483,10 @@ fn a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target() {
 
 #[test]
 fn flanking_sneak_and_prone_give_advantage_levels() {
+    // "Attacks": sneak and flanking attacks "are made with advantage"; both:
+    // "double advantage". "Actions in Combat": Drop Prone gives "ranged
+    // attackers disadvantage and melee attackers advantage"; Seek Cover gives
+    // ranged attackers disadvantage.
     // Flanked (two red units within 1 m of the target): per-die advantage,
     // each die rolled twice, the best kept: 5 + 4 + 1 = 10.
     let (enc, mut f) = crowd_at("damage = 1", 1);
@@ -525,6 +550,8 @@ fn flanking_sneak_and_prone_give_advantage_levels() {
 
 #[test]
 fn advantage_options_whole_test_and_flat() {
+    // "Attacks" names advantage but does not define it: the `advantage`
+    // option's other readings.
     let run = |opt: &str, rolls: &[(u32, u32)]| {
         let (mut enc, mut f) = crowd_at("damage = 1", 1);
         let o = duel(opt, "damage = 1", "", "").options;
@@ -546,6 +573,9 @@ fn advantage_options_whole_test_and_flat() {
 
 #[test]
 fn damage_is_at_least_1_and_matched_to_its_type() {
+    // "Damage", Table: Damage Types: "Normally, only physical and elemental
+    // damage can be reduced"; "Attacks": "reduced by the target's matching
+    // damage reduction to a minimum of 1".
     // Physical against deflection 20: 1.
     let enc = duel(
         "",
@@ -581,6 +611,7 @@ fn damage_is_at_least_1_and_matched_to_its_type() {
 
 #[test]
 fn the_texts_boudica_endurance_then_health_fortify_then_death() {
+    // "Damage" and "Death": the text's Boudica example, step by step.
     // Boudica: endurance 12, health 12, constitution 4, STR d6, athletics
     // d4, fortitude +1.
     let enc = duel("", SPEAR, "", "fortitude = 1");
@@ -615,6 +646,9 @@ fn the_texts_boudica_endurance_then_health_fortify_then_death() {
 
 #[test]
 fn knock_out_without_a_successful_fortify() {
+    // "Damage": "they must either become unconscious or fortify against a
+    // difficulty equal to their missing health ... Fortifying in this way is
+    // still a reaction."
     let enc = duel("", SPEAR, "", "");
     // Failed test: 1 + 1 + 0 = 2 < 6 missing.
     let mut f = fight(&enc);
@@ -653,6 +687,9 @@ fn knock_out_without_a_successful_fortify() {
 
 #[test]
 fn cheating_death_raises_the_difficulty_by_5_and_nonlethal_spares() {
+    // "Death": "a luck test attempting to roll a 10 or greater ... this
+    // difficulty value is permanently increased by 5"; a nonlethal source does
+    // not risk death until the unit is at zero health.
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     // Exactly the health left: unconscious, no death risk.
@@ -687,6 +724,9 @@ fn cheating_death_raises_the_difficulty_by_5_and_nonlethal_spares() {
 
 #[test]
 fn dodge_is_a_test_against_the_attack_result_for_1_stamina_and_the_reaction() {
+    // "Actions in Combat", Table: Reactions: "Dodge | Spend 1 stamina to
+    // attempt to avoid an attack by making a test" (difficulty unstated: the
+    // attack's result by default).
     let enc = duel("", SPEAR, "", "reaction = \"dodge\"");
     let mut f = fight(&enc);
     // Attack 3 + 3 + 1 = 7 hits; dodge 4 + 3 = 7 ≥ 7: avoided.
@@ -732,6 +772,10 @@ const PARRY_SWORD: &str = "damage = 4\ndamage_type = \"slashing\"\nparry = 2\ndu
 
 #[test]
 fn parry_adds_the_parry_value_and_wears_the_item() {
+    // "Defensive Actions", Parry: "If that item has a parry value, add it to
+    // your physical defense. If it does not, add 1 instead. After you parry,
+    // that item receives 1 damage to its durability"; unlisted durability:
+    // metal 10, otherwise 4.
     let enc = duel(
         "",
         PARRY_SWORD,
@@ -784,6 +828,9 @@ fn parry_adds_the_parry_value_and_wears_the_item() {
 
 #[test]
 fn block_puts_the_hit_on_the_shield_and_overflow_on_the_unit() {
+    // "Defensive Actions", Block: "Reduce the damage by the item's block value
+    // ... deal the remaining damage to the item's durability to a minimum of
+    // 1"; the excess "is dealt directly to you".
     // Shield block 3, wooden (durability 4), deflection 5.
     let b = "reaction = \"block\"\nshield = 3\ndeflection = 5";
     let enc = duel("", SPEAR, "", b);
@@ -819,6 +866,9 @@ fn block_puts_the_hit_on_the_shield_and_overflow_on_the_unit() {
 
 #[test]
 fn intercept_takes_an_allys_hit_and_defends_for_free() {
+    // "Actions in Combat", Table: Reactions: "Intercept | Spend 1 stamina to
+    // move and displace an ally replacing them as a target, then may take any
+    // defensive action as a free reaction".
     // Red attacker 0; blue: 1 weak ward, 2 bodyguard (more vitality, 2 m
     // back, speed 6) dodging.
     let enc = encounter::<Dicestep>(
@@ -874,6 +924,8 @@ guard = { distance = 2 }
 
 #[test]
 fn guard_adds_1_to_evasion_deflection_and_defence_tests() {
+    // "Actions in Combat", Table: Actions: "Guard | End your turn but gain a
+    // +1 bonus to all defences and defence tests until next turn".
     let enc = duel("", SPEAR, "", "deflection = 2");
     let mut f = fight(&enc);
     f.units[1].state.guarding = true;
@@ -885,6 +937,8 @@ fn guard_adds_1_to_evasion_deflection_and_defence_tests() {
 
 #[test]
 fn a_turn_is_three_actions_move_then_attacks_guard_and_wait() {
+    // "Actions in Combat": "Each turn in combat, characters may take three
+    // actions"; Move "Once per turn"; Guard and Wait end the turn.
     // a advances 6 m (one Move) to reach b, attacks once (its policy), then
     // guards with the last action.
     let enc = encounter::<Dicestep>(
@@ -1043,6 +1097,7 @@ b = { tactic = "hold" }
 
 #[test]
 fn crossbow_reload_spans_turns_around_seek_cover() {
+    // "Actions in Combat": the text's Petra (extended actions).
     // The text's Petra: fires, seeks cover, starts the 2-action reload with
     // her last action and finishes it with her next turn's first.
     let enc = encounter::<Dicestep>(
@@ -1094,6 +1149,8 @@ b = { distance = 10 }
 
 #[test]
 fn drop_prone_is_free_and_stand_up_costs_an_action() {
+    // "Actions in Combat": Table: Free Actions: "Drop Prone"; Table: Actions:
+    // "Stand Up | Get up from being prone".
     let enc = duel("", BOW, "drop_prone = true", "");
     let mut f = fight(&enc);
     f.units[0].position = -10;
@@ -1114,6 +1171,8 @@ fn drop_prone_is_free_and_stand_up_costs_an_action() {
 
 #[test]
 fn command_gives_an_ally_an_action_for_2_focus() {
+    // "Actions in Combat", Table: Actions: "Command | Once per turn per
+    // target, spend 2 focus to give an ally one action during your turn".
     // Red: commander (0) and soldier (1), both adjacent to blue's dummy (2).
     let enc = encounter::<Dicestep>(
         r#"
@@ -1161,6 +1220,9 @@ dummy = {}
 
 #[test]
 fn unconscious_and_incapacitated_units_do_nothing() {
+    // "Initiative and Rounds": "If at any time a character becomes unable to
+    // act (such as by becoming unconscious), they lose the ability to take a
+    // turn."
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     f.units[0].conditions.set(Condition::Stunned);
@@ -1265,6 +1327,9 @@ fn knock_down(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, i: usize, heal
 
 #[test]
 fn resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health() {
+    // "Actions in Combat", Table: Actions: "Resuscitate | (Two actions) Go
+    // prone, then make a test to return someone to consciousness" (difficulty
+    // unstated: option `resuscitate_difficulty`).
     // Unit 0 makes no attacks (attacks = 0), so its turn is the rescue only.
     let enc = rescue("attacks = 0", true);
     let mut f = fight(&enc);
@@ -1306,6 +1371,9 @@ fn resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health() 
 
 #[test]
 fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
+    // "Death": "a killing strike. This requires making a test (with advantage)
+    // using the combat skill against their constitution. If it fails, then a
+    // sneak attack is made instead".
     let enc = rescue("killing_strike = true", false);
     let mut f = fight(&enc);
     knock_down(&enc, &mut f, 1, 5);
