@@ -1,9 +1,13 @@
-//! `dicestep`: the team-alternating dice-step system (seed 002).
+//! `dicestep`: the team-alternating dice-step system of the chapter
+//! "Combat" (an unnamed game).
 //!
-//! As written: teams alternate activations (the initiating team, listed
-//! first, then the attacked team; a team out of members lets the others
-//! finish the round); an optional surprise round in which only the
-//! surprising team acts (units that `cannot_be_surprised` act anyway). Three
+//! As written: teams alternate activations, the team that started the fight
+//! (the first listed, or the surprising one) opening every round, then the
+//! attacked team; a team activates only a member who can act (not down,
+//! stunned or surprised: [`Dicestep::can_act`]) and a team out of such
+//! members lets the others finish the round. An optional surprise round in
+//! which only the surprising team acts (units that `cannot_be_surprised` act
+//! anyway; the surprised keep their reaction, which is not an action). Three
 //! actions a turn and one reaction a round (recovered at the start of the
 //! unit's turn). A test is an attribute die + a skill die + a flat bonus,
 //! with a luck die rolled alongside (a d20 by default): a luck roll of 20 or
@@ -13,31 +17,35 @@
 //! the weapon's critical threshold cannot miss and uses the critical damage;
 //! a thrown or projectile attack at a target within 1 m of other characters
 //! goes to one of them at random on a luck roll of 1 or less. Sneak attacks
-//! (the target is blinded) and flanking (two or more enemies within 1 m of
-//! the target) give advantage each. Size differences shift evasion and
-//! deflection. Damage = test result + weapon damage (or critical damage) −
-//! the matching damage reduction (physical: `deflection`, elemental:
-//! `elemental_dr`, typeless: none), at least 1; endurance first, then health.
-//! Missing health above constitution: fortify (a reaction, 1 stamina, STR +
-//! athletics + fortitude vs the missing health) or fall unconscious. Zero
-//! health: unconscious; if the damage exceeded the remaining health (and the
-//! source is lethal), a luck test ≥ 10 or die, the difficulty rising by 5 on
-//! each success. Reactions cost stamina: Dodge, Parry, Block, Fortify,
-//! Intercept; items wear (durability) and broken items cannot block or parry.
+//! (the target is blinded or unconscious) and flanking (enemies within 1 m
+//! on opposite sides of the target) give advantage each. Size differences
+//! shift evasion and deflection. Damage = test result + weapon damage (or
+//! critical damage) − the matching damage reduction (physical:
+//! `deflection`, elemental: `elemental_dr`, typeless: none), at least 1;
+//! endurance first, then health. Missing health above constitution: fortify
+//! (a reaction, 1 stamina, STR + athletics + fortitude vs the missing
+//! health) or fall unconscious. Zero health: unconscious; if the damage
+//! exceeded the remaining health (and the source is lethal), a luck test ≥ 10
+//! or die, the difficulty rising by 5 on each success. Reactions cost
+//! stamina: Dodge and Parry are chosen as an attack is declared, before its
+//! roll (only Block may wait for the hit); Intercept, Fortify. Items wear
+//! (durability) and broken items cannot block or parry; a unit holds one
+//! weapon (and its shield), and changing it is a Brandish action.
 //!
 //! Resuscitate (two actions) brings an unconscious ally back; a killing
-//! strike (three actions) can finish an unconscious enemy.
-//! Not modelled (see the README section): Ready an Action, Step, Brandish,
-//! Interact, Short Task, Resist, objectives.
+//! strike (three actions) can finish an unconscious enemy. Sprint repeats
+//! after a Move; Step is a free 1 m move instead of one.
+//! Not modelled (see the conformance table): Ready an Action, Interact,
+//! Short Task, Drop Item, Resist, objectives, diagonals.
 //!
 //! The one-dimensional front stands in for the grid: melee reaches 1 m,
-//! "within 1 m of" a unit is |Δposition| ≤ 1, flanking is two enemies within
-//! 1 m of the target.
+//! "within 1 m of" a unit is |Δposition| ≤ 1, and a target's two "opposite
+//! sides" are below and above its place on the front.
 
 use crate::dice::Dice;
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, Cover, InitiativeKind, InitiativeRoll, Tactic, Turn,
-    UnitSpec, MAX_SIDES,
+    Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
+    InitiativeRoll, Tactic, Turn, UnitSpec, MAX_SIDES,
 };
 use crate::results::CounterInfo;
 use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
@@ -59,6 +67,8 @@ pub const LUCK_BONUS: i32 = 4;
 pub const LUCK_LOW: i32 = 1;
 /// Multiple attack penalty per earlier attack this round.
 pub const MAP: i32 = 2;
+/// The Step free action: metres, instead of a move action.
+pub const STEP: i32 = 1;
 /// Index of the shield in [`State::durability`].
 pub const SHIELD: usize = MAX_WEAPONS;
 
@@ -170,6 +180,9 @@ pub struct Unit {
     /// Weapons, highest damage first.
     pub weapons: [Weapon; MAX_WEAPONS],
     pub n_weapons: u8,
+    /// The weapon in hand when the fight starts: the first one the stat
+    /// block lists (an index into `weapons`, which is sorted by damage).
+    pub first_wielded: u8,
     /// The longest reach or range among the weapons.
     pub max_range: i32,
     /// The longest range among the thrown/projectile weapons (0: none).
@@ -207,10 +220,38 @@ pub enum Advantage {
     Flat,
 }
 
+/// What "surrounded on two opposite sides" means on the one-dimensional
+/// front.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flanking {
+    /// Enemies within 1 m on both sides of the target along the front (one
+    /// below its place, one above; an enemy at its very place can stand on
+    /// either side): the text's "opposite sides".
+    #[default]
+    OppositeSides,
+    /// Any two enemies within 1 m, wherever they stand (the grid's
+    /// surrounding, which the front cannot show, assumed).
+    AnyTwo,
+}
+
+/// When a defender chooses Dodge or Parry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Declare {
+    /// When the attack is declared, before its roll (the text lets only
+    /// Block wait: "You may decide to block after you would get hit"): the
+    /// reaction is spent on misses too.
+    #[default]
+    BeforeRoll,
+    /// Once the attack is known to hit.
+    AfterHit,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub luck_die: u32,
     pub advantage: Advantage,
+    pub flanking: Flanking,
+    pub declare: Declare,
     /// The side that surprises (only it acts in round 1), if any.
     pub surprise: Option<u8>,
     /// Dodge difficulty; 0: the attack's test result.
@@ -231,6 +272,8 @@ impl Default for Options {
         Options {
             luck_die: 20,
             advantage: Advantage::PerDie,
+            flanking: Flanking::OppositeSides,
+            declare: Declare::BeforeRoll,
             surprise: None,
             dodge_difficulty: 0,
             block_overflow_reduced: false,
@@ -270,6 +313,9 @@ pub struct State {
     pub reload_weapon: u8,
     /// Item durability: weapons, then the shield at [`SHIELD`].
     pub durability: [i16; MAX_WEAPONS + 1],
+    /// The weapon in hand (the shield, if any, is always held); changing
+    /// it is a Brandish action.
+    pub wielded: u8,
 }
 
 /// Indices into [`Dicestep::COUNTERS`].
@@ -310,6 +356,8 @@ const LEFTOVER_NAMES: &[&str] = &["guard", "wait", "idle"];
 const ADVANTAGE_NAMES: &[&str] = &["per-die", "whole-test", "flat"];
 const SURPRISE_NAMES: &[&str] = &["none", "first", "second"];
 const OVERFLOW_NAMES: &[&str] = &["direct", "reduced"];
+const FLANKING_NAMES: &[&str] = &["opposite-sides", "any-two"];
+const DECLARE_NAMES: &[&str] = &["before-roll", "after-hit"];
 
 /// Conditions that stop a unit from acting and reacting.
 const NO_ACTIONS: Conditions = Conditions::of(&[
@@ -330,8 +378,9 @@ fn damage_type(index: usize) -> DamageType {
 impl Ruleset for Dicestep {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const NAME: &'static str = "dicestep";
-    const TITLE: &'static str = "Team-alternating dice-step system (seed 002)";
-    const ABOUT: &'static str = "Teams alternate activations; three actions and one reaction a \
+    const TITLE: &'static str = "Team-alternating dice-step system (\"Combat\")";
+    const ABOUT: &'static str = "The chapter \"Combat\" of an unnamed game. Teams alternate \
+        activations, the team that started the fight first; three actions and one reaction a \
         round; tests roll an attribute die + a skill die + proficiency with a luck die \
         alongside (crit threshold, +4, misfire); multiple attack penalty; evasion and damage \
         reduction; endurance then health; knock-out and cheat-death luck tests; reactions \
@@ -363,14 +412,14 @@ impl Ruleset for Dicestep {
             "reaction",
             Kind::Choice(REACTION_NAMES),
             Some(Lit::Str("dodge")),
-            "policy: the reaction it spends stamina on when hit (dodge: DEX + athletics vs the attack's result; parry: best unbroken melee weapon or shield; block: its shield; never)",
+            "policy: the reaction it spends stamina on when attacked (dodge: DEX + athletics vs the attack's result; parry: the weapon in hand or the shield, the better; both chosen before the roll by default; block: its shield, once hit; never)",
         ),
         Field::int("stamina_reserve", 0, 1000, 0, "policy: stamina it keeps back from dodge/parry/block, intercept and sprint (for fortify)"),
         Field::flag("fortify", true, "policy: fortifies against knock-out when it can"),
         Field::flag("intercept", false, "policy: bodyguard: takes attacks aimed at an ally within its speed who has less endurance + health left (reaction, 1 stamina; its defence is then a free reaction)"),
         Field::flag("command", false, "policy: after its first attack of a turn, spends an action and 2 focus to give an ally that has not attacked this round one action"),
-        Field::flag("resuscitate", true, "policy: with two actions left and an unconscious (not dead) ally within reach, resuscitates it: goes prone, then a STR + athletics test"),
-        Field::flag("killing_strike", false, "policy: with all three actions left and an unconscious enemy within a weapon's reach, spends them on a killing strike"),
+        Field::flag("resuscitate", true, "policy: with two actions left and an unconscious (not dead) ally within 1 m, resuscitates it: goes prone, then a STR + athletics test"),
+        Field::flag("killing_strike", false, "policy: with all three actions left and an unconscious enemy within the reach of the weapon in hand, spends them on a killing strike"),
         Field::int("attacks", 0, 3, 3, "policy: most attacks it makes in a turn (the multiple attack penalty grows by 2 each)"),
         Field::new(
             "leftover",
@@ -380,12 +429,12 @@ impl Ruleset for Dicestep {
         ),
         Field::flag("seek_cover", false, "policy: with cover, keeps its last action for Seek Cover (ranged attacks against it at disadvantage)"),
         Field::flag("drop_prone", false, "policy: holding or keeping range with no enemy within 1 m, drops prone (free) and stays down"),
-        Field::flag("sprint", true, "policy: sprints (1 stamina) after moving when its target is still out of reach"),
+        Field::flag("sprint", true, "policy: sprints (1 stamina each, as often as it can) after moving when its target is still out of reach"),
         Field::int("shield", 0, 100, 0, "shield block value (0: no shield)"),
         Field::int("shield_parry", 0, 100, 0, "shield parry value (0: +1)"),
         Field::int("shield_durability", 0, 1000, 0, "shield durability (0: unlisted: 10 if shield_metal, else 4)"),
         Field::flag("shield_metal", false, "the shield is metal (unlisted durability 10, else 4)"),
-        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the one with most damage that reaches is used"),
+        Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the first listed is in hand at the start; it keeps the one in hand while it reaches, else brandishes (an action) the one with most damage that reaches"),
     ];
 
     const WEAPON_FIELDS: &'static [Field] = &[
@@ -397,7 +446,7 @@ impl Ruleset for Dicestep {
         Field::new("damage_type", Kind::Choice(DAMAGE_TYPES), Some(Lit::Str("typeless")), "damage type: bludgeoning/piercing/slashing are physical, arcane/cold/fire/radiant/shock/void elemental, psychic and unspecified typeless (no reduction)"),
         Field::int("range", 0, 100_000, 0, "reach or range in metres; 0 = 1 m for melee, unlimited otherwise"),
         Field::int("reload", 0, 20, 0, "actions to reload after each attack; may span turns (an extended action)"),
-        Field::int("parry", 0, 100, 0, "parry value (melee weapons; 0: +1)"),
+        Field::int("parry", 0, 100, 0, "parry value when parrying with it in hand (0: +1)"),
         Field::int("durability", 0, 1000, 0, "durability (0: unlisted: 10 if metal, else 4)"),
         Field::flag("metal", true, "made of metal (unlisted durability 10, else 4)"),
         Field::flag("lethal", true, "false: a nonlethal source (overkill does not risk death unless already at 0 health)"),
@@ -412,10 +461,22 @@ impl Ruleset for Dicestep {
             "advantage (undefined in the text): per-die (each die of the pair rolled once more per level, best kept), whole-test (the pair rerolled, best total), flat (±2 per level)",
         ),
         Field::new(
+            "flanking",
+            Kind::Choice(FLANKING_NAMES),
+            Some(Lit::Str("opposite-sides")),
+            "flanking (\"surrounded on two opposite sides\") on the front: opposite-sides (enemies within 1 m on both sides of the target; one at its place counts for either side) or any-two (any two enemies within 1 m)",
+        ),
+        Field::new(
+            "declare_reactions",
+            Kind::Choice(DECLARE_NAMES),
+            Some(Lit::Str("before-roll")),
+            "when Dodge and Parry are chosen: before-roll (when the attack is declared; spent on misses too; only Block may wait for the hit, as the text says) or after-hit",
+        ),
+        Field::new(
             "surprise",
             Kind::Choice(SURPRISE_NAMES),
             Some(Lit::Str("none")),
-            "surprise round: the first or second listed side surprises and alone acts in round 1 (except units that cannot_be_surprised)",
+            "surprise round: the first or second listed side surprises: it alone acts in round 1 (except units that cannot_be_surprised) and, having started the fight, opens every round",
         ),
         Field::int("dodge_difficulty", 0, 100, 0, "Dodge test difficulty (unstated): 0 = the attack's test result, else this number"),
         Field::new(
@@ -500,6 +561,8 @@ impl Ruleset for Dicestep {
             luck_die: f.int("luck_die")? as u32,
             advantage: [Advantage::PerDie, Advantage::WholeTest, Advantage::Flat]
                 [f.choice("advantage")?],
+            flanking: [Flanking::OppositeSides, Flanking::AnyTwo][f.choice("flanking")?],
+            declare: [Declare::BeforeRoll, Declare::AfterHit][f.choice("declare_reactions")?],
             surprise: [None, Some(0), Some(1)][f.choice("surprise")?],
             dodge_difficulty: f.int("dodge_difficulty")? as i32,
             block_overflow_reduced: f.choice("block_overflow")? == 1,
@@ -590,8 +653,11 @@ impl Ruleset for Dicestep {
         if weapons.is_empty() {
             return Err(f.error("weapons", "a unit needs at least one weapon to fight"));
         }
-        let mut sorted = weapons.to_vec();
-        sorted.sort_by_key(|w| std::cmp::Reverse(w.damage));
+        // Sorted by damage (stable), remembering where the first listed went.
+        let mut order: Vec<usize> = (0..weapons.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(weapons[i].damage));
+        unit.first_wielded = order.iter().position(|&i| i == 0).unwrap_or(0) as u8;
+        let sorted: Vec<Weapon> = order.iter().map(|&i| weapons[i]).collect();
         unit.weapons[..sorted.len()].copy_from_slice(&sorted);
         unit.n_weapons = sorted.len() as u8;
         unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
@@ -647,6 +713,26 @@ impl Ruleset for Dicestep {
         unit.dex_die as i32
     }
 
+    /// "If at any time a character becomes unable to act (such as by
+    /// becoming unconscious), they lose the ability to take a turn": down
+    /// (out), a condition that allows no actions, or surprised in the
+    /// surprise round. Team-alternating activation passes over such a member
+    /// at no cost to its team.
+    fn can_act(fight: &Fight<Self>, enc: &Encounter<Self>, unit: usize) -> bool {
+        let u = &fight.units[unit];
+        !u.out
+            && !u.conditions.any(NO_ACTIONS)
+            && !surprised(&enc.options, fight.round, u.side, &enc.units[unit].stats)
+    }
+
+    /// "Whenever a character performs an action that leads to the beginning
+    /// of combat, that character is setting their team at the highest
+    /// initiative (first)": the surprising side began the fight and opens
+    /// every round; without surprise, the first listed side.
+    fn opening_side(options: &Options) -> usize {
+        options.surprise.map_or(0, usize::from)
+    }
+
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         spec.stats.luck_die = options.luck_die;
     }
@@ -669,6 +755,7 @@ impl Ruleset for Dicestep {
             death_dc: options.cheat_death,
             loaded: u8::MAX,
             durability,
+            wielded: s.first_wielded,
             ..State::default()
         };
         if spec.conditions.has(Condition::Unconscious) {
@@ -678,7 +765,10 @@ impl Ruleset for Dicestep {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
-        if turn.unit(me).out {
+        // A unit that cannot act has no turn (the engine still calls, at no
+        // team's cost, once activations run out): nothing starts, so its
+        // reaction is not recovered and a Guard or Wait is not ended.
+        if !Dicestep::can_act(turn.fight, turn.enc, me) {
             return;
         }
         {
@@ -686,9 +776,6 @@ impl Ruleset for Dicestep {
             st.reactions = 1;
             st.guarding = false;
             st.covered = false;
-        }
-        if surprised(turn, me) || turn.unit(me).conditions.any(NO_ACTIONS) {
-            return;
         }
         let mut b = Budget::new(ACTIONS);
         finish_reload(turn, &mut b, ACTIONS);
@@ -806,15 +893,12 @@ pub fn test<D: Dice>(
     pair + bonus + luck_bonus(luck_roll(turn, unit))
 }
 
-/// In round 1, the units of a surprised team lose their turn (unless they
-/// cannot be surprised).
-fn surprised<D: Dice>(turn: &Turn<'_, Dicestep, D>, me: usize) -> bool {
-    match turn.options().surprise {
-        Some(side) => {
-            turn.fight.round == 1
-                && turn.unit(me).side != side
-                && !turn.spec(me).stats.cannot_be_surprised
-        }
+/// Surprise: in round 1 ("a whole round where only their team may take
+/// actions") a unit of `side` is surprised unless its side surprises or it
+/// cannot be surprised.
+fn surprised(options: &Options, round: u32, side: u8, stats: &Unit) -> bool {
+    match options.surprise {
+        Some(surpriser) => round == 1 && side != surpriser && !stats.cannot_be_surprised,
         None => false,
     }
 }
@@ -823,8 +907,8 @@ fn surprised<D: Dice>(turn: &Turn<'_, Dicestep, D>, me: usize) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     pub actions: u8,
+    /// Moved (or stepped) this turn: no second Move; Sprint allowed.
     pub moved: bool,
-    pub sprinted: bool,
     /// Attacks made this turn.
     pub attacks: u8,
     /// Allies commanded this turn (bit per unit).
@@ -836,7 +920,6 @@ impl Budget {
         Budget {
             actions,
             moved: false,
-            sprinted: false,
             attacks: 0,
             commanded: 0,
         }
@@ -883,12 +966,18 @@ fn kept_back<D: Dice>(turn: &Turn<'_, Dicestep, D>) -> u8 {
     u8::from(turn.spec(me).stats.seek_cover && turn.unit(me).cover != Cover::None)
 }
 
-/// The best (most damage) weapon of the actor reaching `distance`, preferring
-/// a loaded one; `(index, loaded)`.
+/// The weapon the actor uses at `distance`: the one in hand if it reaches and
+/// is loaded (changing weapons costs a Brandish), else the best (most
+/// damage) one reaching, preferring a loaded one; `(index, loaded)`.
 fn pick_weapon<D: Dice>(turn: &Turn<'_, Dicestep, D>, distance: i32) -> Option<(usize, bool)> {
     let me = turn.actor;
-    let loaded = turn.unit(me).state.loaded;
+    let state = &turn.unit(me).state;
+    let loaded = state.loaded;
     let weapons = turn.spec(me).stats.weapons();
+    let held = state.wielded as usize;
+    if distance <= weapons[held].range && loaded & (1 << held) != 0 {
+        return Some((held, true));
+    }
     let mut first = None;
     for (i, w) in weapons.iter().enumerate() {
         if distance <= w.range {
@@ -911,6 +1000,14 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
     let Some((w, loaded)) = pick_weapon(turn, turn.enemy_distance(target)) else {
         return false;
     };
+    let me = turn.actor;
+    if turn.unit(me).state.wielded as usize != w {
+        // Brandish (an action): "Choose what items you are holding in your
+        // hands"; attacking or reloading needs the weapon in hand.
+        b.actions -= 1;
+        turn.unit_mut(me).state.wielded = w as u8;
+        return true;
+    }
     if !loaded {
         reload(turn, b, w);
         return true;
@@ -973,18 +1070,26 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     };
     let stats = &turn.enc.units[me].stats;
     let reach = stats.advance_reach;
-    let far = turn.enemy_distance(target) > reach;
+    let gap = turn.enemy_distance(target) - reach;
+    let far = gap > 0;
     if far && !b.moved {
-        move_toward(turn, b, target, reach);
+        if gap <= STEP && !turn.unit(me).conditions.has(Condition::Prone) {
+            // Step: a free action, "once per turn, take a 1m step instead
+            // of a move action" (so no Move after it).
+            b.moved = true;
+            turn.approach(target, STEP, reach);
+        } else {
+            move_toward(turn, b, target, reach);
+        }
         return true;
     }
     if strike(turn, b, target) {
         return true;
     }
     let reserve = stats.stamina_reserve;
-    if far && stats.sprint && !b.sprinted && turn.unit(me).state.stamina > reserve {
-        // Sprint: a second move for 1 stamina.
-        b.sprinted = true;
+    if far && b.moved && stats.sprint && turn.unit(me).state.stamina > reserve {
+        // Sprint: "If you have already moved this turn, spend 1 stamina to
+        // take another move action": as often as actions and stamina last.
         b.actions -= 1;
         turn.unit_mut(me).state.stamina -= 1;
         turn.approach(target, stats.speed, reach);
@@ -1040,17 +1145,16 @@ fn unconscious_within<D: Dice>(
 
 /// Resuscitate (two actions): with the policy on, go prone, then test STR +
 /// athletics against the patient's missing health (or the option's fixed
-/// difficulty); success returns it to consciousness and the fight. Only
-/// allies with health left can come back. True if attempted.
+/// difficulty); success returns it to consciousness and the fight, at 0
+/// health too (the text sets no bar; any damage then risks death). True if
+/// attempted.
 fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     if !stats.resuscitate || b.actions < 2 {
         return false;
     }
-    let Some(patient) =
-        unconscious_within(turn, turn.allies(), REACH).filter(|&p| turn.unit(p).state.health > 0)
-    else {
+    let Some(patient) = unconscious_within(turn, turn.allies(), REACH) else {
         return false;
     };
     b.actions -= 2;
@@ -1085,10 +1189,9 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
     let enemies = (0..MAX_SIDES)
         .filter(|&s| s != side)
         .fold(0, |m, s| m | turn.side_units(s));
-    let Some(victim) = unconscious_within(turn, enemies, stats.max_range) else {
-        return false;
-    };
-    let Some((w, _)) = pick_weapon(turn, turn.distance(me, victim)) else {
+    // The three actions leave none for a Brandish: the weapon in hand.
+    let w = turn.unit(me).state.wielded as usize;
+    let Some(victim) = unconscious_within(turn, enemies, stats.weapons[w].range) else {
         return false;
     };
     b.actions = 0;
@@ -1122,8 +1225,11 @@ fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let round = turn.fight.round;
     let candidates = turn.allies() & turn.in_fight() & !b.commanded;
     let Some(ally) = Bits(candidates).find(|&a| {
+        // Only an ally who can act: a surprised one does not act in the
+        // surprise round, commanded or not.
         let u = turn.unit(a);
-        !u.conditions.any(NO_ACTIONS) && (u.state.round_seen != round || u.state.attacks_round == 0)
+        Dicestep::can_act(turn.fight, turn.enc, a)
+            && (u.state.round_seen != round || u.state.attacks_round == 0)
     }) else {
         return false;
     };
@@ -1186,7 +1292,7 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
         // target included: a failed killing strike is "a sneak attack").
         levels += 1;
     }
-    if turn.flanked(target, REACH) {
+    if flanked(turn, target) {
         levels += 1;
     }
     if them.conditions.has(Condition::Prone) {
@@ -1196,6 +1302,29 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
         levels -= 1;
     }
     levels.clamp(-2, 2)
+}
+
+/// Flanking, "surrounded on two opposite sides", on the front (the
+/// `flanking` option): enemies of `target` within 1 m of it on both sides of
+/// its place (one standing at its very place may take either side), or any
+/// two within 1 m.
+fn flanked<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize) -> bool {
+    let near = turn.enemies_within(target, REACH);
+    match turn.options().flanking {
+        Flanking::AnyTwo => near.count_ones() >= 2,
+        Flanking::OppositeSides => {
+            let at = turn.unit(target).position;
+            let (mut below, mut above, mut level) = (0, 0, 0);
+            for i in Bits(near) {
+                match turn.unit(i).position.cmp(&at) {
+                    std::cmp::Ordering::Less => below = 1,
+                    std::cmp::Ordering::Greater => above = 1,
+                    std::cmp::Ordering::Equal => level += 1,
+                }
+            }
+            below + above + level >= 2
+        }
+    }
 }
 
 /// Whether unit `u` can spend a reaction (or has a free one) and `cost`
@@ -1240,13 +1369,16 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
     Some(guard)
 }
 
-/// A random other unit in the fight within 1 m of `target` (not the
-/// attacker), for a misfire; `None` if there is none.
+/// A random other character within 1 m of `target` (not the attacker; an
+/// unconscious one too, not a dead one), for a misfire; `None` if there is
+/// none.
 fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
     let place = turn.unit(target).position;
     let mut near = 0u64;
-    for i in Bits(turn.in_fight() & !(1 << target) & !(1 << turn.actor)) {
-        if (turn.unit(i).position - place).abs() <= REACH {
+    let all = (0..turn.enc.sides).fold(0, |m, s| m | turn.side_units(s));
+    for i in Bits(all & !(1 << target) & !(1 << turn.actor)) {
+        let u = turn.unit(i);
+        if !u.state.dead && (u.position - place).abs() <= REACH {
             near |= 1 << i;
         }
     }
@@ -1257,10 +1389,57 @@ fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> O
     }
 }
 
+/// A defence chosen by the defender: Dodge (its test comes once the attack
+/// is known to hit) or Parry with a parry value; paid when chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Defence {
+    None,
+    Dodge,
+    Parry(i32),
+}
+
+/// The defender `target` chooses Dodge or Parry by its `reaction` policy
+/// against `weapon`, if it can react (`free`: an Intercept's free defensive
+/// reaction), and pays for it: the reaction, 1 stamina, and for a parry 1
+/// durability of the item ("After you parry, that item receives 1 damage").
+fn declare<D: Dice>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+    weapon: &Weapon,
+    free: &mut bool,
+) -> Defence {
+    let their = &turn.enc.units[target].stats;
+    let them = turn.unit(target);
+    if !can_react(them, *free, 1, their.stamina_reserve) {
+        return Defence::None;
+    }
+    match their.reaction {
+        Reaction::Dodge => {
+            spend_reaction(&mut turn.unit_mut(target).state, free, 1);
+            Defence::Dodge
+        }
+        // Parry adds to deflection, which only physical damage meets here.
+        Reaction::Parry if weapon.damage_type == DamageType::Physical => {
+            match parry_item(their, &them.state) {
+                Some((item, value)) => {
+                    let st = &mut turn.unit_mut(target).state;
+                    spend_reaction(st, free, 1);
+                    st.durability[item] -= 1;
+                    turn.count(counter::PARRIES);
+                    Defence::Parry(value)
+                }
+                None => Defence::None,
+            }
+        }
+        _ => Defence::None,
+    }
+}
+
 /// One attack by the acting unit on `target` with its weapon `w`. Dice, in
 /// order: (an intercept rolls nothing) attribute and skill dice (more with
 /// advantage), the luck die, a d(n) to pick a misfire's victim among `n`,
-/// then the defender's reaction dice.
+/// then the defender's Dodge test (DEX die, athletics die, luck die) if it
+/// dodges a hit, then its fortify test or cheat-death luck roll if any.
 pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize) -> AttackResult {
     let me = turn.actor;
     let enc = turn.enc;
@@ -1286,6 +1465,12 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         Some(g) => (g, true),
         None => (target, false),
     };
+    // Dodge and Parry are chosen as the attack is declared, before its roll
+    // (by default): the text lets only Block wait for the hit.
+    let mut defence = match opts.declare {
+        Declare::BeforeRoll => declare(turn, target, &weapon, &mut free),
+        Declare::AfterHit => Defence::None,
+    };
     let edge = edge(turn, target, &weapon);
     let pair = roll_pair(
         turn.dice,
@@ -1298,17 +1483,19 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     let mut misfire = false;
     if weapon.kind != WeaponKind::Melee && luck <= LUCK_LOW {
         if let Some(other) = misfire_target(turn, target) {
+            // The new target chose no defence before the roll (it was not
+            // attacked); the old one's is spent for nothing.
             target = other;
             free = false;
+            defence = Defence::None;
             misfire = true;
             turn.count(counter::MISFIRES);
         }
     }
     let total = pair + stats.proficiency - penalty;
-    let them = *turn.unit(target);
     let their = &enc.units[target].stats;
     let size = stats.size - their.size;
-    let guard = i32::from(them.state.guarding);
+    let guard = i32::from(turn.unit(target).state.guarding);
     let evasion = their.evasion + size + guard;
     let crit = luck >= weapon.crit;
     let hit = crit || total >= evasion;
@@ -1329,6 +1516,9 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     if crit {
         turn.count(counter::CRITS);
     }
+    if opts.declare == Declare::AfterHit && !misfire {
+        defence = declare(turn, target, &weapon, &mut free);
+    }
     let raw = (total
         + if crit {
             weapon.crit_damage
@@ -1341,13 +1531,9 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         DamageType::Elemental => (their.elemental_dr - size).max(0) + guard,
         DamageType::Typeless => 0,
     };
-    let physical = weapon.damage_type == DamageType::Physical;
 
-    // The defender's reaction, by its policy.
-    let reserve = their.stamina_reserve;
-    let damage = match their.reaction {
-        Reaction::Dodge if can_react(&them, free, 1, reserve) => {
-            spend_reaction(&mut turn.unit_mut(target).state, &mut free, 1);
+    let damage = match defence {
+        Defence::Dodge => {
             let difficulty = if opts.dodge_difficulty == 0 {
                 total
             } else {
@@ -1361,22 +1547,14 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             }
             (raw - reduction).max(1)
         }
-        Reaction::Parry if physical && can_react(&them, free, 1, reserve) => {
-            match parry_item(their, &them.state) {
-                Some((item, value)) => {
-                    let st = &mut turn.unit_mut(target).state;
-                    spend_reaction(st, &mut free, 1);
-                    st.durability[item] -= 1;
-                    turn.count(counter::PARRIES);
-                    (raw - reduction - value).max(1)
-                }
-                None => (raw - reduction).max(1),
-            }
-        }
-        Reaction::Block
-            if their.shield > 0
-                && them.state.durability[SHIELD] > 0
-                && can_react(&them, free, 1, reserve) =>
+        Defence::Parry(value) => (raw - reduction - value).max(1),
+        // "You may decide to block after you would get hit but before you
+        // take damage."
+        Defence::None
+            if their.reaction == Reaction::Block
+                && their.shield > 0
+                && turn.unit(target).state.durability[SHIELD] > 0
+                && can_react(turn.unit(target), free, 1, their.stamina_reserve) =>
         {
             turn.count(counter::BLOCKS);
             let st = &mut turn.unit_mut(target).state;
@@ -1396,7 +1574,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
                 0
             }
         }
-        _ => (raw - reduction).max(1),
+        Defence::None => (raw - reduction).max(1),
     };
     result.damage = damage;
     if damage > 0 {
@@ -1405,18 +1583,12 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     result
 }
 
-/// The unbroken item a unit parries with: its best-parry melee weapon or
-/// its shield; `(durability index, parry value)`.
+/// The unbroken wielded item a unit parries with ("choose a wielded item to
+/// use for the parry"): the weapon in hand, of any kind, or its shield,
+/// whichever parries better; `(durability index, parry value)`.
 fn parry_item(stats: &Unit, state: &State) -> Option<(usize, i32)> {
-    let mut best: Option<(usize, i32)> = None;
-    for (i, w) in stats.weapons().iter().enumerate() {
-        if w.kind == WeaponKind::Melee
-            && state.durability[i] > 0
-            && best.is_none_or(|(_, v)| w.parry > v)
-        {
-            best = Some((i, w.parry));
-        }
-    }
+    let held = state.wielded as usize;
+    let mut best = (state.durability[held] > 0).then(|| (held, stats.weapons[held].parry));
     if stats.shield > 0
         && state.durability[SHIELD] > 0
         && best.is_none_or(|(_, v)| stats.shield_parry > v)

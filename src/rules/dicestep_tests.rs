@@ -9,7 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, encounter, fight};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate};
 
 /// Unit 0 `a` (side red) and unit 1 `b` (side blue), both d6 STR/DEX, d6
 /// combat, d4 athletics, +1 proficiency, evasion 6, 12 endurance, 12
@@ -102,11 +102,17 @@ fn play(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, actor: usize, rolls:
 /// (d10), far enough apart that nobody is flanked; each shoots once a turn
 /// and misses (evasion 30), so the dice each one rolls show who acted when.
 fn shooters(opts: &str) -> Encounter<Dicestep> {
+    shooters_in(1, opts, "")
+}
+
+/// [`shooters`] over `rounds` rounds, with `a12` added to a12's side entry
+/// (`conditions = [...]`, say).
+fn shooters_in(rounds: u32, opts: &str, a12: &str) -> Encounter<Dicestep> {
     encounter(&format!(
         r#"
 name = "t"
 rules = "dicestep"
-max_rounds = 1
+max_rounds = {rounds}
 [options]
 initiative_ties = "roster"
 {opts}
@@ -121,6 +127,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [units.a8]
 dex = 8
@@ -129,6 +136,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 cannot_be_surprised = true
 weapons = ["bow"]
 [units.a12]
@@ -138,6 +146,7 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [units.b10]
 dex = 10
@@ -146,11 +155,12 @@ endurance = 5
 health = 5
 attacks = 1
 leftover = "idle"
+resuscitate = false
 weapons = ["bow"]
 [sides.red]
 a4 = {{ distance = 7 }}
 a8 = {{ distance = 6 }}
-a12 = {{ distance = 5 }}
+a12 = {{ distance = 5, {a12} }}
 [sides.blue]
 b10 = {{ distance = 5, target = "nearest" }}
 "#
@@ -192,6 +202,10 @@ fn run_round(enc: &Encounter<Dicestep>, shots: &[u32]) {
 
 #[test]
 fn teams_alternate_and_a_team_out_of_members_lets_the_other_finish() {
+    // "Initiative and Rounds": "Each team will select one member to take a
+    // turn, and then pass to the next team"; "If one team has much fewer
+    // members ... any remaining teams with members may still continue to
+    // assign turns."
     // Red (listed first) opens; within red the initiative test orders a12,
     // a8, a4; blue's only member acts after red's first; then red finishes.
     run_round(&shooters(""), &[12, 10, 8, 4]);
@@ -199,6 +213,9 @@ fn teams_alternate_and_a_team_out_of_members_lets_the_other_finish() {
 
 #[test]
 fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
+    // "Initiative and Rounds" orders teams, not characters: the order within a
+    // team (and any individual scheme) is this test, an abstraction of the
+    // team's choice.
     // `rolled`: everyone in one order by DEX die + combat die (+4 on a luck
     // 20), ties to the higher luck roll: a12 10, b10 6, a8 5, a4 2.
     run_round(&shooters("initiative = \"rolled\""), &[12, 10, 8, 4]);
@@ -242,16 +259,69 @@ fn individual_initiative_is_dex_plus_combat_with_the_luck_die() {
 
 #[test]
 fn surprise_round_only_the_surprising_team_acts_but_the_unsurprisable_do() {
+    // "Surprise": "the team with the benefit of surprise gets to take a
+    // whole round where only their team may take actions"; characters that
+    // "cannot be surprised ... may take actions as normal".
     // Blue surprises: a12 and a4 lose their turn, a8 cannot be surprised.
     run_round(&shooters("surprise = \"second\""), &[10, 8]);
     // Red surprises: blue's member loses its turn.
     run_round(&shooters("surprise = \"first\""), &[12, 8, 4]);
 }
 
+#[test]
+fn with_surprise_second_the_first_side_never_opens_and_surprised_members_cost_nothing() {
+    // "Initiative and Rounds": "Whenever a character performs an action that
+    // leads to the beginning of combat, that character is setting their team
+    // at the highest initiative (first)": the surprising team (blue, listed
+    // second) opens round 1 and every round after. Round 1: b10; red's
+    // surprised a12 (first in red's order) is passed over at no cost and
+    // a8, who cannot be surprised, acts; red's surprised a12 and a4 then
+    // lose their turns. Round 2: b10 opens again; red a12, a8, a4.
+    let enc = shooters_in(2, "surprise = \"second\"", "");
+    run_round(&enc, &[10, 8, 10, 12, 8, 4]);
+    assert_eq!(Dicestep::opening_side(&enc.options), 1);
+    assert_eq!(Dicestep::opening_side(&shooters("").options), 0);
+}
+
+#[test]
+fn a_stunned_or_down_member_never_costs_its_team_an_activation() {
+    // "Initiative and Rounds": "Each team will select one member to take a
+    // turn"; "If at any time a character becomes unable to act (such as by
+    // becoming unconscious), they lose the ability to take a turn." a12,
+    // first in red's order, is stunned: red's first activation goes to a8,
+    // then blue's b10, then red's a4; a12 shoots at no point. Before the
+    // fix red's first activation was spent on a12 and b10 shot first.
+    run_round(
+        &shooters_in(1, "", "conditions = [\"stunned\"]"),
+        &[8, 10, 4],
+    );
+    // Down (unconscious, out of the fight): the same.
+    run_round(
+        &shooters_in(1, "", "conditions = [\"unconscious\"]"),
+        &[8, 10, 4],
+    );
+    // can_act says why: stunned, down, or surprised in round 1 only.
+    let enc = shooters_in(2, "surprise = \"second\"", "conditions = [\"stunned\"]");
+    let mut f = fight(&enc);
+    f.round = 1;
+    assert!(!Dicestep::can_act(&f, &enc, 2), "stunned");
+    assert!(!Dicestep::can_act(&f, &enc, 0), "surprised in round 1");
+    assert!(Dicestep::can_act(&f, &enc, 1), "cannot be surprised");
+    assert!(Dicestep::can_act(&f, &enc, 3), "the surprising side");
+    f.round = 2;
+    assert!(
+        Dicestep::can_act(&f, &enc, 0),
+        "round 2: no longer surprised"
+    );
+}
+
 // ---------------------------------------------------------------- attacks
 
 #[test]
 fn attack_is_attribute_plus_combat_plus_proficiency_vs_evasion() {
+    // "Attacks": "make a test using one of the attributes listed for that
+    // weapon, plus your combat skill, and any relevant proficiency. Compare
+    // the result against the target's evasion."
     // The text's Boudica: 2d6+1 = 6 against evasion 6 just hits; spear 4
     // piercing + 6 − deflection 8 = 2.
     let enc = duel("", SPEAR, "", "deflection = 8");
@@ -268,6 +338,8 @@ fn attack_is_attribute_plus_combat_plus_proficiency_vs_evasion() {
 
 #[test]
 fn multiple_attack_penalty_is_two_per_earlier_attack_this_round() {
+    // "Attacks": "Attacks get a -2 penalty for each attack made before it
+    // during the same round."
     let enc = duel("", SPEAR, "", "evasion = 30");
     let mut f = fight(&enc);
     f.round = 1;
@@ -282,6 +354,8 @@ fn multiple_attack_penalty_is_two_per_earlier_attack_this_round() {
 
 #[test]
 fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
+    // "Attacks": "Instead of adding a +4 when the luck die rolls a 20 or
+    // greater ..." (the luck die on attacks).
     let enc = duel("", SPEAR, "", "evasion = 30");
     let mut f = fight(&enc);
     for (luck, want) in [(20, 10), (19, 6)] {
@@ -300,6 +374,9 @@ fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
 
 #[test]
 fn luck_at_the_crit_threshold_cannot_miss_and_uses_critical_damage() {
+    // "Attacks": "if your luck roll is greater than or equal to the weapon's
+    // critical threshold, the attack cannot miss, and it uses its critical
+    // damage".
     // The text's crit: 6 + critical 8 − deflection 8 = 6, even against an
     // evasion the test does not reach.
     let enc = duel("", SPEAR, "", "deflection = 8\nevasion = 30");
@@ -315,6 +392,8 @@ fn luck_at_the_crit_threshold_cannot_miss_and_uses_critical_damage() {
 
 #[test]
 fn size_difference_shifts_evasion_and_deflection() {
+    // "Attacks": "If you are larger, treat their evasion as increased and
+    // their deflection as decreased. If you are smaller, do the opposite."
     // Attacker size 5 vs 4: evasion 6 + 1, deflection 3 − 1.
     let enc = duel("", SPEAR, "size = 5", "deflection = 3");
     let (r, _) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
@@ -357,6 +436,8 @@ fn crowd_at(weapon: &str, c_count: u32) -> (Encounter<Dicestep>, Fight<Dicestep>
 
 #[test]
 fn a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target() {
+    // "Attacks": "If your luck roll results in a 1 or less, then your attack
+    // randomly targets one of those adjacent characters instead."
     // One other unit (the archer's ally) next to the target: it takes the
     // shot, no roll to pick it; the attack resolves against it (hits, 3 + 3
     // + 1 + 3 = 10 piercing).
@@ -402,6 +483,10 @@ fn a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target() {
 
 #[test]
 fn flanking_sneak_and_prone_give_advantage_levels() {
+    // "Attacks": sneak and flanking attacks "are made with advantage"; both:
+    // "double advantage". "Actions in Combat": Drop Prone gives "ranged
+    // attackers disadvantage and melee attackers advantage"; Seek Cover gives
+    // ranged attackers disadvantage.
     // Flanked (two red units within 1 m of the target): per-die advantage,
     // each die rolled twice, the best kept: 5 + 4 + 1 = 10.
     let (enc, mut f) = crowd_at("damage = 1", 1);
@@ -465,6 +550,8 @@ fn flanking_sneak_and_prone_give_advantage_levels() {
 
 #[test]
 fn advantage_options_whole_test_and_flat() {
+    // "Attacks" names advantage but does not define it: the `advantage`
+    // option's other readings.
     let run = |opt: &str, rolls: &[(u32, u32)]| {
         let (mut enc, mut f) = crowd_at("damage = 1", 1);
         let o = duel(opt, "damage = 1", "", "").options;
@@ -486,6 +573,9 @@ fn advantage_options_whole_test_and_flat() {
 
 #[test]
 fn damage_is_at_least_1_and_matched_to_its_type() {
+    // "Damage", Table: Damage Types: "Normally, only physical and elemental
+    // damage can be reduced"; "Attacks": "reduced by the target's matching
+    // damage reduction to a minimum of 1".
     // Physical against deflection 20: 1.
     let enc = duel(
         "",
@@ -521,6 +611,7 @@ fn damage_is_at_least_1_and_matched_to_its_type() {
 
 #[test]
 fn the_texts_boudica_endurance_then_health_fortify_then_death() {
+    // "Damage" and "Death": the text's Boudica example, step by step.
     // Boudica: endurance 12, health 12, constitution 4, STR d6, athletics
     // d4, fortitude +1.
     let enc = duel("", SPEAR, "", "fortitude = 1");
@@ -555,6 +646,9 @@ fn the_texts_boudica_endurance_then_health_fortify_then_death() {
 
 #[test]
 fn knock_out_without_a_successful_fortify() {
+    // "Damage": "they must either become unconscious or fortify against a
+    // difficulty equal to their missing health ... Fortifying in this way is
+    // still a reaction."
     let enc = duel("", SPEAR, "", "");
     // Failed test: 1 + 1 + 0 = 2 < 6 missing.
     let mut f = fight(&enc);
@@ -593,6 +687,9 @@ fn knock_out_without_a_successful_fortify() {
 
 #[test]
 fn cheating_death_raises_the_difficulty_by_5_and_nonlethal_spares() {
+    // "Death": "a luck test attempting to roll a 10 or greater ... this
+    // difficulty value is permanently increased by 5"; a nonlethal source does
+    // not risk death until the unit is at zero health.
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     // Exactly the health left: unconscious, no death risk.
@@ -627,6 +724,9 @@ fn cheating_death_raises_the_difficulty_by_5_and_nonlethal_spares() {
 
 #[test]
 fn dodge_is_a_test_against_the_attack_result_for_1_stamina_and_the_reaction() {
+    // "Actions in Combat", Table: Reactions: "Dodge | Spend 1 stamina to
+    // attempt to avoid an attack by making a test" (difficulty unstated: the
+    // attack's result by default).
     let enc = duel("", SPEAR, "", "reaction = \"dodge\"");
     let mut f = fight(&enc);
     // Attack 3 + 3 + 1 = 7 hits; dodge 4 + 3 = 7 ≥ 7: avoided.
@@ -672,6 +772,10 @@ const PARRY_SWORD: &str = "damage = 4\ndamage_type = \"slashing\"\nparry = 2\ndu
 
 #[test]
 fn parry_adds_the_parry_value_and_wears_the_item() {
+    // "Defensive Actions", Parry: "If that item has a parry value, add it to
+    // your physical defense. If it does not, add 1 instead. After you parry,
+    // that item receives 1 damage to its durability"; unlisted durability:
+    // metal 10, otherwise 4.
     let enc = duel(
         "",
         PARRY_SWORD,
@@ -724,6 +828,9 @@ fn parry_adds_the_parry_value_and_wears_the_item() {
 
 #[test]
 fn block_puts_the_hit_on_the_shield_and_overflow_on_the_unit() {
+    // "Defensive Actions", Block: "Reduce the damage by the item's block value
+    // ... deal the remaining damage to the item's durability to a minimum of
+    // 1"; the excess "is dealt directly to you".
     // Shield block 3, wooden (durability 4), deflection 5.
     let b = "reaction = \"block\"\nshield = 3\ndeflection = 5";
     let enc = duel("", SPEAR, "", b);
@@ -759,6 +866,9 @@ fn block_puts_the_hit_on_the_shield_and_overflow_on_the_unit() {
 
 #[test]
 fn intercept_takes_an_allys_hit_and_defends_for_free() {
+    // "Actions in Combat", Table: Reactions: "Intercept | Spend 1 stamina to
+    // move and displace an ally replacing them as a target, then may take any
+    // defensive action as a free reaction".
     // Red attacker 0; blue: 1 weak ward, 2 bodyguard (more vitality, 2 m
     // back, speed 6) dodging.
     let enc = encounter::<Dicestep>(
@@ -814,6 +924,8 @@ guard = { distance = 2 }
 
 #[test]
 fn guard_adds_1_to_evasion_deflection_and_defence_tests() {
+    // "Actions in Combat", Table: Actions: "Guard | End your turn but gain a
+    // +1 bonus to all defences and defence tests until next turn".
     let enc = duel("", SPEAR, "", "deflection = 2");
     let mut f = fight(&enc);
     f.units[1].state.guarding = true;
@@ -825,6 +937,8 @@ fn guard_adds_1_to_evasion_deflection_and_defence_tests() {
 
 #[test]
 fn a_turn_is_three_actions_move_then_attacks_guard_and_wait() {
+    // "Actions in Combat": "Each turn in combat, characters may take three
+    // actions"; Move "Once per turn"; Guard and Wait end the turn.
     // a advances 6 m (one Move) to reach b, attacks once (its policy), then
     // guards with the last action.
     let enc = encounter::<Dicestep>(
@@ -887,19 +1001,103 @@ b = { distance = 4, tactic = "hold" }
 }
 
 #[test]
-fn sprint_costs_stamina_and_follows_a_move() {
+fn sprint_costs_stamina_follows_a_move_and_may_repeat() {
+    // "Actions in Combat", Table: Actions: "Sprint | If you have already
+    // moved this turn, spend 1 stamina to take another move action". Only
+    // Move is "once per turn": Move 6, Sprint 6, Sprint 6 (2 stamina), no
+    // action left to guard. (It was once per turn: −8 and a Guard.)
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     f.units[0].position = -20;
     play(&enc, &mut f, 0, &[]);
-    // Move 6, Sprint 6 (1 stamina), then guard.
+    assert_eq!(f.units[0].position, -2);
+    assert_eq!(f.units[0].state.stamina, 1);
+    assert!(!f.units[0].state.guarding);
+    // With 1 stamina: one Sprint, then Guard.
+    let enc = duel("", SPEAR, "stamina = 1", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    play(&enc, &mut f, 0, &[]);
     assert_eq!(f.units[0].position, -8);
-    assert_eq!(f.units[0].state.stamina, 2);
+    assert_eq!(f.units[0].state.stamina, 0);
     assert!(f.units[0].state.guarding);
 }
 
 #[test]
+fn step_is_a_free_1m_move_instead_of_a_move_action() {
+    // "Actions in Combat", Table: Free Actions: "Step | Once per turn, take
+    // a 1m step instead of a move action". 2 m from the target (reach 1):
+    // a free step, then three attacks (all miss against evasion 30).
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -2;
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
+    // 3 m away: a Move (an action), two attacks left.
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -3;
+    let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &two);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn brandish_costs_an_action_to_change_the_weapon_in_hand() {
+    // "Actions in Combat", Table: Actions: "Brandish | Choose what items you
+    // are holding in your hands" (an action). The unit starts with its
+    // first listed weapon (a dagger) in hand; its target is 5 m away, out
+    // of the dagger's reach: it brandishes its javelin (an action), then
+    // throws twice (the second at −2). Next turn the javelin is in hand.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.dagger]
+damage = 1
+[weapons.javelin]
+kind = "thrown"
+damage = 3
+range = 10
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["dagger", "javelin"]
+[units.b]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["dagger"]
+[sides.red]
+a = { distance = 5, tactic = "hold" }
+[sides.blue]
+b = { tactic = "hold" }
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    let javelin = 0; // sorted by damage: javelin 0, dagger 1
+    assert_eq!(f.units[0].state.wielded, 1, "the dagger, listed first");
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &two);
+    assert_eq!(f.units[0].state.wielded, javelin);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    f.round = 2;
+    let three: Vec<_> = two.iter().chain(&miss).copied().collect();
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.counters[counter::ATTACKS], 5);
+}
+
+#[test]
 fn crossbow_reload_spans_turns_around_seek_cover() {
+    // "Actions in Combat": the text's Petra (extended actions).
     // The text's Petra: fires, seeks cover, starts the 2-action reload with
     // her last action and finishes it with her next turn's first.
     let enc = encounter::<Dicestep>(
@@ -951,6 +1149,8 @@ b = { distance = 10 }
 
 #[test]
 fn drop_prone_is_free_and_stand_up_costs_an_action() {
+    // "Actions in Combat": Table: Free Actions: "Drop Prone"; Table: Actions:
+    // "Stand Up | Get up from being prone".
     let enc = duel("", BOW, "drop_prone = true", "");
     let mut f = fight(&enc);
     f.units[0].position = -10;
@@ -971,6 +1171,8 @@ fn drop_prone_is_free_and_stand_up_costs_an_action() {
 
 #[test]
 fn command_gives_an_ally_an_action_for_2_focus() {
+    // "Actions in Combat", Table: Actions: "Command | Once per turn per
+    // target, spend 2 focus to give an ally one action during your turn".
     // Red: commander (0) and soldier (1), both adjacent to blue's dummy (2).
     let enc = encounter::<Dicestep>(
         r#"
@@ -1018,6 +1220,9 @@ dummy = {}
 
 #[test]
 fn unconscious_and_incapacitated_units_do_nothing() {
+    // "Initiative and Rounds": "If at any time a character becomes unable to
+    // act (such as by becoming unconscious), they lose the ability to take a
+    // turn."
     let enc = duel("", SPEAR, "", "");
     let mut f = fight(&enc);
     f.units[0].conditions.set(Condition::Stunned);
@@ -1122,6 +1327,9 @@ fn knock_down(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, i: usize, heal
 
 #[test]
 fn resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health() {
+    // "Actions in Combat", Table: Actions: "Resuscitate | (Two actions) Go
+    // prone, then make a test to return someone to consciousness" (difficulty
+    // unstated: option `resuscitate_difficulty`).
     // Unit 0 makes no attacks (attacks = 0), so its turn is the rescue only.
     let enc = rescue("attacks = 0", true);
     let mut f = fight(&enc);
@@ -1163,6 +1371,9 @@ fn resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health() 
 
 #[test]
 fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
+    // "Death": "a killing strike. This requires making a test (with advantage)
+    // using the combat skill against their constitution. If it fails, then a
+    // sneak attack is made instead".
     let enc = rescue("killing_strike = true", false);
     let mut f = fight(&enc);
     knock_down(&enc, &mut f, 1, 5);
@@ -1200,4 +1411,443 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
     assert!(!f.units[1].state.dead);
     assert_eq!(f.counters[counter::KILLING_STRIKES], 0);
     assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn command_never_gives_a_surprised_ally_an_action() {
+    // "Surprise": "only their team may take actions"; Table: Actions:
+    // "Command | ... give an ally one action during your turn". Blue
+    // surprises; red's boss cannot be surprised and acts in round 1, but its
+    // soldier is surprised, commanded or not: the boss attacks twice and
+    // keeps its focus. (The soldier used to take the commanded action.)
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[options]
+surprise = "second"
+[weapons.w]
+damage = 1
+[units.boss]
+evasion = 6
+endurance = 12
+health = 12
+focus = 2
+command = true
+cannot_be_surprised = true
+attacks = 2
+weapons = ["w"]
+[units.soldier]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.dummy]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["w"]
+[sides.red]
+boss = {}
+soldier = {}
+[sides.blue]
+dummy = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    // Both red units share the dummy's place: flanked, advantage (four d6).
+    let a = [(6, 1), (6, 1), (6, 1), (6, 1), (20, 2)];
+    let rolls: Vec<_> = a.iter().chain(&a).copied().collect();
+    play(&enc, &mut f, 0, &rolls);
+    assert_eq!(f.units[0].state.focus, 2);
+    assert_eq!(f.units[0].state.attacks_round, 2);
+    assert_eq!(f.units[1].state.attacks_round, 0);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn flanking_needs_enemies_on_opposite_sides_of_the_target() {
+    // "Attacks": "Attacks made against enemies who ... are surrounded on two
+    // opposite sides, are made with advantage." On the front, the target's
+    // two sides are below and above its place. Red archer 0 far back, red
+    // buddy 1 and blue target 2 at the front line, a blue 3 beside it.
+    let no_edge = [(6, 3), (6, 3), (20, 5)];
+    let edge = [(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)];
+    // Buddy 1 m below the target, the archer 1 m below too: both on the
+    // same side, no flank (this counted as flanking before).
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[0].position = -1;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &no_edge);
+    assert_eq!(r.total, 7);
+    // One below, one above: flanked, even for the archer outside the flank
+    // ("You do not need to be contributing to a flank").
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[1].position = 1;
+    f.units[0].position = -20;
+    f.units[3].position = 5;
+    let before = f.units[0].position;
+    f.units[0].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    f.units[0].position = before;
+    let r = swing_in(&enc, &mut f, 0, 2, &no_edge);
+    assert_eq!(r.total, 7 - 2, "only the buddy next to it: no flank");
+    // One at the target's very place may stand on either side: with the
+    // buddy below, flanked.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    f.units[0].position = 0;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    // Option `flanking = "any-two"`: any two enemies within 1 m.
+    let (mut enc, mut f) = crowd_at(BOW, 2);
+    enc.options.flanking = Flanking::AnyTwo;
+    f.units[0].position = -1;
+    f.units[1].position = -1;
+    let r = swing_in(&enc, &mut f, 0, 2, &edge);
+    assert_eq!(r.total, 7);
+    assert_eq!(
+        duel("flanking = \"any-two\"", SPEAR, "", "")
+            .options
+            .flanking,
+        Flanking::AnyTwo
+    );
+}
+
+#[test]
+fn dodge_and_parry_are_declared_before_the_roll_and_spent_on_a_miss() {
+    // "Defensive Actions", Block: "You may decide to block after you would
+    // get hit but before you take damage": only Block may wait for the
+    // hit, so Dodge ("Spend 1 stamina to attempt to avoid an attack") and
+    // Parry are chosen when the attack comes, before its roll. A miss (2 +
+    // 2 + 1 < 6) still costs the dodger its reaction and 1 stamina, and
+    // the next attack, a hit, finds it without one. (Before, the dodge was
+    // chosen only once the hit was known.)
+    let enc = duel("", SPEAR, "", "reaction = \"dodge\"");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 2), (6, 2), (20, 5)]);
+    assert!(!r.hit && !r.dodged);
+    let s = f.units[1].state;
+    assert_eq!((s.stamina, s.reactions), (2, 0));
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 6), (6, 6), (20, 5)]);
+    assert!(r.hit && !r.dodged);
+    // Parry: the miss wears the item (durability 2 → 1) and spends the
+    // stamina; the reaction is gone.
+    let enc = duel("", PARRY_SWORD, "", "reaction = \"parry\"\nendurance = 30");
+    let mut f = fight(&enc);
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 1), (6, 1), (20, 5)]);
+    assert!(!r.hit);
+    let s = f.units[1].state;
+    assert_eq!((s.stamina, s.reactions, s.durability[0]), (2, 0, 1));
+    assert_eq!(f.counters[counter::PARRIES], 1);
+    // Option `declare_reactions = "after-hit"`: a miss costs nothing; the
+    // hit that follows (6 + 6 + 1 − 2 = 11) meets a dodge, chosen then, of
+    // 6 + 4 = 10: too little, but made and paid.
+    let enc = duel(
+        "declare_reactions = \"after-hit\"",
+        SPEAR,
+        "",
+        "reaction = \"dodge\"",
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    swing_in(&enc, &mut f, 0, 1, &[(6, 2), (6, 2), (20, 5)]);
+    assert_eq!(f.units[1].state.stamina, 3);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 6), (6, 6), (20, 5), (6, 6), (4, 4), (20, 5)],
+    );
+    assert!(r.hit && !r.dodged);
+    assert_eq!(f.units[1].state.stamina, 2);
+}
+
+#[test]
+fn a_misfire_finds_its_new_target_without_a_declared_defence() {
+    // "Attacks": on a luck roll of 1 "your attack randomly targets one of
+    // those adjacent characters instead"; the new target was not the one
+    // attacked when defences were chosen (Dodge and Parry come before the
+    // roll), so it has none; the old target's dodge is spent. Blue 2 and 3
+    // both dodge; red buddy 1 is unconscious but still a character within
+    // 1 m: with 1 and 3 beside the target, a d2 of 1 picks the buddy.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let dodger = Reaction::Dodge;
+    let mut enc = enc;
+    enc.units[2].stats.reaction = dodger;
+    enc.units[3].stats.reaction = dodger;
+    knock_down(&enc, &mut f, 1, 5);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1), (2, 1)]);
+    assert!(r.misfire && r.hit && !r.dodged);
+    assert_eq!(r.target, 1, "the unconscious buddy");
+    assert_eq!(f.units[2].state.stamina, 2, "the declared dodge is spent");
+    // d2 = 2: blue 3 takes it, no dodge, 10 damage.
+    let (enc, mut f) = crowd_at(BOW, 2);
+    let mut enc = enc;
+    enc.units[3].stats.reaction = dodger;
+    knock_down(&enc, &mut f, 1, 5);
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 3), (20, 1), (2, 2)]);
+    assert_eq!((r.target, r.dodged, r.damage), (3, false, 10));
+    assert_eq!(f.units[3].state.stamina, 3);
+}
+
+#[test]
+fn parry_uses_a_wielded_item_of_any_kind() {
+    // "Defensive Actions", Parry: "choose a wielded item to use for the
+    // parry. If that item has a parry value, add it to your physical
+    // defense. If it does not, add 1 instead." A bow in hand parries for +1
+    // (only melee weapons could parry before); 7 + 4 − 1 = 10, and the bow
+    // (metal, unlisted: 10) loses 1 durability.
+    let enc = duel("", BOW, "", "reaction = \"parry\"");
+    let mut f = fight(&enc);
+    let r = as_turn(
+        &enc,
+        &mut f,
+        &mut ScriptedDice::new(&[(6, 3), (6, 3), (20, 5)]),
+        0,
+        |t| attack(t, 1, 0),
+    );
+    assert_eq!(r.damage, 3 + 3 + 1 + 3 - 1);
+    assert_eq!(f.units[1].state.durability[0], 9);
+    // An item not in hand cannot parry: a unit holding a club (its first
+    // listed weapon) parries with the club's +1, not its sword's +3.
+    let enc = encounter::<Dicestep>(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.club]
+damage = 1
+damage_type = "bludgeoning"
+[weapons.sword]
+damage = 4
+damage_type = "slashing"
+parry = 3
+[units.a]
+evasion = 6
+endurance = 30
+health = 12
+reaction = "parry"
+weapons = ["club", "sword"]
+[sides.red]
+a = {}
+[sides.blue]
+a = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    let r = as_turn(
+        &enc,
+        &mut f,
+        &mut ScriptedDice::new(&[(6, 3), (6, 3), (20, 5)]),
+        0,
+        |t| attack(t, 1, 0),
+    );
+    assert_eq!(r.damage, 7 + 4 - 1);
+    assert_eq!(f.units[1].state.durability[1], 9, "the club wore");
+}
+
+#[test]
+fn resuscitate_brings_back_an_ally_at_zero_health() {
+    // Table: Actions: "Resuscitate | (Two actions) Go prone, then make a
+    // test to return someone to consciousness": the text sets no bar on
+    // the patient's health (only allies with health left could come back
+    // before). At 0 health the difficulty is the whole missing health, 12:
+    // 6 + 4 + 4 (luck 20) = 14 succeeds.
+    let enc = rescue("attacks = 0", true);
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 0);
+    play(&enc, &mut f, 0, &[(6, 6), (4, 4), (20, 20)]);
+    assert!(!f.units[1].out);
+    assert_eq!(f.counters[counter::RESUSCITATED], 1);
+    // A dead ally cannot.
+    let mut f = fight(&enc);
+    knock_down(&enc, &mut f, 1, 0);
+    f.units[1].state.dead = true;
+    play(&enc, &mut f, 0, &[]);
+    assert!(f.units[1].out);
+}
+
+#[test]
+fn surprised_units_still_react() {
+    // "Surprise": "only their team may take actions": reactions are not
+    // actions ("characters may also take up to one reaction"), so a
+    // surprised unit dodges in the surprise round (6 + 4 ≥ 7).
+    let enc = duel("surprise = \"first\"", SPEAR, "", "reaction = \"dodge\"");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        1,
+        &[(6, 3), (6, 3), (20, 5), (6, 6), (4, 4), (20, 5)],
+    );
+    assert!(r.dodged);
+    // Its lost turn does not recover the reaction.
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.reactions, 0);
+}
+
+// ------------------------------------------- statistics: whole fights
+
+/// P(an attack of d6 + d6 + `bonus` hits evasion `evasion`), the luck d20
+/// alongside: a 20 (the default crit threshold) cannot miss. Enumerated.
+fn p_hit(bonus: i32, evasion: i32) -> f64 {
+    let mut reach = 0;
+    for a in 1..=6 {
+        for c in 1..=6 {
+            reach += i32::from(a + c + bonus >= evasion);
+        }
+    }
+    let p = reach as f64 / 36.0;
+    p + (1.0 - p) / 20.0
+}
+
+/// One-hit fighters at the front: 0 endurance, 1 health (any hit knocks
+/// out), evasion 8, d6/d6/d6 and +1, one attack a turn, no reactions, no
+/// Guard, no rescues.
+const ONE_HIT: &str = "evasion = 8\nendurance = 0\nhealth = 1\nreaction = \"never\"\n\
+    attacks = 1\nleftover = \"idle\"\nresuscitate = false\nweapons = [\"w\"]";
+
+#[test]
+fn stat_two_v_one_with_a_stunned_member_against_a_markov_chain() {
+    // "Initiative and Rounds": a member who cannot act costs its team no
+    // activation; "Attacks": flanking needs opposite sides. Red: a fighter
+    // A and a stunned S, both 1 m below blue's lone X (same side of it: no
+    // flank, so no advantage). Each round A attacks first, then X attacks
+    // A or S at random (a d2); S never acts. A hit knocks out.
+    // p = q = P(hit) = 21/36 + (15/36)/20. Red wins iff A knocks X out
+    // before X knocks A out; once S is down X attacks only A:
+    //   P2 = p / (1 − (1−p)(1−q))                      (S down)
+    //   P1 = (p + (1−p)(q/2) P2) / (1 − (1−p)(1−q))     (S standing)
+    // (the 60-round cap leaves ((1−p)(1−q))^60 < 1e-40 unresolved). Had S
+    // cost red its activation whenever it came first in red's order, X
+    // would often strike first.
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 60
+[weapons.w]
+damage = 1
+[units.a]
+{ONE_HIT}
+[units.s]
+{ONE_HIT}
+[units.x]
+{ONE_HIT}
+[sides.red]
+s = {{ distance = 1, conditions = ["stunned"] }}
+a = {{ distance = 1 }}
+[sides.blue]
+x = {{}}
+"#
+    ));
+    let p = p_hit(1, 8);
+    let q = p;
+    let stay = (1.0 - p) * (1.0 - q);
+    let p2 = p / (1.0 - stay);
+    let p1 = (p + (1.0 - p) * (q / 2.0) * p2) / (1.0 - stay);
+    let n = 40_000;
+    let got = fight_rate(&enc, n, 16, |_, o| o.winner == Some(0));
+    assert_within_four_se("red wins 2-v-1 with a stunned member", got, p1, n);
+}
+
+#[test]
+fn stat_dodge_declared_before_the_roll_over_two_rounds() {
+    // "Defensive Actions": only Block waits for the hit, so Dodge is chosen
+    // as the attack comes. Red X attacks blue D three times a round (−2 per
+    // earlier attack: +1, −1, −3); D never attacks, has one reaction a
+    // round (recovered at its turn) and 1 stamina: it dodges X's first
+    // attack of round 1, hit or miss, and nothing after. Any hit knocks D
+    // out. P(D still up after 2 rounds), enumerated: for an attack at bonus
+    // b, miss(b) = P(2d6 + b < 8)·19/20; the dodged first attack is avoided
+    // on a miss or on a hit (total t = 2d6 + 1, any luck) with a dodge test
+    // d6 + d4 (+4 on a luck 20) ≥ t. P = avoid·miss(−1)·miss(−3) ·
+    // miss(1)·miss(−1)·miss(−3).
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 2
+[weapons.w]
+damage = 1
+[units.x]
+{x}
+[units.d]
+{d}
+[sides.red]
+x = {{}}
+[sides.blue]
+d = {{}}
+"#,
+        x = stat_block(&format!("{ONE_HIT}\nattacks = 3")),
+        d = stat_block(&format!(
+            "{ONE_HIT}\nattacks = 0\nreaction = \"dodge\"\ndex = 6\nathletics = 4\nstamina = 1"
+        )),
+    ));
+    let miss = |b: i32| 1.0 - p_hit(b, 8);
+    // P(d6 + d4 + luck bonus ≥ t).
+    let dodge = |t: i32| {
+        let mut p = 0.0;
+        for a in 1..=6 {
+            for c in 1..=4 {
+                let plain = f64::from(u8::from(a + c >= t));
+                let lucky = f64::from(u8::from(a + c + 4 >= t));
+                p += (plain * 19.0 + lucky) / 20.0 / 24.0;
+            }
+        }
+        p
+    };
+    let mut avoid = 0.0;
+    for a in 1..=6 {
+        for c in 1..=6 {
+            let t = a + c + 1;
+            for luck in 1..=20 {
+                let hit = luck == 20 || t >= 8;
+                avoid += if hit { dodge(t) } else { 1.0 } / 36.0 / 20.0;
+            }
+        }
+    }
+    let exact = avoid * miss(-1) * miss(-3) * miss(1) * miss(-1) * miss(-3);
+    let n = 100_000;
+    let got = fight_rate(&enc, n, 17, |_, o| o.winner.is_none());
+    assert_within_four_se("D survives two rounds", got, exact, n);
+}
+
+#[test]
+fn stat_surprise_second_the_surprisers_open_every_round() {
+    // "Surprise" and "Initiative and Rounds": blue (listed second)
+    // surprises, acts alone in round 1 and, having started the fight, has
+    // the highest initiative: it opens every round. One-hit duel, p = q:
+    //   P(blue wins) = q + (1−q)·Q,  Q = q / (1 − (1−q)(1−p))
+    // (round 1: blue's attack only; then blue strikes first each round).
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = 60
+[options]
+surprise = "second"
+[weapons.w]
+damage = 1
+[units.a]
+{ONE_HIT}
+[sides.red]
+a = {{}}
+[sides.blue]
+a = {{}}
+"#
+    ));
+    let p = p_hit(1, 8);
+    let q = p;
+    let big_q = q / (1.0 - (1.0 - q) * (1.0 - p));
+    let exact = q + (1.0 - q) * big_q;
+    let n = 40_000;
+    let got = fight_rate(&enc, n, 18, |_, o| o.winner == Some(1));
+    assert_within_four_se("the surprisers win", got, exact, n);
 }
