@@ -559,34 +559,39 @@ pub fn preflight(kind: Kind, dir: &Path, inputs: &[&Path]) -> Result<(), ReportE
             });
         }
     }
-    // Name the enclosing report as the user spelled it where the spelling
-    // maps one to one onto the resolved path (no `.` or `..` in it).
-    let plain = dir.components().all(|c| matches!(c, Component::Normal(_)));
+    // Name a folder above `dir` as the user spelled it when that spelling
+    // names the same place, else by its resolved path.
+    let shown = |depth: usize, resolved: &Path| {
+        dir.ancestors()
+            .nth(depth)
+            .filter(|p| !p.as_os_str().is_empty() && resolve(p) == resolved)
+            .unwrap_or(resolved)
+            .to_path_buf()
+    };
+    // The nearest place that exists is where the first write happens.
+    let (depth, existing) = target
+        .ancestors()
+        .enumerate()
+        .find(|(_, p)| fs::symlink_metadata(p).is_ok())
+        .unwrap_or((0, Path::new("/")));
+    if !existing.is_dir() {
+        return Err(ReportError::NotAReport {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "{} is a file, not a folder",
+                shown(depth, existing).display()
+            ),
+        });
+    }
     for (depth, ancestor) in target.ancestors().enumerate().skip(1) {
         if ancestor.join(MANIFEST).is_file() {
-            let shown = dir
-                .ancestors()
-                .nth(depth)
-                .filter(|p| plain && !p.as_os_str().is_empty())
-                .unwrap_or(ancestor);
             return Err(ReportError::Nested {
                 output: dir.to_path_buf(),
-                report: shown.to_path_buf(),
+                report: shown(depth, ancestor),
             });
         }
     }
     inspect(dir, kind, kind.files())?;
-    // The nearest folder that exists is where the first write happens.
-    let existing = target
-        .ancestors()
-        .find(|p| fs::symlink_metadata(p).is_ok())
-        .unwrap_or(Path::new("/"));
-    if !existing.is_dir() {
-        return Err(ReportError::NotAReport {
-            path: dir.to_path_buf(),
-            reason: format!("{} is a file, not a folder", existing.display()),
-        });
-    }
     probe(existing)
 }
 
@@ -699,6 +704,6 @@ mod tests {
         let a = tmp.path().join("a");
         fs::create_dir(&a).unwrap();
         assert_eq!(resolve(&a.join("../a/./new/x")), resolve(&a).join("new/x"));
-        assert_eq!(resolve(&a.join("new/../b")), resolve(tmp.path()).join("b"));
+        assert_eq!(resolve(&a.join("new/../b")), resolve(&a).join("b"));
     }
 }
