@@ -1,6 +1,8 @@
 //! The report layer: turns [`RunResults`] into the files of `reports/<name>/`
 //! (cells.csv, rounds.csv, win_rate.png, rounds.png, summary.md), writes them
 //! atomically, and compares a rendered report with one on disk (`--check`).
+//! Which folders skirmish may write, and how it writes one without touching
+//! files it did not write, is [`folder`]'s business.
 //!
 //! Statistics come from [`crate::analysis`]; this layer only lays out tables
 //! (polars), draws charts (plotters) and writes text. Every output is a pure
