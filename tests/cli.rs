@@ -1096,7 +1096,7 @@ fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
     assert!(o.stdout.contains("no cell moved"), "{}", o.stdout);
     assert_eq!(
         sb.entries("diffs/small"),
-        ["diff.csv", "diff.md", "diff.png"]
+        [".skirmish-report", "diff.csv", "diff.md", "diff.png"]
     );
 
     // One defender fewer: both sides' rates move. (A better knife would
@@ -1239,7 +1239,12 @@ fn balance_writes_its_report_and_prints_the_bracket() {
     assert_eq!(sb.entries("out"), ["small-balance"]);
     assert_eq!(
         sb.entries("out/small-balance"),
-        ["balance.md", "balance.png", "probes.csv"]
+        [
+            ".skirmish-report",
+            "balance.md",
+            "balance.png",
+            "probes.csv"
+        ]
     );
     assert!(
         o.stdout.contains("crosses 0.5 between the adjacent values"),

@@ -20,6 +20,7 @@ use super::{human, progress, Failure};
 use crate::analysis::balance::{self, Domain, Probe, SearchError};
 use crate::analysis::proportion;
 use crate::report::balance as report;
+use crate::report::Kind;
 use crate::results::BalanceResults;
 use crate::run::plan;
 use crate::scenario::error::list_choices;
@@ -127,6 +128,10 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     // reported at once.
     let first = plan(&s.with_balance_value(&axis, from))?;
     plan(&s.with_balance_value(&axis, to))?;
+    let dir = args.out.join(report::folder_name(&s.name));
+    if !args.check {
+        super::output::preflight(Kind::Balance, &dir, &[args.file.as_path()])?;
+    }
     let sides: Vec<&str> = first.info.sides.iter().map(|x| x.name.as_str()).collect();
     let side_index = match &args.side {
         None => 0,
@@ -234,24 +239,19 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
             "s"
         },
     );
-    let dir = args.out.join(report::folder_name(&s.name));
     println!("{}: {}", s.name, report::answer(&results));
     if args.check {
         let rendered = report::render(&results)
             .context("rendering the balance report")
             .map_err(Failure::Other)?;
-        let differences = crate::report::compare(&rendered, &dir)
+        let checked = crate::report::compare(Kind::Balance, &rendered, &dir)
             .with_context(|| format!("reading {}", dir.display()))
             .map_err(Failure::Other)?;
-        if differences.is_empty() {
-            println!("{}: identical to {} ({timing})", s.name, dir.display());
-            return Ok(ExitCode::SUCCESS);
-        }
-        println!("{}: differs from {} ({timing}):", s.name, dir.display());
-        for d in &differences {
-            println!("  {d}");
-        }
-        return Ok(ExitCode::from(1));
+        return Ok(if super::print_check(&s.name, &dir, &timing, &checked) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     report::write(&results, &dir)
         .with_context(|| format!("writing the balance report of {}", s.source.path))

@@ -11,11 +11,13 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
+use crate::report::Kind;
 use crate::results::Streams;
 use crate::run::{plan, Budget, Plan};
 use crate::scenario::{self, ScenarioError};
 
 mod balance;
+mod output;
 mod progress;
 mod rules_help;
 
@@ -226,6 +228,12 @@ fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
 
 fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let plans = plan_all(&args.files)?;
+    if !args.check {
+        let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+        for (s, _) in &plans {
+            output::preflight(Kind::Run, &args.out.join(&s.name), &inputs)?;
+        }
+    }
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(t as usize);
@@ -303,20 +311,28 @@ fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Resu
     let rendered = crate::report::render(results)
         .context("rendering the report")
         .map_err(Failure::Other)?;
-    let differences = crate::report::compare(&rendered, dir)
+    let checked = crate::report::compare(Kind::Run, &rendered, dir)
         .with_context(|| format!("reading {}", dir.display()))
         .map_err(Failure::Other)?;
-    let name = &results.scenario.name;
-    if differences.is_empty() {
-        println!("{name}: identical to {} ({timing})", dir.display());
-        Ok(false)
-    } else {
+    Ok(print_check(&results.scenario.name, dir, timing, &checked))
+}
+
+/// Prints what `--check` found; true if the report differs. Files skirmish
+/// did not write are listed but allowed (see [`crate::report::Checked`]).
+fn print_check(name: &str, dir: &Path, timing: &str, checked: &crate::report::Checked) -> bool {
+    let differs = !checked.differences.is_empty();
+    if differs {
         println!("{name}: differs from {} ({timing}):", dir.display());
-        for d in &differences {
+        for d in &checked.differences {
             println!("  {d}");
         }
-        Ok(true)
+    } else {
+        println!("{name}: identical to {} ({timing})", dir.display());
     }
+    for kept in &checked.kept {
+        println!("  {kept}: not written by skirmish (kept, not compared)");
+    }
+    differs
 }
 
 fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
@@ -345,11 +361,17 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
         }
     };
     let d = diff::compare_sources(&old, &new).map_err(|e| Failure::BadInput(e.into()))?;
+    let dir = args.out.join(&d.name);
+    let inputs: Vec<&Path> = [Some(&args.old), args.new.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    output::preflight(Kind::Diff, &dir, &inputs)?;
     let files = diff::render(&d)
         .context("rendering the diff")
         .map_err(Failure::Other)?;
-    let dir = args.out.join(&d.name);
-    crate::report::write_files(&files, &dir)
+    crate::report::write_files(Kind::Diff, &files, &dir)
         .context("writing the diff")
         .map_err(Failure::Other)?;
     let moved = d.moved().count();

@@ -55,7 +55,7 @@ pub fn render(results: &BalanceResults) -> Result<Vec<ReportFile>, ReportError> 
 
 /// Renders the balance report and writes it to `out_dir` atomically.
 pub fn write(results: &BalanceResults, out_dir: &Path) -> Result<(), ReportError> {
-    write_files(&render(results)?, out_dir)
+    write_files(super::Kind::Balance, &render(results)?, out_dir)
 }
 
 /// `probes.csv`: `probe` (1-based order), `value`, `fights`, `wins`,

@@ -2,6 +2,16 @@
 //! disk, byte for byte, and describes each difference briefly: a missing or
 //! extra file, the first differing line of a text file (CSV, Markdown), or
 //! just "differs" for a PNG.
+//!
+//! The manifest ([`MANIFEST`]) is compared like any report file: a folder
+//! without one, or with one left by an interrupted write, differs. Every
+//! other entry of the folder is accounted for: a file an earlier run wrote
+//! (listed in the manifest) that this report no longer has is a difference
+//! (the next run removes it); a file skirmish did not write is listed in
+//! [`Checked::kept`], not a difference, because the designer's own files
+//! (`notes.md`) are allowed in a report folder and survive every run; but
+//! in a folder without a manifest such a file is a difference, since `run`
+//! would refuse to write that folder.
 
 use std::fmt;
 use std::fs;
@@ -9,6 +19,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use super::error::ReportError;
+use super::folder::{self, manifest_bytes, parse_manifest, Kind, MANIFEST};
 use super::labels::truncate;
 use super::{render, ReportFile};
 use crate::results::RunResults;
@@ -23,9 +34,12 @@ pub enum Difference {
     NoReport { dir: PathBuf },
     /// A file the report should contain is not on disk.
     Missing { name: String },
-    /// A report-like file (`.csv`, `.png`, `.md`) on disk that the rendered
-    /// report does not contain.
+    /// A file skirmish wrote (listed in the manifest, or a report file in a
+    /// folder without one) that the rendered report does not contain.
     Extra { name: String },
+    /// An entry skirmish did not write in a folder without a manifest: `run`
+    /// would refuse to write into the folder.
+    Foreign { name: String },
     /// The first line where a text file differs (1-based); `None` means the
     /// file ended before that line.
     Line {
@@ -47,7 +61,15 @@ impl fmt::Display for Difference {
         match self {
             Difference::NoReport { dir } => write!(f, "no report at {}", dir.display()),
             Difference::Missing { name } => write!(f, "{name}: missing"),
-            Difference::Extra { name } => write!(f, "{name}: not part of the report"),
+            Difference::Extra { name } => write!(
+                f,
+                "{name}: written by an earlier run, not part of the report (a run removes it)"
+            ),
+            Difference::Foreign { name } => write!(
+                f,
+                "{name}: not written by skirmish, in a folder without {MANIFEST}: \
+                 `run` would refuse to write this folder"
+            ),
             Difference::Line {
                 name,
                 line,
@@ -64,77 +86,88 @@ impl fmt::Display for Difference {
     }
 }
 
-/// Renders `results` and compares the report with the one in `dir`.
-pub fn check(results: &RunResults, dir: &Path) -> Result<Vec<Difference>, ReportError> {
-    compare(&render(results)?, dir)
+/// What `--check` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Ways the folder differs from the rendered report; empty means it
+    /// holds exactly this report.
+    pub differences: Vec<Difference>,
+    /// Entries skirmish did not write, in a folder it owns: allowed (they
+    /// survive every run) and not compared, but named so that nothing in a
+    /// report folder goes unnoticed. Sorted by name.
+    pub kept: Vec<String>,
 }
 
-/// Compares rendered files with the report folder `dir`. An empty list means
-/// the folder holds exactly this report. Fails only on I/O errors other than
-/// a missing file or folder.
-pub fn compare(rendered: &[ReportFile], dir: &Path) -> Result<Vec<Difference>, ReportError> {
+/// Renders `results` and compares the report with the one in `dir`.
+pub fn check(results: &RunResults, dir: &Path) -> Result<Checked, ReportError> {
+    compare(Kind::Run, &render(results)?, dir)
+}
+
+/// Compares rendered files of a report of `kind` (and the manifest a write
+/// would add) with the folder `dir`. Fails only on I/O errors other than a
+/// missing file or folder.
+pub fn compare(kind: Kind, rendered: &[ReportFile], dir: &Path) -> Result<Checked, ReportError> {
     if !dir.is_dir() {
-        return Ok(vec![Difference::NoReport {
-            dir: dir.to_path_buf(),
-        }]);
+        return Ok(Checked {
+            differences: vec![Difference::NoReport {
+                dir: dir.to_path_buf(),
+            }],
+            kept: Vec::new(),
+        });
     }
-    let mut differences = Vec::new();
-    for file in rendered {
-        let path = dir.join(file.name);
+    let names: Vec<&str> = rendered.iter().map(|f| f.name).collect();
+    let manifest = manifest_bytes(kind, &names, true);
+    let expected = rendered
+        .iter()
+        .map(|f| (f.name, f.bytes.as_slice()))
+        .chain([(MANIFEST, manifest.as_slice())]);
+    let mut checked = Checked::default();
+    for (name, bytes) in expected {
+        let path = dir.join(name);
         let found = match fs::read(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == ErrorKind::NotFound => {
-                differences.push(Difference::Missing {
-                    name: file.name.to_owned(),
+                checked.differences.push(Difference::Missing {
+                    name: name.to_owned(),
                 });
                 continue;
             }
             Err(e) => return Err(ReportError::io("read", &path)(e)),
         };
-        if found != file.bytes {
-            differences.push(describe(file.name, &file.bytes, &found));
+        if found != bytes {
+            checked.differences.push(describe(name, bytes, &found));
         }
     }
-    differences.extend(extra_files(rendered, dir)?);
-    Ok(differences)
-}
-
-/// Whether `path` has the extension of a file a report can contain.
-pub(crate) fn looks_like_report_file(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("csv" | "png" | "md")
-    )
-}
-
-/// Report-like files in `dir` that are not rendered, sorted by name.
-fn extra_files(rendered: &[ReportFile], dir: &Path) -> Result<Vec<Difference>, ReportError> {
-    let mut extra = Vec::new();
-    for entry in fs::read_dir(dir).map_err(ReportError::io("read folder", dir))? {
-        let entry = entry.map_err(ReportError::io("read folder", dir))?;
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if path.is_file()
-            && looks_like_report_file(&path)
-            && !rendered.iter().any(|f| f.name == name)
-        {
-            extra.push(name);
+    // What the manifest on disk says skirmish wrote; a malformed one is
+    // already a difference above.
+    let wrote: Option<Vec<String>> = fs::read_to_string(dir.join(MANIFEST))
+        .ok()
+        .map(|text| parse_manifest(&text).map(|m| m.files).unwrap_or_default());
+    for (name, is_file) in folder::entries(dir)? {
+        if name == MANIFEST || names.contains(&name.as_str()) {
+            continue;
+        }
+        match &wrote {
+            Some(listed) if listed.contains(&name) => {
+                checked.differences.push(Difference::Extra { name })
+            }
+            Some(_) => checked.kept.push(name),
+            None if is_file && kind.files().contains(&name.as_str()) => {
+                checked.differences.push(Difference::Extra { name })
+            }
+            None => checked.differences.push(Difference::Foreign { name }),
         }
     }
-    // read_dir order depends on the file system; sort for stable output.
-    extra.sort();
-    Ok(extra
-        .into_iter()
-        .map(|name| Difference::Extra { name })
-        .collect())
+    Ok(checked)
 }
 
 /// How two differing versions of file `name` differ.
 fn describe(name: &str, expected: &[u8], found: &[u8]) -> Difference {
-    let is_text = matches!(
-        Path::new(name).extension().and_then(|e| e.to_str()),
-        Some("csv" | "md")
-    );
+    let is_text = name == MANIFEST
+        || matches!(
+            Path::new(name).extension().and_then(|e| e.to_str()),
+            Some("csv" | "md")
+        );
     let texts = (std::str::from_utf8(expected), std::str::from_utf8(found));
     match texts {
         (Ok(expected), Ok(found)) if is_text => first_differing_line(name, expected, found),

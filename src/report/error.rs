@@ -15,10 +15,41 @@ pub enum ReportError {
         #[source]
         source: std::io::Error,
     },
-    /// The output folder exists but does not look like a report, so it is not
-    /// replaced (protects e.g. `--out .` from deleting a working tree).
-    #[error("refusing to replace {}: {reason}", path.display())]
+    /// The output folder exists but is not skirmish's to write (see
+    /// [`super::folder`]), so nothing in it is touched (protects e.g.
+    /// `--out .` from overwriting a working tree).
+    #[error("refusing to write into {}: {reason}", path.display())]
     NotAReport { path: PathBuf, reason: String },
+    /// The output would be written into or over one of the command's own
+    /// inputs (a compared report, the scenario file).
+    #[error(
+        "refusing to write into {}: it {relation} {}, which this command reads; \
+         choose another --out",
+        output.display(),
+        input.display()
+    )]
+    Overlap {
+        output: PathBuf,
+        /// `is`, `holds` or `is inside`.
+        relation: &'static str,
+        input: PathBuf,
+    },
+    /// The output would be a folder inside another report folder.
+    #[error(
+        "refusing to write into {}: it is inside {}, a folder skirmish wrote \
+         (a report never goes inside another); choose another --out",
+        output.display(),
+        report.display()
+    )]
+    Nested { output: PathBuf, report: PathBuf },
+    /// The output location cannot be written (permissions, a read-only file
+    /// system), found by creating and removing a file there before any work.
+    #[error("cannot write into {}", path.display())]
+    Unwritable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// The run results contradict themselves (a bug upstream, not bad input).
     #[error("inconsistent run results: {0}")]
     Inconsistent(String),

@@ -304,20 +304,49 @@ fn inconsistent_results_are_errors() {
     assert!(render(&results).is_err());
 }
 
+/// Every entry of `dir` and its bytes (folders as `None`).
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Option<Vec<u8>>> {
+    std::fs::read_dir(dir)
+        .expect("read folder")
+        .map(|e| {
+            let e = e.expect("entry");
+            let bytes = std::fs::read(e.path()).ok();
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
 #[test]
-fn write_is_atomic_and_replaces_an_existing_report() {
+fn write_is_atomic_and_replaces_only_what_it_wrote() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("reports").join("cover");
     let results = results("cover", &[("options.x", &["a", "b"])]);
     write(&results, &out).expect("first write");
     let files = rendered(&results);
-    assert_eq!(compare(&files, &out).expect("compare"), Vec::new());
+    assert_eq!(
+        compare(Kind::Run, &files, &out).expect("compare"),
+        Checked::default()
+    );
+    let first = snapshot(&out);
+    assert!(first.contains_key(MANIFEST), "{:?}", first.keys());
 
-    // A stale file from an older report disappears; the folder is replaced.
-    std::fs::write(out.join("old.csv"), "x\n").expect("stale file");
+    // A file the designer keeps in the folder survives, byte for byte, and
+    // is named by --check without counting as a difference.
+    std::fs::write(out.join("old.csv"), "x\n").expect("own file");
     write(&results, &out).expect("second write");
-    assert!(!out.join("old.csv").exists());
-    assert_eq!(compare(&files, &out).expect("compare"), Vec::new());
+    assert_eq!(
+        std::fs::read(out.join("old.csv")).expect("kept"),
+        b"x\n",
+        "a file skirmish did not write was changed"
+    );
+    let checked = compare(Kind::Run, &files, &out).expect("compare");
+    assert_eq!(checked.differences, Vec::new());
+    assert_eq!(checked.kept, ["old.csv"]);
+
+    // The re-run is byte-identical, manifest included.
+    let mut second = snapshot(&out);
+    second.remove("old.csv");
+    assert_eq!(second, first);
 
     // Nothing but the report is left next to it.
     let siblings: Vec<String> = std::fs::read_dir(out.parent().expect("parent"))
@@ -334,15 +363,53 @@ fn write_refuses_to_replace_a_folder_that_is_not_a_report() {
     let out = tmp.path().join("src");
     std::fs::create_dir_all(&out).expect("mkdir");
     std::fs::write(out.join("main.rs"), "fn main() {}\n").expect("file");
+    std::fs::write(out.join(CELLS_CSV), "mine\n").expect("file");
+    let before = snapshot(&out);
     let results = results("x", &[]);
     let err = write(&results, &out)
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(err.contains("refusing to replace"), "{err}");
-    assert!(out.join("main.rs").exists());
+    assert!(err.contains("refusing to write into"), "{err}");
+    assert!(err.contains("`main.rs`"), "{err}");
+    assert_eq!(snapshot(&out), before, "the folder was touched");
     let leftovers = std::fs::read_dir(tmp.path()).expect("read").count();
     assert_eq!(leftovers, 1, "no temporary folder left behind");
+}
+
+#[test]
+fn an_old_report_without_a_manifest_is_adopted() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("old");
+    let results = results("old", &[("options.x", &["a", "b"])]);
+    std::fs::create_dir_all(&out).expect("mkdir");
+    // An old report: report files only, one of them no longer written.
+    std::fs::write(out.join(CELLS_CSV), "stale\n").expect("file");
+    std::fs::write(out.join(ROUNDS_PNG), "stale\n").expect("file");
+    let checked = compare(Kind::Run, &rendered(&results), &out).expect("compare");
+    assert!(
+        checked.differences.contains(&Difference::Missing {
+            name: MANIFEST.into()
+        }),
+        "{checked:?}"
+    );
+    write(&results, &out).expect("adopted");
+    assert_eq!(
+        compare(Kind::Run, &rendered(&results), &out).expect("compare"),
+        Checked::default()
+    );
+}
+
+#[test]
+fn every_rendered_file_is_one_its_kind_declares() {
+    let results = results("r", &[("options.x", &["a", "b"])]);
+    for f in rendered(&results) {
+        assert!(
+            Kind::Run.files().contains(&f.name),
+            "{} is not in Kind::Run",
+            f.name
+        );
+    }
 }
 
 #[test]
@@ -360,12 +427,18 @@ fn compare_finds_changed_missing_and_extra_files() {
     let mut png = file(&files, ROUNDS_PNG).to_vec();
     png.push(0);
     std::fs::write(out.join(ROUNDS_PNG), png).expect("edit png");
-    std::fs::write(out.join("notes.md"), "hi\n").expect("extra");
-    std::fs::write(out.join(".gitattributes"), "*.png binary\n").expect("ignored");
+    std::fs::write(out.join("notes.md"), "hi\n").expect("kept");
+    std::fs::write(out.join(".gitattributes"), "*.png binary\n").expect("kept");
+    // A file the manifest lists but this report no longer has: extra.
+    let manifest = std::fs::read_to_string(out.join(MANIFEST)).expect("manifest");
+    std::fs::write(out.join(MANIFEST), format!("{manifest}file = old.png\n")).expect("edit");
+    std::fs::write(out.join("old.png"), "x").expect("extra");
 
-    let differences = compare(&files, &out).expect("compare");
+    let checked = compare(Kind::Run, &files, &out).expect("compare");
+    assert_eq!(checked.kept, [".gitattributes", "notes.md"]);
+    let differences = checked.differences;
     let shown: Vec<String> = differences.iter().map(ToString::to_string).collect();
-    assert_eq!(shown.len(), 4, "{shown:#?}");
+    assert_eq!(shown.len(), 5, "{shown:#?}");
     assert!(
         shown[0].starts_with("cells.csv line 3: expected \"1,b,20000,"),
         "{}",
@@ -374,9 +447,22 @@ fn compare_finds_changed_missing_and_extra_files() {
     assert!(shown[0].contains("found \"1,B,20000,"), "{}", shown[0]);
     assert_eq!(shown[1], "rounds.csv: missing");
     assert_eq!(shown[2], "rounds.png: differs");
-    assert_eq!(shown[3], "notes.md: not part of the report");
+    assert!(
+        shown[3].starts_with(
+            ".skirmish-report line 10: expected end of file, found \"file = old.png\""
+        ),
+        "{}",
+        shown[3]
+    );
+    assert!(
+        shown[4].starts_with("old.png: written by an earlier run"),
+        "{}",
+        shown[4]
+    );
 
-    let missing = compare(&files, &tmp.path().join("nope")).expect("compare");
-    assert_eq!(missing.len(), 1);
-    assert!(missing[0].to_string().starts_with("no report at "));
+    let missing = compare(Kind::Run, &files, &tmp.path().join("nope")).expect("compare");
+    assert_eq!(missing.differences.len(), 1);
+    assert!(missing.differences[0]
+        .to_string()
+        .starts_with("no report at "));
 }

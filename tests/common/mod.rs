@@ -13,8 +13,10 @@ use tempfile::TempDir;
 /// The 2×2 fixture scenario (`name = "small"`, crit rule × hit points).
 pub const SMALL: &str = include_str!("../fixtures/small.toml");
 
-/// The files every report folder holds, in a fixed order.
-pub const REPORT_FILES: [&str; 5] = [
+/// The files every report folder holds, sorted by name: the manifest
+/// recording what skirmish wrote, then the report.
+pub const REPORT_FILES: [&str; 6] = [
+    ".skirmish-report",
     "cells.csv",
     "rounds.csv",
     "rounds.png",
