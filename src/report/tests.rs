@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::*;
 use crate::engine::tally::Tally;
-use crate::results::{CounterInfo, SideInfo};
+use crate::results::{CellResult, CounterInfo, ScenarioInfo, SideInfo};
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 

@@ -8,12 +8,13 @@ use plotters::element::ErrorBar;
 use plotters::series::LineSeries;
 use plotters::style::{Color, WHITE};
 
-use super::diff::{Diff, DIFF_PNG};
-use super::error::ReportError;
-use super::labels::signed;
 use super::style::{
     draw_title, render_png, series_colour, text, DARK_GREY, LABEL_SIZE, LIGHT_GREY, TICK_SIZE,
 };
+use crate::report::error::ReportError;
+use crate::report::labels::signed;
+use crate::report::model::Diff;
+use crate::report::names::DIFF_PNG;
 
 const FILE: &str = DIFF_PNG;
 

@@ -15,15 +15,16 @@ use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontTransform, RGBColor, TextStyle, BLACK, WHITE};
 
-use super::error::ReportError;
 use super::fonts;
-use super::labels::{axes_title, axis_levels, fixed, side_names, truncate, values_label};
 use super::style::{
     bold, draw_title, render_png, series_colour, text, text_width, Canvas, DrawError, DARK_GREY,
     LABEL_SIZE, LIGHT_GREY, TICK_SIZE, TITLE_SIZE,
 };
-use super::{Report, WIN_RATE_PNG};
 use crate::analysis::Proportion;
+use crate::report::error::ReportError;
+use crate::report::labels::{axes_title, axis_levels, fixed, side_names, truncate, values_label};
+use crate::report::model::Report;
+use crate::report::names::WIN_RATE_PNG;
 
 const FILE: &str = WIN_RATE_PNG;
 

@@ -11,8 +11,8 @@ use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
 
-use super::error::ReportError;
 use super::fonts;
+use crate::report::error::ReportError;
 
 /// The error type of every plotters call on our canvas.
 pub(crate) type DrawError =

@@ -15,15 +15,16 @@ use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, RGBColor, WHITE};
 
-use super::error::ReportError;
 use super::fonts;
-use super::labels::{cell_label, fixed, truncate};
 use super::style::{
     draw_title, render_png, series_colour, text, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
     LIGHT_GREY, TICK_SIZE,
 };
-use super::{Report, ROUNDS_PNG};
 use crate::analysis::{self, LengthBin};
+use crate::report::error::ReportError;
+use crate::report::labels::{cell_label, fixed, truncate};
+use crate::report::model::Report;
+use crate::report::names::ROUNDS_PNG;
 
 const FILE: &str = ROUNDS_PNG;
 
