@@ -4,7 +4,9 @@
 
 pub(crate) mod balance;
 pub(crate) mod diff;
+pub(crate) mod effects;
 pub(crate) mod fonts;
+pub(crate) mod heatmap;
 pub(crate) mod rounds;
 pub(crate) mod style;
 pub(crate) mod win_rate;

@@ -8,8 +8,8 @@
 use plotters::backend::{BitMapBackend, DrawingBackend, RGBPixel};
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::element::ErrorBar;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
 
 use super::fonts;
