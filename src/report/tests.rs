@@ -399,7 +399,9 @@ fn chart_sizes_stay_bounded_from_one_cell_to_ten_thousand() {
     let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
     let many: Vec<String> = values(10_000);
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
-    let cases: Vec<(&str, RunResults, [(u32, u32); 2])> = vec![
+    // (label, results, expected (width, height) of win_rate.png and rounds.png)
+    type Case<'a> = (&'a str, RunResults, [(u32, u32); 2]);
+    let cases: Vec<Case> = vec![
         ("cells1", results("one", &[]), [(668, 558), (1000, 592)]),
         (
             "axes2",

@@ -103,8 +103,8 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
     };
     if report.cells.len() > SMALL_MAX {
         let (width, height) = (PANEL.0, PANEL.1 + TITLE_BAND);
-        let subtitle = format!(
-            "{subtitle} Grey: from the least to the largest share of any of the {} cells.",
+        let note = format!(
+            "Grey: from the least to the largest share of any of the {} cells.",
             report.cells.len()
         );
         return render_png(FILE, (width, height), |canvas| {
@@ -112,7 +112,8 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
             let style = text(TICK_SIZE)
                 .color(&DARK_GREY)
                 .pos(Pos::new(HPos::Center, VPos::Top));
-            canvas.draw_text(&truncate(&subtitle, 150), &style, (width as i32 / 2, 44))?;
+            canvas.draw_text(&truncate(&subtitle, 150), &style, (width as i32 / 2, 40))?;
+            canvas.draw_text(&note, &style, (width as i32 / 2, 56))?;
             let (_, area) = canvas.split_vertically(TITLE_BAND);
             let picked = representatives(report);
             let lines: Vec<Line> = picked

@@ -326,17 +326,6 @@ fn side_offset(k: usize, sides: usize) -> f64 {
     (k as f64 - (sides as f64 - 1.0) / 2.0) * SPREAD / sides as f64
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn side_offsets_are_centred() {
-        assert_eq!(side_offset(0, 1), 0.0);
-        assert_eq!(side_offset(0, 2), -side_offset(1, 2));
-    }
-}
-
 /// `style` for a label hanging under an axis at its anchor: centred, or
 /// vertical (reading bottom to top, ending at the anchor) when labels do not
 /// fit side by side.
@@ -347,5 +336,16 @@ pub(crate) fn under_axis<'a>(style: &TextStyle<'a>, vertical: bool) -> TextStyle
             .pos(Pos::new(HPos::Right, VPos::Center))
     } else {
         style.pos(Pos::new(HPos::Center, VPos::Top))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_offsets_are_centred() {
+        assert_eq!(side_offset(0, 1), 0.0);
+        assert_eq!(side_offset(0, 2), -side_offset(1, 2));
     }
 }
