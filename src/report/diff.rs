@@ -1,7 +1,7 @@
 //! `skirmish diff OLD NEW`: compares two reports of one scenario (two
 //! folders, or a folder against its version at a git revision) cell by cell
 //! and renders the comparison: `diff.md` (table), `diff.csv`, and `diff.png`
-//! (see [`super::diff_chart`]).
+//! (see [`super::charts::diff`]).
 //!
 //! A report is read back from its `cells.csv` (axis values, fights, wins per
 //! side) and the `# name` line of its `summary.md`. Two runs are separate
@@ -14,16 +14,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::charts;
+use super::documents::diff_md;
 use super::error::ReportError;
-use super::frame::TableBuilder;
-use super::labels::{fixed, signed, values_label, RATE_DECIMALS};
-use super::{diff_chart, ReportFile, CELLS_CSV, SUMMARY_MD};
-use crate::analysis::{newcombe, proportion, Difference};
+use super::labels::values_label;
+use super::names::{CELLS_CSV, SUMMARY_MD};
+use super::tables::diff_csv;
+use crate::analysis::{newcombe, proportion};
 
-/// File names of a diff report.
-pub const DIFF_MD: &str = "diff.md";
-pub const DIFF_CSV: &str = "diff.csv";
-pub const DIFF_PNG: &str = "diff.png";
+pub use super::documents::diff_md::table;
+pub use super::model::{Change, Diff};
+pub use super::names::{DIFF_CSV, DIFF_MD, DIFF_PNG};
+pub use super::ReportFile;
 
 /// Where a report is read from.
 #[derive(Clone, Debug)]
@@ -95,38 +97,6 @@ pub struct ReadRow {
     pub fights: u64,
     /// Wins per side.
     pub wins: Vec<u64>,
-}
-
-/// One cell's change in one side's win rate.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    pub cell: usize,
-    pub values: Vec<String>,
-    pub side: String,
-    pub old: f64,
-    pub new: f64,
-    /// `new − old` with Newcombe's 95% interval.
-    pub difference: Difference,
-    /// The interval excludes zero.
-    pub moved: bool,
-}
-
-/// The comparison of two reports.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Diff {
-    pub name: String,
-    pub axes: Vec<String>,
-    pub old: String,
-    pub new: String,
-    /// Every (cell, side), cells in order, sides in order.
-    pub changes: Vec<Change>,
-}
-
-impl Diff {
-    /// The changes that moved beyond their joint uncertainty.
-    pub fn moved(&self) -> impl Iterator<Item = &Change> {
-        self.changes.iter().filter(|c| c.moved)
-    }
 }
 
 /// Reads one file of a report.
@@ -331,71 +301,6 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
     })
 }
 
-/// The table of changes as Markdown lines (also printed by the CLI).
-pub fn table(diff: &Diff, only_moved: bool) -> String {
-    let mut text = String::from(
-        "| cell | axis values | side | old | new | change | 95% interval | moved? |\n\
-         |---:|---|---|---:|---:|---:|---|---|\n",
-    );
-    for c in diff.changes.iter().filter(|c| c.moved || !only_moved) {
-        text.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | [{}, {}] | {} |\n",
-            c.cell,
-            values_label(&c.values).replace('|', "\\|"),
-            c.side,
-            fixed(c.old, RATE_DECIMALS),
-            fixed(c.new, RATE_DECIMALS),
-            signed(c.difference.estimate, RATE_DECIMALS),
-            signed(c.difference.ci.lo, RATE_DECIMALS),
-            signed(c.difference.ci.hi, RATE_DECIMALS),
-            if c.moved { "yes" } else { "no" },
-        ));
-    }
-    text
-}
-
-fn markdown(diff: &Diff) -> String {
-    let moved = diff.moved().count();
-    format!(
-        "# {name}: report diff\n\n\
-         - **Old:** {old}\n- **New:** {new}\n\n\
-         Change in each side's win rate, new − old, with Newcombe's 95% interval for two \
-         independent proportions. A cell *moved* when the interval excludes zero: \
-         {moved} of {total} (cell, side) pairs. In the chart, solid dots moved, faint ones \
-         are within noise.\n\n{table}\n![change in win rate]({DIFF_PNG})\n",
-        name = diff.name,
-        old = diff.old,
-        new = diff.new,
-        total = diff.changes.len(),
-        table = table(diff, false),
-    )
-}
-
-fn csv(diff: &Diff) -> Result<Vec<u8>, ReportError> {
-    let mut b = TableBuilder::new(DIFF_CSV);
-    let rows = &diff.changes;
-    b.ints("cell", rows.iter().map(|c| c.cell as u64).collect());
-    for (i, axis) in diff.axes.iter().enumerate() {
-        b.texts(
-            axis,
-            rows.iter()
-                .map(|c| c.values.get(i).cloned().unwrap_or_default())
-                .collect(),
-        );
-    }
-    b.texts("side", rows.iter().map(|c| c.side.clone()).collect());
-    let rate = |name: &str, b: &mut TableBuilder, f: fn(&Change) -> f64| {
-        b.floats(name, rows.iter().map(f).collect(), RATE_DECIMALS);
-    };
-    rate("old", &mut b, |c| c.old);
-    rate("new", &mut b, |c| c.new);
-    rate("change", &mut b, |c| c.difference.estimate);
-    rate("change_lo", &mut b, |c| c.difference.ci.lo);
-    rate("change_hi", &mut b, |c| c.difference.ci.hi);
-    b.ints("moved", rows.iter().map(|c| u64::from(c.moved)).collect());
-    b.finish(rows.len())?.to_csv()
-}
-
 /// Reads both reports and compares them.
 pub fn compare_sources(old: &Source, new: &Source) -> Result<Diff, DiffError> {
     let mut d = diff(&read(old)?, &read(new)?)?;
@@ -409,15 +314,15 @@ pub fn render(diff: &Diff) -> Result<Vec<ReportFile>, ReportError> {
     Ok(vec![
         ReportFile {
             name: DIFF_CSV,
-            bytes: csv(diff)?,
+            bytes: diff_csv::render(diff)?,
         },
         ReportFile {
             name: DIFF_MD,
-            bytes: markdown(diff).into_bytes(),
+            bytes: diff_md::render(diff).into_bytes(),
         },
         ReportFile {
             name: DIFF_PNG,
-            bytes: diff_chart::render(diff)?,
+            bytes: charts::diff::render(diff)?,
         },
     ])
 }

@@ -40,7 +40,8 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 use super::error::ReportError;
-use super::ReportFile;
+use super::model::ReportFile;
+use super::names;
 
 /// The manifest's file name inside every report folder.
 pub const MANIFEST: &str = ".skirmish-report";
@@ -91,22 +92,14 @@ impl Kind {
     pub fn files(self) -> &'static [&'static str] {
         match self {
             Kind::Run => &[
-                super::CELLS_CSV,
-                super::ROUNDS_CSV,
-                super::WIN_RATE_PNG,
-                super::ROUNDS_PNG,
-                super::SUMMARY_MD,
+                names::CELLS_CSV,
+                names::ROUNDS_CSV,
+                names::WIN_RATE_PNG,
+                names::ROUNDS_PNG,
+                names::SUMMARY_MD,
             ],
-            Kind::Diff => &[
-                super::diff::DIFF_CSV,
-                super::diff::DIFF_MD,
-                super::diff::DIFF_PNG,
-            ],
-            Kind::Balance => &[
-                super::balance::PROBES_CSV,
-                super::balance::BALANCE_MD,
-                super::balance::BALANCE_PNG,
-            ],
+            Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
+            Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],
         }
     }
 }

@@ -12,91 +12,45 @@
 //! `skirmish balance` has its own report ([`balance`]: probes.csv,
 //! balance.md, balance.png), written and checked with the same helpers.
 //!
-//! One module per output file; `frame` (tables → CSV), `labels` (numbers and
-//! cell names), `style` (colours, fonts, PNG canvas) and `fonts` are shared.
+//! Layout (each part imports only the parts above it, never a sibling part):
+//!
+//! - leaves: [`names`] (every file name), `labels` (numbers and cell names),
+//!   `error`, [`folder`] (which folders skirmish may write, and the writing), `model` (what the outputs read: [`Report`](model::Report), the
+//!   [`Diff`](diff::Diff) of two reports, [`ReportFile`]);
+//! - `tables/`: one module per CSV file, over `tables::frame` (polars);
+//! - `charts/`: one module per PNG file, over `charts::style` and
+//!   `charts::fonts` (plotters);
+//! - `documents/`: one module per Markdown file (summary.md, diff.md,
+//!   balance.md);
+//! - the assemblers: this module's [`render`] (a run's report), [`diff`]
+//!   (reads and compares two reports) and [`balance`], which call the tables,
+//!   charts and documents in a fixed order; `check` compares a rendered
+//!   report with one on disk.
 
 pub mod balance;
-mod balance_chart;
-mod cells_csv;
+mod charts;
 mod check;
 pub mod diff;
-mod diff_chart;
+mod documents;
 mod error;
 mod folder;
-mod fonts;
-mod frame;
 mod labels;
-mod rounds_chart;
-mod rounds_csv;
-mod style;
-mod summary_md;
-mod win_rate_chart;
+mod model;
+mod names;
+mod tables;
 
 use std::path::Path;
 
 pub use check::{check, compare, Checked, Difference};
 pub use error::ReportError;
 pub use folder::{preflight, write_files, Kind, MANIFEST};
+pub use model::ReportFile;
+pub use names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG, SUMMARY_MD, WIN_RATE_PNG};
 
-use crate::analysis::{self, Comparison, Summary};
-use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
-use crate::results::{CellResult, RunResults, ScenarioInfo};
-
-/// File name of the per-cell table.
-pub const CELLS_CSV: &str = "cells.csv";
-/// File name of the fight-length histogram.
-pub const ROUNDS_CSV: &str = "rounds.csv";
-/// File name of the win-rate chart.
-pub const WIN_RATE_PNG: &str = "win_rate.png";
-/// File name of the fight-length chart.
-pub const ROUNDS_PNG: &str = "rounds.png";
-/// File name of the summary.
-pub const SUMMARY_MD: &str = "summary.md";
-
-/// How many cells "Largest effects" in summary.md lists.
-const LARGEST_EFFECTS: usize = 5;
-
-/// One rendered file of a report.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReportFile {
-    /// File name inside the report folder, e.g. `cells.csv`.
-    pub name: &'static str,
-    pub bytes: Vec<u8>,
-}
-
-/// What every output module reads: the run plus its per-cell summaries.
-pub(crate) struct Report<'a> {
-    pub(crate) info: &'a ScenarioInfo,
-    pub(crate) cells: &'a [CellResult],
-    /// One per cell, in cell order.
-    pub(crate) summaries: Vec<Summary>,
-    /// Each cell compared with the baseline cell, in cell order.
-    pub(crate) comparisons: Vec<Comparison>,
-}
-
-impl<'a> Report<'a> {
-    fn new(results: &'a RunResults) -> Result<Self, ReportError> {
-        validate(results)?;
-        let info = &results.scenario;
-        let summaries = results
-            .cells
-            .iter()
-            .map(|c| analysis::summarize(&c.tally, info.sides.len(), info.counters.len()))
-            .collect::<Vec<Summary>>();
-        let pairs: Vec<(&Summary, &[crate::engine::BatchStat])> = summaries
-            .iter()
-            .zip(&results.cells)
-            .map(|(s, c)| (s, c.batches.as_slice()))
-            .collect();
-        let comparisons = analysis::compare_all(&pairs, info.baseline);
-        Ok(Report {
-            info,
-            cells: &results.cells,
-            summaries,
-            comparisons,
-        })
-    }
-}
+use crate::results::RunResults;
+use documents::summary_md;
+use model::Report;
+use tables::{cells_csv, rounds_csv};
 
 /// Renders every file of the report in memory, in a fixed order.
 pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
@@ -112,11 +66,11 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
         },
         ReportFile {
             name: WIN_RATE_PNG,
-            bytes: win_rate_chart::render(&report)?,
+            bytes: charts::win_rate::render(&report)?,
         },
         ReportFile {
             name: ROUNDS_PNG,
-            bytes: rounds_chart::render(&report)?,
+            bytes: charts::rounds::render(&report)?,
         },
         ReportFile {
             name: SUMMARY_MD,
@@ -130,50 +84,6 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
 pub fn write(results: &RunResults, out_dir: &Path) -> Result<(), ReportError> {
     let files = render(results)?;
     write_files(Kind::Run, &files, out_dir)
-}
-
-/// Checks the invariants the outputs rely on, so they can index freely.
-fn validate(results: &RunResults) -> Result<(), ReportError> {
-    let info = &results.scenario;
-    let fail = |msg: String| Err(ReportError::Inconsistent(msg));
-    if results.cells.is_empty() {
-        return fail("no cells".to_owned());
-    }
-    if info.baseline >= results.cells.len() {
-        return fail(format!(
-            "baseline cell {} of {} cells",
-            info.baseline,
-            results.cells.len()
-        ));
-    }
-    if info.sides.is_empty() || info.sides.len() > MAX_SIDES {
-        return fail(format!(
-            "{} sides (expected 1 to {MAX_SIDES})",
-            info.sides.len()
-        ));
-    }
-    if info.counters.len() > MAX_COUNTERS {
-        return fail(format!(
-            "{} counters (at most {MAX_COUNTERS})",
-            info.counters.len()
-        ));
-    }
-    for (position, cell) in results.cells.iter().enumerate() {
-        if cell.index != position {
-            return fail(format!(
-                "cell at position {position} has index {}",
-                cell.index
-            ));
-        }
-        if cell.axis_values.len() != info.axes.len() {
-            return fail(format!(
-                "cell {position} has {} axis values for {} axes",
-                cell.axis_values.len(),
-                info.axes.len()
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::*;
 use crate::engine::tally::Tally;
-use crate::results::{CounterInfo, SideInfo};
+use crate::results::{CellResult, CounterInfo, ScenarioInfo, SideInfo};
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
@@ -465,4 +465,88 @@ fn compare_finds_changed_missing_and_extra_files() {
     assert!(missing.differences[0]
         .to_string()
         .starts_with("no report at "));
+}
+
+/// Width and height from a PNG's IHDR chunk (bytes 16..24).
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(png.starts_with(PNG_SIGNATURE));
+    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    (be(16), be(20))
+}
+
+/// `count` values `v0`, `v1`, … of an axis.
+fn values(count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("v{i}")).collect()
+}
+
+#[test]
+fn chart_sizes_stay_bounded_from_one_cell_to_ten_thousand() {
+    let ten: Vec<String> = values(10);
+    let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+    let many: Vec<String> = values(10_000);
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    // (label, results, expected (width, height) of win_rate.png and rounds.png)
+    type Case<'a> = (&'a str, RunResults, [(u32, u32); 2]);
+    let cases: Vec<Case> = vec![
+        ("cells1", results("one", &[]), [(668, 558), (1000, 592)]),
+        (
+            "axes2",
+            results(
+                "two",
+                &[
+                    ("options.crit", &["a", "b", "c"]),
+                    ("options.initiative", &["x", "y", "z", "w"]),
+                ],
+            ),
+            [(662, 656), (2040, 552)],
+        ),
+        (
+            "axes4",
+            results(
+                "four",
+                &[
+                    ("options.a", &["1", "2"]),
+                    ("options.b", &["p", "q", "r"]),
+                    ("options.c", &["x", "y"]),
+                    ("options.d", &["k", "l", "m"]),
+                ],
+            ),
+            [(1279, 900), (2040, 1512)],
+        ),
+        (
+            "cells10000-axes4",
+            results(
+                "huge",
+                &[
+                    ("options.a", &ten),
+                    ("options.b", &ten),
+                    ("options.c", &ten),
+                    ("options.d", &ten),
+                ],
+            ),
+            [(3923, 3964), (1000, 592)],
+        ),
+        (
+            "cells10000-axes1",
+            results("long", &[("options.name", &many)]),
+            [(1400, 1368), (1000, 592)],
+        ),
+    ];
+    for (label, results, expected) in cases {
+        let files = rendered(&results);
+        save_charts(&files, label);
+        for (name, want) in [WIN_RATE_PNG, ROUNDS_PNG].into_iter().zip(expected) {
+            let (w, h) = png_size(file(&files, name));
+            eprintln!("{label} {name}: {w} x {h}");
+            assert!(w <= 4000 && h <= 4000, "{label} {name}: {w} x {h}");
+            assert!(w >= 600 && h >= 400, "{label} {name}: {w} x {h}");
+            // Exact, so a layout change that grows a chart shows here.
+            if want.0 > 0 {
+                assert_eq!(w, want.0, "{label} {name} width");
+            }
+            if want.1 > 0 {
+                assert_eq!(h, want.1, "{label} {name} height");
+            }
+        }
+    }
 }

@@ -8,11 +8,12 @@
 use plotters::backend::{BitMapBackend, DrawingBackend, RGBPixel};
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
+use plotters::element::ErrorBar;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
+use plotters::style::{Color, FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
 
-use super::error::ReportError;
 use super::fonts;
+use crate::report::error::ReportError;
 
 /// The error type of every plotters call on our canvas.
 pub(crate) type DrawError =
@@ -44,6 +45,11 @@ pub(crate) fn series_colour(i: usize) -> RGBColor {
 pub(crate) const LIGHT_GREY: RGBColor = RGBColor(210, 210, 210);
 /// Secondary text (axis titles, notes).
 pub(crate) const DARK_GREY: RGBColor = RGBColor(80, 80, 80);
+
+/// Longest side of any chart, in pixels: charts shrink their parts, or show
+/// less (and say so), to stay within it, so the pixel buffer (3 bytes a
+/// pixel) never grows with the number of cells.
+pub(crate) const MAX_SIDE: u32 = 4000;
 
 /// Chart title size in pixels.
 pub(crate) const TITLE_SIZE: u32 = 24;
@@ -118,4 +124,75 @@ fn encode_png(
     writer.write_image_data(pixels).map_err(png_error)?;
     writer.finish().map_err(png_error)?;
     Ok(bytes)
+}
+
+/// A one-line legend of `names` (a whisker mark in [`series_colour`] `k`
+/// each), centred at height `y` of a `width`-wide canvas: drawn outside the
+/// plot so it never covers a point.
+pub(crate) fn draw_legend(
+    canvas: &Canvas,
+    names: &[&str],
+    width: u32,
+    y: i32,
+) -> Result<(), DrawError> {
+    let style = text(LABEL_SIZE);
+    const MARK: i32 = 22;
+    const GAP: i32 = 26;
+    let total: i32 = names
+        .iter()
+        .map(|s| MARK + text_width(s, &style) as i32 + GAP)
+        .sum::<i32>()
+        - GAP;
+    let mut x = (width as i32 - total) / 2;
+    for (k, name) in names.iter().enumerate() {
+        let colour = series_colour(k);
+        canvas.draw(&ErrorBar::new_vertical(
+            x + 6,
+            y - 7,
+            y,
+            y + 7,
+            colour.filled().stroke_width(2),
+            10,
+        ))?;
+        canvas.draw_text(
+            name,
+            &style.pos(Pos::new(HPos::Left, VPos::Center)),
+            (x + MARK - 4, y),
+        )?;
+        x += MARK + text_width(name, &style) as i32 + GAP;
+    }
+    Ok(())
+}
+
+/// Decimal places that print every tick of evenly spaced `ticks` exactly
+/// and distinctly: those of the step (a step of 0.005 needs 3, not 2).
+pub(crate) fn tick_decimals(ticks: &[f64]) -> usize {
+    let step = ticks
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .filter(|s| *s > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !step.is_finite() {
+        return 2;
+    }
+    (0..=9)
+        .find(|&d| {
+            let scaled = step * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() < 1e-6 * scaled.max(1.0)
+        })
+        .unwrap_or(9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_decimals_follow_the_step() {
+        assert_eq!(tick_decimals(&[-0.01, -0.005, 0.0, 0.005, 0.01]), 3);
+        assert_eq!(tick_decimals(&[-0.02, 0.0, 0.02]), 2);
+        assert_eq!(tick_decimals(&[0.0, 0.25, 0.5]), 2);
+        assert_eq!(tick_decimals(&[0.0, 1.0, 2.0]), 0);
+        assert_eq!(tick_decimals(&[0.5]), 2);
+    }
 }

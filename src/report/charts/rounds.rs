@@ -3,8 +3,12 @@
 //! Each cell's fight-length distribution is drawn as the share of its fights
 //! ending in each round. Up to [`OVERLAY_MAX`] cells share one panel (one
 //! coloured line each, legend naming the cell by its axis values and median);
-//! more cells get a grid of small panels with identical axes, one per cell,
-//! so shapes stay comparable. The x axis stops where 99% of every cell's
+//! more cells, up to [`SMALL_MAX`], get a grid of small panels with
+//! identical axes and axis titles, one per cell, so shapes stay comparable.
+//! Beyond that the chart would outgrow any screen, so one panel shows the
+//! spread of every cell (a grey band from the least to the largest share in
+//! each round) with the baseline cell and the cells of the shortest and the
+//! longest mean fight drawn as lines: the same size at any number of cells. The x axis stops where 99% of every cell's
 //! fights that ended before the round cap are in view
 //! ([`analysis::rounds_axis_limit`]), so a long tail or the spike of draws at
 //! the cap does not squash the bulk of the distribution; a subtitle says so.
@@ -15,15 +19,16 @@ use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, RGBColor, WHITE};
 
-use super::error::ReportError;
 use super::fonts;
-use super::labels::{cell_label, fixed, truncate};
 use super::style::{
     draw_title, render_png, series_colour, text, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
     LIGHT_GREY, TICK_SIZE,
 };
-use super::{Report, ROUNDS_PNG};
 use crate::analysis::{self, LengthBin};
+use crate::report::error::ReportError;
+use crate::report::labels::{cell_label, fixed, truncate};
+use crate::report::model::Report;
+use crate::report::names::ROUNDS_PNG;
 
 const FILE: &str = ROUNDS_PNG;
 
@@ -31,9 +36,10 @@ const FILE: &str = ROUNDS_PNG;
 const OVERLAY_MAX: usize = 6;
 /// Size of the single panel, and of each small-multiple panel.
 const PANEL: (u32, u32) = (1000, 520);
-const SMALL_PANEL: (u32, u32) = (320, 210);
-/// Most small-multiple columns.
-const GRID_COLUMNS: usize = 5;
+const SMALL_PANEL: (u32, u32) = (340, 240);
+/// Most small-multiple columns, and most small multiples.
+const GRID_COLUMNS: usize = 6;
+const SMALL_MAX: usize = 36;
 /// Title and subtitle.
 const TITLE_BAND: u32 = 72;
 /// Share of the fights ending before the cap the x axis keeps in view.
@@ -95,12 +101,47 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
             .pos(Pos::new(HPos::Center, VPos::Top));
         canvas.draw_text(&subtitle, &style, (width as i32 / 2, 44))
     };
+    if report.cells.len() > SMALL_MAX {
+        let (width, height) = (PANEL.0, PANEL.1 + TITLE_BAND);
+        let note = format!(
+            "Grey: from the least to the largest share of any of the {} cells.",
+            report.cells.len()
+        );
+        return render_png(FILE, (width, height), |canvas| {
+            draw_title(canvas, &title, width)?;
+            let style = text(TICK_SIZE)
+                .color(&DARK_GREY)
+                .pos(Pos::new(HPos::Center, VPos::Top));
+            canvas.draw_text(&truncate(&subtitle, 150), &style, (width as i32 / 2, 40))?;
+            canvas.draw_text(&note, &style, (width as i32 / 2, 56))?;
+            let (_, area) = canvas.split_vertically(TITLE_BAND);
+            let picked = representatives(report);
+            let lines: Vec<Line> = picked
+                .iter()
+                .enumerate()
+                .map(|(k, (what, i))| Line {
+                    label: truncate(
+                        &format!(
+                            "{what}: {} (median {})",
+                            cell_label(&report.cells[*i]),
+                            report.summaries[*i].rounds_p50
+                        ),
+                        70,
+                    ),
+                    colour: series_colour(k),
+                    bins: &report.summaries[*i].lengths,
+                })
+                .collect();
+            let band = envelope(report, axes.x_max);
+            panel(&area, &lines, axes, None, true, Some(&band))
+        });
+    }
     if overlay {
         let (width, height) = (PANEL.0, PANEL.1 + TITLE_BAND);
         render_png(FILE, (width, height), |canvas| {
             headings(canvas, width)?;
             let (_, area) = canvas.split_vertically(TITLE_BAND);
-            panel(&area, &lines, axes, None, lines.len() > 1)
+            panel(&area, &lines, axes, None, lines.len() > 1, None)
         })
     } else {
         let columns = GRID_COLUMNS.min(lines.len());
@@ -110,7 +151,7 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
         render_png(FILE, (width, height), |canvas| {
             headings(canvas, width)?;
             let (_, grid) = canvas.split_vertically(TITLE_BAND);
-            let max_chars = (SMALL_PANEL.0 / 8) as usize;
+            let max_chars = (SMALL_PANEL.0 / 7) as usize;
             for (area, line) in grid.split_evenly((rows, columns)).iter().zip(&lines) {
                 let caption = truncate(&line.label, max_chars);
                 let single = Line {
@@ -118,11 +159,41 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
                     colour: series_colour(0),
                     bins: line.bins,
                 };
-                panel(area, &[single], axes, Some(&caption), false)?;
+                panel(area, &[single], axes, Some(&caption), false, None)?;
             }
             Ok(())
         })
     }
+}
+
+/// The cells drawn as lines when there are too many for small multiples:
+/// the baseline, then the cells with the shortest and the longest mean
+/// fight (each once).
+fn representatives(report: &Report) -> Vec<(&'static str, usize)> {
+    let mean = |i: &usize| report.summaries[*i].rounds_mean;
+    let all = 0..report.cells.len();
+    let shortest = all.clone().min_by(|a, b| mean(a).total_cmp(&mean(b)));
+    let longest = all.max_by(|a, b| mean(a).total_cmp(&mean(b)).then(b.cmp(a)));
+    let mut picked = vec![("baseline", report.info.baseline)];
+    for (what, i) in [("shortest", shortest), ("longest", longest)] {
+        if let Some(i) = i.filter(|i| picked.iter().all(|(_, p)| p != i)) {
+            picked.push((what, i));
+        }
+    }
+    picked
+}
+
+/// Least and largest share of any cell in each round `0..=x_max`: memory in
+/// rounds, not cells.
+fn envelope(report: &Report, x_max: u32) -> Vec<(f64, f64)> {
+    let mut band = vec![(f64::INFINITY, 0.0f64); x_max as usize + 1];
+    for s in &report.summaries {
+        for (r, share) in points(&s.lengths, x_max) {
+            let b = &mut band[r as usize];
+            *b = (b.0.min(share), b.1.max(share));
+        }
+    }
+    band
 }
 
 /// x up to [`analysis::rounds_axis_limit`]; y up to the largest share within
@@ -164,6 +235,7 @@ fn panel(
     axes: Axes,
     caption: Option<&str>,
     legend: bool,
+    band: Option<&[(f64, f64)]>,
 ) -> Result<(), DrawError> {
     let small = caption.is_some();
     let (tick, label) = if small {
@@ -175,8 +247,8 @@ fn panel(
     builder
         .margin(if small { 6 } else { 12 })
         .margin_right(if small { 12 } else { 30 })
-        .x_label_area_size(if small { 24 } else { 54 })
-        .y_label_area_size(if small { 40 } else { 70 });
+        .x_label_area_size(if small { 40 } else { 54 })
+        .y_label_area_size(if small { 56 } else { 70 });
     if let Some(caption) = caption {
         builder.caption(caption, text(label));
     }
@@ -191,10 +263,22 @@ fn panel(
         .x_labels(if small { 6 } else { 12 })
         .y_labels(if small { 4 } else { 8 })
         .y_label_formatter(&|y| fixed(*y, 2));
-    if !small {
+    // Every panel, small ones too, says what its axes are.
+    if small {
+        mesh.x_desc("rounds").y_desc("share");
+    } else {
         mesh.x_desc("rounds").y_desc("share of fights");
     }
     mesh.draw()?;
+    if let Some(band) = band {
+        let upper = band.iter().enumerate().map(|(r, b)| (r as u32, b.1));
+        let lower = band.iter().enumerate().rev().map(|(r, b)| (r as u32, b.0));
+        let outline: Vec<(u32, f64)> = upper.chain(lower).collect();
+        chart.draw_series(std::iter::once(plotters::element::Polygon::new(
+            outline,
+            LIGHT_GREY.mix(0.8).filled(),
+        )))?;
+    }
 
     for line in lines {
         let pts = points(line.bins, axes.x_max);

@@ -2,9 +2,10 @@
 //! one row per cell and fight length that occurred, ordered by cell then
 //! rounds. Lengths no fight had are left out (a missing row means 0 fights).
 
-use super::error::ReportError;
 use super::frame::{Table, TableBuilder};
-use super::{Report, ROUNDS_CSV};
+use crate::report::error::ReportError;
+use crate::report::model::Report;
+use crate::report::names::ROUNDS_CSV;
 
 /// The rounds table (kept apart from the bytes so tests can inspect it).
 pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {

@@ -9,12 +9,12 @@ use plotters::series::{DashedLineSeries, LineSeries};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, WHITE};
 
-use super::balance::BALANCE_PNG;
-use super::error::ReportError;
-use super::labels::fixed;
 use super::style::{
     draw_title, render_png, series_colour, text, DARK_GREY, LABEL_SIZE, LIGHT_GREY, TICK_SIZE,
 };
+use crate::report::error::ReportError;
+use crate::report::labels::fixed;
+use crate::report::names::BALANCE_PNG;
 use crate::results::BalanceResults;
 
 const FILE: &str = BALANCE_PNG;

@@ -13,11 +13,12 @@
 //! (1 if the cell stopped at `max_fights` before reaching it). Rates and
 //! differences of rates have 4 decimals, means 3, counts are integers.
 
-use super::error::ReportError;
 use super::frame::{Table, TableBuilder};
-use super::labels::{MEAN_DECIMALS, RATE_DECIMALS};
-use super::{Report, CELLS_CSV};
 use crate::analysis::{Comparison, Difference, Interval, Proportion, Summary};
+use crate::report::error::ReportError;
+use crate::report::labels::{MEAN_DECIMALS, RATE_DECIMALS};
+use crate::report::model::Report;
+use crate::report::names::CELLS_CSV;
 
 /// The cells table (kept apart from the bytes so tests can inspect it).
 pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use plotters::style::{register_font, FontStyle};
 
-use super::error::ReportError;
+use crate::report::error::ReportError;
 
 /// The family name charts ask for. Registering DejaVu under plotters' generic
 /// `sans-serif` name also covers every default text style plotters uses.

@@ -1,21 +1,28 @@
 //! `diff.png`: each cell's change in win rate between two reports, one dot
 //! with its 95% whiskers per (cell, side), highlighted where the interval
 //! excludes zero; a line at zero (no change). Cells are numbered as in
-//! `diff.md`.
+//! `diff.md`. The legend sits above the plot, so it never covers a point,
+//! and the change axis prints as many decimals as its tick step needs.
 
 use plotters::chart::ChartBuilder;
+use plotters::coord::ranged1d::Ranged;
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::ErrorBar;
 use plotters::series::LineSeries;
 use plotters::style::{Color, WHITE};
 
-use super::diff::{Diff, DIFF_PNG};
-use super::error::ReportError;
-use super::labels::signed;
 use super::style::{
-    draw_title, render_png, series_colour, text, DARK_GREY, LABEL_SIZE, LIGHT_GREY, TICK_SIZE,
+    draw_legend, draw_title, render_png, series_colour, text, tick_decimals, DARK_GREY, LABEL_SIZE,
+    LIGHT_GREY, TICK_SIZE,
 };
+use crate::report::error::ReportError;
+use crate::report::labels::signed;
+use crate::report::model::Diff;
+use crate::report::names::DIFF_PNG;
 
 const FILE: &str = DIFF_PNG;
+/// Most labels on the change axis.
+const Y_TICKS: usize = 10;
 
 /// Renders `diff.png`.
 pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
@@ -30,7 +37,7 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
         s
     };
     let width = (120 + 40 * cells as u32).clamp(760, 2400);
-    let height = 520;
+    let height = 546;
     let reach = diff
         .changes
         .iter()
@@ -40,9 +47,14 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
     // Short: the chart can be as narrow as 760 px. diff.md explains the rest
     // (95% intervals; solid = moved, faint = within noise).
     let title = format!("{}: win rate, new − old", diff.name);
+    // The ticks plotters will draw for 10 labels, so their labels can carry
+    // exactly the decimals the step needs.
+    let ticks = RangedCoordf64::from(-reach..reach).key_points(Y_TICKS);
+    let decimals = tick_decimals(&ticks);
     render_png(FILE, (width, height), |canvas| {
         draw_title(canvas, &title, width)?;
-        let (_, lower) = canvas.split_vertically(50);
+        draw_legend(canvas, &sides, width, 58)?;
+        let (_, lower) = canvas.split_vertically(76);
         let n = cells as f64;
         let mut chart = ChartBuilder::on(&lower)
             .margin(16)
@@ -54,7 +66,8 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
             .disable_x_mesh()
             .x_labels(cells.min(40))
             .x_label_formatter(&|v| format!("{}", v.round() as i64))
-            .y_label_formatter(&|v| signed(*v, 2))
+            .y_labels(Y_TICKS)
+            .y_label_formatter(&|v| signed(*v, decimals))
             .x_desc("cell")
             .y_desc("change in win rate")
             .label_style(text(TICK_SIZE))
@@ -88,19 +101,8 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
                     8,
                 )
             });
-            chart
-                .draw_series(bars)?
-                .label(side.to_string())
-                .legend(move |(x, y)| {
-                    plotters::element::Circle::new((x + 8, y), 4, colour.filled())
-                });
+            chart.draw_series(bars)?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(text(TICK_SIZE))
-            .background_style(WHITE.mix(0.9))
-            .border_style(LIGHT_GREY)
-            .draw()?;
         Ok(())
     })
 }

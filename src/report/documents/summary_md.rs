@@ -6,9 +6,12 @@
 //!
 //! Contains nothing volatile (no timings, dates, paths or thread counts).
 
-use super::labels::{cell_label, fixed, signed, values_label, MEAN_DECIMALS, RATE_DECIMALS};
-use super::{Report, CELLS_CSV, LARGEST_EFFECTS, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
 use crate::analysis::{self, Effect, Interval, Method, Proportion};
+use crate::report::labels::{
+    cell_label, fixed, signed, values_label, MEAN_DECIMALS, RATE_DECIMALS,
+};
+use crate::report::model::{Report, LARGEST_EFFECTS};
+use crate::report::names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
 use crate::results::Streams;
 
 /// `summary.md` as text.
@@ -153,7 +156,7 @@ fn scenario(md: &mut Markdown, report: &Report) {
             report.cells.len()
         ));
         for (axis, path) in info.axes.iter().enumerate() {
-            let levels = super::labels::axis_levels(report.cells, axis);
+            let levels = crate::report::labels::axis_levels(report.cells, axis);
             md.line(format!("  - {}: {}", code(path), levels.join(", ")));
         }
         if let Some(base) = report.cells.get(info.baseline) {

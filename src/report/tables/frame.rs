@@ -11,8 +11,8 @@
 
 use polars::prelude::{Column, CsvWriter, DataFrame, PolarsResult, SerWriter};
 
-use super::error::ReportError;
-use super::labels::fixed;
+use crate::report::error::ReportError;
+use crate::report::labels::fixed;
 
 /// How a column is written to CSV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

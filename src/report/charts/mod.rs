@@ -1,0 +1,12 @@
+//! The report's charts, one module per PNG file, drawn with plotters into
+//! memory ([`style`]: colours, text, canvas and PNG encoding; [`fonts`]: the
+//! embedded font).
+
+pub(crate) mod balance;
+pub(crate) mod diff;
+pub(crate) mod effects;
+pub(crate) mod fonts;
+pub(crate) mod heatmap;
+pub(crate) mod rounds;
+pub(crate) mod style;
+pub(crate) mod win_rate;

@@ -1,0 +1,135 @@
+//! `balance.md`: the question a balance search answered, the answer in one
+//! sentence (also what `skirmish balance` prints), the probes and the chart.
+
+use std::fmt::Write as _;
+
+use crate::analysis::balance::Probe;
+use crate::report::labels::{fixed, RATE_DECIMALS};
+use crate::report::names::BALANCE_PNG;
+use crate::results::BalanceResults;
+
+/// `0.3012 (95% 0.2967–0.3057)`.
+pub fn rate_label(p: &Probe) -> String {
+    format!(
+        "{}, 95% {}–{}",
+        fixed(p.rate.estimate, RATE_DECIMALS),
+        fixed(p.rate.ci.lo, RATE_DECIMALS),
+        fixed(p.rate.ci.hi, RATE_DECIMALS)
+    )
+}
+
+/// The answer in one sentence (also what the command prints).
+pub fn answer(results: &BalanceResults) -> String {
+    let c = &results.crossing;
+    let (a, b) = (c.lower(), c.upper());
+    let (first, second) = if a.value <= b.value { (a, b) } else { (b, a) };
+    let between = if results.integer {
+        "between the adjacent values"
+    } else {
+        "in the interval"
+    };
+    format!(
+        "the win rate of `{}` crosses {} {between} `{}` = {} ({}) and {} ({}); \
+         linear interpolation puts the crossing at about {} (an estimate)",
+        results.side,
+        results.target,
+        results.axis,
+        results.value_label(first.value),
+        rate_label(first),
+        results.value_label(second.value),
+        rate_label(second),
+        results.estimate_label()
+    )
+}
+
+/// `balance.md`.
+pub(crate) fn render(r: &BalanceResults) -> String {
+    let info = &r.scenario;
+    let c = &r.crossing;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {}: balance of `{}`\n", info.name, r.axis);
+    if !info.description.is_empty() {
+        let _ = writeln!(md, "{}\n", info.description);
+    }
+    let method = if r.integer {
+        "integers, by bisection to two adjacent values".to_owned()
+    } else {
+        format!(
+            "real numbers, by bisection to an interval at most {} wide",
+            r.tolerance.map_or_else(String::new, |t| format!("{t}"))
+        )
+    };
+    let _ = writeln!(
+        md,
+        "**Question.** At which value of `{}` does the win rate of side `{}` cross {}?\n\n\
+         Searched from {} to {} ({method}); rules `{}`, seed {}, {} fights per probe, \
+         fights longer than {} rounds are draws (not wins). Every probe draws the same \
+         random numbers batch by batch (common random numbers), so probes differ by the \
+         value only. The scenario's `[matrix]` is ignored: each probe is the base \
+         scenario with this one value changed.\n",
+        r.axis,
+        r.side,
+        r.target,
+        r.value_label(r.from),
+        r.value_label(r.to),
+        info.rules,
+        info.seed,
+        info.fights,
+        info.max_rounds,
+    );
+    let _ = writeln!(md, "**Answer.** {}.\n", answer(r));
+    let note = if c.resolved(r.target) {
+        "Both 95% intervals exclude the target: assuming the win rate only ever \
+         rises (or only falls) with the value, the crossing lies in this bracket."
+    } else {
+        "At least one 95% interval includes the target: the bracket is as measured, \
+         but more fights per probe (`--fights`) would be needed to be sure of it."
+    };
+    let _ = writeln!(
+        md,
+        "{note} The interpolated point assumes the win rate is a straight line \
+         between the two values; it is an estimate, not a measurement.\n"
+    );
+    let _ = writeln!(md, "## Probes\n");
+    let _ = writeln!(
+        md,
+        "In the order they were made: the two ends first, then each midpoint of \
+         the bracket that still holds the crossing.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| probe | `{}` | fights | wins | win rate | 95% interval | |",
+        r.axis
+    );
+    let _ = writeln!(md, "|---:|---:|---:|---:|---:|---|---|");
+    for (i, p) in c.probes.iter().enumerate() {
+        let mark = if i == c.lower || i == c.upper {
+            "bracket"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {}–{} | {mark} |",
+            i + 1,
+            r.value_label(p.value),
+            p.rate.trials,
+            p.rate.count,
+            fixed(p.rate.estimate, RATE_DECIMALS),
+            fixed(p.rate.ci.lo, RATE_DECIMALS),
+            fixed(p.rate.ci.hi, RATE_DECIMALS),
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n![{} win rate against `{}`]({BALANCE_PNG})\n",
+        r.side, r.axis
+    );
+    let _ = writeln!(
+        md,
+        "The chart shows each probe's win rate with its 95% Wilson interval, the \
+         target as a horizontal line, the bracket highlighted and the interpolated \
+         crossing as a vertical line. `probes.csv` holds the same table."
+    );
+    md
+}

@@ -1,0 +1,7 @@
+//! The report's Markdown documents, one module per file: `summary.md` of a
+//! run, `diff.md` of a comparison, `balance.md` of a balance search. They
+//! link to the tables and charts by the names in [`super::names`].
+
+pub(crate) mod balance_md;
+pub(crate) mod diff_md;
+pub(crate) mod summary_md;

@@ -1,0 +1,26 @@
+//! The file names of every report skirmish writes, in one leaf module that
+//! every part of the report layer may import: documents link to charts and
+//! tables by these names, and the assembling modules (`report`, `diff`,
+//! `balance`) give them to the files they render, without any part
+//! importing another over a constant.
+
+/// File name of the per-cell table.
+pub const CELLS_CSV: &str = "cells.csv";
+/// File name of the fight-length histogram.
+pub const ROUNDS_CSV: &str = "rounds.csv";
+/// File name of the win-rate chart.
+pub const WIN_RATE_PNG: &str = "win_rate.png";
+/// File name of the fight-length chart.
+pub const ROUNDS_PNG: &str = "rounds.png";
+/// File name of the summary.
+pub const SUMMARY_MD: &str = "summary.md";
+
+/// File names of a diff report.
+pub const DIFF_MD: &str = "diff.md";
+pub const DIFF_CSV: &str = "diff.csv";
+pub const DIFF_PNG: &str = "diff.png";
+
+/// File names of a balance report.
+pub const PROBES_CSV: &str = "probes.csv";
+pub const BALANCE_MD: &str = "balance.md";
+pub const BALANCE_PNG: &str = "balance.png";

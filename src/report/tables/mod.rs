@@ -1,0 +1,8 @@
+//! The report's tables: polars frames written as CSV with fixed decimals
+//! ([`frame`]), one module per CSV file.
+
+pub(crate) mod cells_csv;
+pub(crate) mod diff_csv;
+pub(crate) mod frame;
+pub(crate) mod probes_csv;
+pub(crate) mod rounds_csv;
