@@ -257,9 +257,15 @@ fn an_unwritable_output_is_refused_before_simulating() {
     sb.write("small.toml", SMALL);
     let locked = sb.mkdir("locked");
     fs::set_permissions(sb.join(locked), fs::Permissions::from_mode(0o555)).unwrap();
-    // Where permissions do not bind (root), there is nothing to test.
+    // Where permissions do not bind (root, as in CI), a read-only file
+    // system stands in for the read-only folder: sysfs refuses new entries
+    // to everyone.
     if fs::write(sb.join("locked/probe"), "").is_ok() {
-        eprintln!("skipped: this user can write a read-only folder");
+        fs::remove_file(sb.join("locked/probe")).unwrap();
+        let o = run(&sb, &["run", "small.toml", "--out", "/sys/skirmish-out"]);
+        assert_refused(&o, &["cannot write into", "/sys"]);
+        assert!(o.stdout.is_empty(), "{o:#?}");
+        assert!(!Path::new("/sys/skirmish-out").exists());
         return;
     }
     let o = run(&sb, &["run", "small.toml", "--out", "locked/deeper"]);
