@@ -101,7 +101,12 @@ fn scenario(md: &mut Markdown, report: &Report) {
                 p.target,
                 info.fights,
                 p.max_fights,
-                crate::run::BATCH
+                crate::run::Budget::Precision {
+                    fights: info.fights,
+                    target: p.target,
+                    max_fights: p.max_fights,
+                }
+                .batch()
             ));
             let capped: Vec<String> = report
                 .cells
