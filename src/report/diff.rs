@@ -16,9 +16,10 @@ use std::process::Command;
 
 use super::error::ReportError;
 use super::frame::TableBuilder;
-use super::labels::{fixed, signed, values_label, RATE_DECIMALS};
+use super::labels::{values_label, RATE_DECIMALS};
+use super::numbers;
 use super::{diff_chart, ReportFile, CELLS_CSV, SUMMARY_MD};
-use crate::analysis::{newcombe, proportion, Difference};
+use crate::analysis::{newcombe, proportion, Difference, Interval};
 
 /// File names of a diff report.
 pub const DIFF_MD: &str = "diff.md";
@@ -105,6 +106,10 @@ pub struct Change {
     pub side: String,
     pub old: f64,
     pub new: f64,
+    /// The Wilson 95% intervals of `old` and `new` (how many of their digits
+    /// to print).
+    pub old_ci: Interval,
+    pub new_ci: Interval,
     /// `new − old` with Newcombe's 95% interval.
     pub difference: Difference,
     /// The interval excludes zero.
@@ -317,6 +322,8 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
                 side: name.clone(),
                 old: po.estimate,
                 new: pn.estimate,
+                old_ci: po.ci,
+                new_ci: pn.ci,
                 difference,
                 moved: difference.ci.excludes_zero(),
             });
@@ -338,16 +345,17 @@ pub fn table(diff: &Diff, only_moved: bool) -> String {
          |---:|---|---|---:|---:|---:|---|---|\n",
     );
     for c in diff.changes.iter().filter(|c| c.moved || !only_moved) {
+        // For people: each number to the precision its interval supports
+        // (diff.csv keeps fixed decimals).
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | [{}, {}] | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell,
             values_label(&c.values).replace('|', "\\|"),
             c.side,
-            fixed(c.old, RATE_DECIMALS),
-            fixed(c.new, RATE_DECIMALS),
-            signed(c.difference.estimate, RATE_DECIMALS),
-            signed(c.difference.ci.lo, RATE_DECIMALS),
-            signed(c.difference.ci.hi, RATE_DECIMALS),
+            numbers::rate(c.old, &c.old_ci),
+            numbers::rate(c.new, &c.new_ci),
+            numbers::difference(&c.difference),
+            numbers::difference_interval(&c.difference),
             if c.moved { "yes" } else { "no" },
         ));
     }

@@ -23,6 +23,7 @@ mod error;
 mod fonts;
 mod frame;
 mod labels;
+pub mod numbers;
 mod rounds_chart;
 mod rounds_csv;
 mod style;

@@ -6,9 +6,10 @@
 //!
 //! Contains nothing volatile (no timings, dates, paths or thread counts).
 
-use super::labels::{cell_label, fixed, signed, values_label, MEAN_DECIMALS, RATE_DECIMALS};
+use super::labels::{cell_label, values_label};
+use super::numbers::{self, grouped};
 use super::{Report, CELLS_CSV, LARGEST_EFFECTS, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
-use crate::analysis::{self, Effect, Interval, Method, Proportion};
+use crate::analysis::{self, Effect, Method, Proportion};
 use crate::results::Streams;
 
 /// `summary.md` as text.
@@ -60,23 +61,10 @@ fn code(text: &str) -> String {
     format!("`{text}`")
 }
 
+/// Numbers here are for people: each to the precision its own interval
+/// supports ([`numbers`]); `cells.csv` has them all to fixed decimals.
 fn rate_with_interval(p: &Proportion) -> String {
-    format!(
-        "{} {}",
-        fixed(p.estimate, RATE_DECIMALS),
-        interval(&p.ci, false)
-    )
-}
-
-fn interval(ci: &Interval, signs: bool) -> String {
-    let number = |v| {
-        if signs {
-            signed(v, RATE_DECIMALS)
-        } else {
-            fixed(v, RATE_DECIMALS)
-        }
-    };
-    format!("[{}, {}]", number(ci.lo), number(ci.hi))
+    numbers::rate_with_interval(p.estimate, &p.ci)
 }
 
 fn scenario(md: &mut Markdown, report: &Report) {
@@ -90,23 +78,25 @@ fn scenario(md: &mut Markdown, report: &Report) {
     md.line(format!("- **Ruleset:** {}", code(&info.rules)));
     md.line(format!("- **Seed:** {}", info.seed));
     match &info.precision {
-        None => md.line(format!("- **Fights per cell:** {}", info.fights)),
+        None => md.line(format!("- **Fights per cell:** {}", grouped(info.fights))),
         Some(p) => {
             let fights = report.summaries.iter().map(|s| s.fights);
             let (least, most) = (fights.clone().min().unwrap_or(0), fights.max().unwrap_or(0));
             md.line(format!(
                 "- **Fights per cell:** until the 95% half-width of every win rate and of \
                  every difference from the baseline is at most {} (from {} fights, at most {} \
-                 per cell, in whole batches of {}): {least} to {most}",
+                 per cell, in whole batches of {}): {} to {}",
                 p.target,
-                info.fights,
-                p.max_fights,
+                grouped(info.fights),
+                grouped(p.max_fights),
                 crate::run::Budget::Precision {
                     fights: info.fights,
                     target: p.target,
                     max_fights: p.max_fights,
                 }
-                .batch()
+                .batch(),
+                grouped(least),
+                grouped(most)
             ));
             let capped: Vec<String> = report
                 .cells
@@ -191,8 +181,11 @@ fn results_table(md: &mut Markdown, report: &Report) {
         let mut row = vec![cell.index.to_string()];
         row.extend(cell.axis_values.iter().cloned());
         row.extend(s.wins.iter().map(rate_with_interval));
-        row.push(fixed(s.draws.estimate, RATE_DECIMALS));
-        row.push(fixed(s.rounds_mean, MEAN_DECIMALS));
+        row.push(numbers::rate(s.draws.estimate, &s.draws.ci));
+        row.push(numbers::mean(
+            s.rounds_mean,
+            analysis::rounds_mean_half_width(s),
+        ));
         row.push(s.rounds_p50.to_string());
         row.push(s.rounds_p90.to_string());
         md.row(&row);
@@ -264,7 +257,7 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
          the `delta_` columns of [{CELLS_CSV}]({CELLS_CSV}).",
         side.name,
         cell_label(base_cell),
-        fixed(base.estimate, RATE_DECIMALS)
+        numbers::rate(base.estimate, &base.ci)
     ));
     md.blank();
     if effects.is_empty() {
@@ -291,11 +284,21 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         .cells
         .get(effect.cell)
         .map_or_else(String::new, |c| values_label(&c.axis_values));
+    let rate = report
+        .summaries
+        .get(effect.cell)
+        .and_then(|s| s.wins.get(effect.side))
+        .map_or_else(String::new, rate_with_interval_estimate);
     md.row(&[
         effect.cell.to_string(),
         values,
-        fixed(effect.win_rate, RATE_DECIMALS),
-        signed(effect.difference.estimate, RATE_DECIMALS),
-        interval(&effect.difference.ci, true),
+        rate,
+        numbers::difference(&effect.difference),
+        numbers::difference_interval(&effect.difference),
     ]);
+}
+
+/// A win rate alone, to the precision of its interval.
+fn rate_with_interval_estimate(p: &Proportion) -> String {
+    numbers::rate(p.estimate, &p.ci)
 }
