@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
 use crate::engine::{BatchStat, Encounter, Fight, Tally};
-use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, SideInfo, Streams};
+use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, Setup, SideInfo, Streams};
 use crate::rules::Ruleset;
 use crate::scenario::compile::{compile, Compiled};
 use crate::scenario::schema::Ctx;
@@ -95,10 +95,17 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
 fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let cells = scenario.cells()?;
     let mut encounters = Vec::with_capacity(cells.len());
+    let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     for cell in &cells {
         let compiled = compile_cell::<R>(scenario, cell)?;
         encounters.push(compiled.encounter);
+        // What this cell fights with, so the summary can show what each
+        // cell changes rather than only the base scenario's values.
+        setups.push(Setup {
+            sides: sides_info(&compiled),
+            options: compiled.options.clone(),
+        });
         if first.is_none() {
             first = Some(compiled);
         }
@@ -114,26 +121,32 @@ fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
         seed: scenario.seed,
         fights: scenario.fights,
         max_rounds: scenario.max_rounds,
-        sides: described
-            .sides
-            .iter()
-            .map(|s| SideInfo {
-                name: s.name.clone(),
-                units: s.groups.clone(),
-            })
-            .collect(),
+        sides: sides_info(&described),
         axes: scenario.axes.iter().map(|a| a.path.clone()).collect(),
         counters: R::COUNTERS.to_vec(),
         options: described.options.clone(),
         baseline: scenario.baseline,
         streams: Streams::Common,
         precision: None,
+        setups,
     };
     Ok(Plan {
         info,
         cells: cells.into_iter().map(|c| c.axis_values).collect(),
         sim: Box::new(Cells { encounters }),
     })
+}
+
+/// A compiled scenario's sides as the report describes them.
+fn sides_info<R: Ruleset>(compiled: &Compiled<R>) -> Vec<SideInfo> {
+    compiled
+        .sides
+        .iter()
+        .map(|s| SideInfo {
+            name: s.name.clone(),
+            units: s.groups.clone(),
+        })
+        .collect()
 }
 
 /// Compile one cell; errors caused by an axis value name the cell.

@@ -12,7 +12,7 @@
 //! separators (`10,000`).
 
 use super::labels::{fixed, signed};
-use crate::analysis::{Difference, Interval};
+use crate::analysis::{proportion, Difference, Interval, Proportion};
 
 /// Fewest decimals of a rate (a win rate is never printed as `1`).
 const RATE_MIN_DECIMALS: usize = 1;
@@ -39,7 +39,9 @@ pub fn grouped(n: u64) -> String {
 /// 2; within `min..=MAX_DECIMALS`. An exact value (half-width 0 or not
 /// finite) gets [`EXACT_DECIMALS`].
 pub fn decimals_for(half_width: f64, min: usize) -> usize {
-    if !(half_width.is_finite() && half_width > 0.0) {
+    // Below 1e-9 the width is rounding error of an exact value (batches
+    // that all differ by the same amount).
+    if !(half_width.is_finite() && half_width > 1e-9) {
         return EXACT_DECIMALS.max(min);
     }
     let place = half_width.log10().floor();
@@ -58,6 +60,18 @@ fn half(ci: &Interval) -> f64 {
 /// A rate to the precision of its interval: `0.512`.
 pub fn rate(estimate: f64, ci: &Interval) -> String {
     fixed(estimate, decimals_for(half(ci), RATE_MIN_DECIMALS))
+}
+
+/// A share of fights: `0` or `1` when none or all of them (draws in a
+/// scenario where no fight reaches the round cap), otherwise [`rate`].
+pub fn share(p: &Proportion) -> String {
+    if p.count == 0 {
+        "0".to_owned()
+    } else if p.count == p.trials {
+        "1".to_owned()
+    } else {
+        rate(p.estimate, &p.ci)
+    }
 }
 
 /// A rate and its interval: `0.512 [0.503, 0.522]`.
@@ -133,7 +147,8 @@ mod tests {
         assert_eq!(decimals_for(0.035, 1), 2);
         assert_eq!(decimals_for(0.3, 1), 1);
         assert_eq!(decimals_for(3.0, 0), 0);
-        assert_eq!(decimals_for(1e-12, 0), MAX_DECIMALS);
+        assert_eq!(decimals_for(1e-7, 0), MAX_DECIMALS);
+        assert_eq!(decimals_for(1e-17, 0), EXACT_DECIMALS);
         assert_eq!(decimals_for(0.0, 1), EXACT_DECIMALS);
         assert_eq!(decimals_for(f64::INFINITY, 1), EXACT_DECIMALS);
     }
@@ -169,6 +184,13 @@ mod tests {
         // An interval that includes zero may show it.
         let noise = d(0.001, -0.008, 0.010);
         assert_eq!(difference_interval(&noise), "[-0.008, +0.010]");
+    }
+
+    #[test]
+    fn shares_of_none_or_all_are_exact() {
+        assert_eq!(share(&proportion(0, 20_000)), "0");
+        assert_eq!(share(&proportion(20_000, 20_000)), "1");
+        assert_eq!(share(&proportion(5_000, 10_000)), "0.500");
     }
 
     #[test]
