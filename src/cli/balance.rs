@@ -180,8 +180,8 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         Err(SearchError::Unreachable { from, to }) => {
             let rate = |p: &Probe| {
                 format!(
-                    "{:.4} (95% {:.4}–{:.4})",
-                    p.rate.estimate, p.rate.ci.lo, p.rate.ci.hi
+                    "{})",
+                    crate::report::balance::rate_label(p).replacen(", ", " (", 1)
                 )
             };
             let side_of = |p: &Probe| {

@@ -91,13 +91,15 @@ fn probes_csv(results: &BalanceResults) -> Result<Vec<u8>, ReportError> {
     b.finish(probes.len())?.to_csv()
 }
 
-/// `0.3012 (95% 0.2967–0.3057)`.
+/// `0.301, 95% 0.297–0.306`: to the precision of the interval
+/// ([`super::numbers`]; probes.csv keeps fixed decimals).
 pub fn rate_label(p: &Probe) -> String {
+    let d = super::numbers::rate_decimals(&p.rate.ci);
     format!(
         "{}, 95% {}–{}",
-        fixed(p.rate.estimate, RATE_DECIMALS),
-        fixed(p.rate.ci.lo, RATE_DECIMALS),
-        fixed(p.rate.ci.hi, RATE_DECIMALS)
+        fixed(p.rate.estimate, d),
+        fixed(p.rate.ci.lo, d),
+        fixed(p.rate.ci.hi, d)
     )
 }
 
@@ -196,11 +198,11 @@ fn balance_md(r: &BalanceResults) -> String {
             "| {} | {} | {} | {} | {} | {}–{} | {mark} |",
             i + 1,
             r.value_label(p.value),
-            p.rate.trials,
-            p.rate.count,
-            fixed(p.rate.estimate, RATE_DECIMALS),
-            fixed(p.rate.ci.lo, RATE_DECIMALS),
-            fixed(p.rate.ci.hi, RATE_DECIMALS),
+            super::numbers::grouped(p.rate.trials),
+            super::numbers::grouped(p.rate.count),
+            fixed(p.rate.estimate, super::numbers::rate_decimals(&p.rate.ci)),
+            fixed(p.rate.ci.lo, super::numbers::rate_decimals(&p.rate.ci)),
+            fixed(p.rate.ci.hi, super::numbers::rate_decimals(&p.rate.ci)),
         );
     }
     let _ = writeln!(

@@ -12,7 +12,7 @@
 //! separators (`10,000`).
 
 use super::labels::{fixed, signed};
-use crate::analysis::{proportion, Difference, Interval, Proportion};
+use crate::analysis::{Difference, Interval, Proportion};
 
 /// Fewest decimals of a rate (a win rate is never printed as `1`).
 const RATE_MIN_DECIMALS: usize = 1;
@@ -55,6 +55,11 @@ pub fn decimals_for(half_width: f64, min: usize) -> usize {
 /// Half the width of an interval.
 fn half(ci: &Interval) -> f64 {
     (ci.hi - ci.lo) / 2.0
+}
+
+/// Decimals of a rate with this interval.
+pub fn rate_decimals(ci: &Interval) -> usize {
+    decimals_for(half(ci), RATE_MIN_DECIMALS)
 }
 
 /// A rate to the precision of its interval: `0.512`.
@@ -121,6 +126,7 @@ pub fn mean(value: f64, half_width: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::proportion;
 
     fn d(estimate: f64, lo: f64, hi: f64) -> Difference {
         Difference {
