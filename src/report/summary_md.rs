@@ -390,7 +390,7 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
          the `delta_` columns of [{CELLS_CSV}]({CELLS_CSV}).",
         side.name,
         cell_label(base_cell),
-        numbers::rate(base.estimate, &base.ci)
+        numbers::share(base)
     ));
     md.blank();
     if effects.is_empty() {
@@ -421,7 +421,7 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         .summaries
         .get(effect.cell)
         .and_then(|s| s.wins.get(effect.side))
-        .map_or_else(String::new, rate_with_interval_estimate);
+        .map_or_else(String::new, numbers::share);
     md.row(&[
         effect.cell.to_string(),
         values,
@@ -429,11 +429,6 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         numbers::difference(&effect.difference),
         numbers::difference_interval(&effect.difference),
     ]);
-}
-
-/// A win rate alone, to the precision of its interval.
-fn rate_with_interval_estimate(p: &Proportion) -> String {
-    numbers::rate(p.estimate, &p.ci)
 }
 
 #[cfg(test)]
