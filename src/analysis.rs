@@ -388,23 +388,34 @@ pub fn compare_all(cells: &[(&Summary, &[BatchStat])], baseline: usize) -> Vec<C
         .collect()
 }
 
+/// The variance of a cell's mean fight length as an estimate (sample
+/// variance of the lengths over the fights); infinite with fewer than 2
+/// fights.
+fn rounds_mean_variance(s: &Summary) -> f64 {
+    if s.fights < 2 {
+        return f64::INFINITY;
+    }
+    let m = s.rounds_mean;
+    let ss: f64 = s
+        .lengths
+        .iter()
+        .map(|l| l.fights as f64 * (l.rounds as f64 - m).powi(2))
+        .sum();
+    ss / (s.fights - 1) as f64 / s.fights as f64
+}
+
+/// The 95% half-width of a cell's mean fight length (normal interval over
+/// independent fights): how many of its digits mean something. Infinite
+/// with fewer than 2 fights.
+pub fn rounds_mean_half_width(s: &Summary) -> f64 {
+    Z95 * rounds_mean_variance(s).sqrt()
+}
+
 /// Welch's normal 95% interval for the difference of two cells' mean fight
 /// lengths, from their histograms (independent samples).
 fn welch(a: &Summary, b: &Summary) -> Difference {
-    let variance = |s: &Summary| {
-        if s.fights < 2 {
-            return f64::INFINITY;
-        }
-        let m = s.rounds_mean;
-        let ss: f64 = s
-            .lengths
-            .iter()
-            .map(|l| l.fights as f64 * (l.rounds as f64 - m).powi(2))
-            .sum();
-        ss / (s.fights - 1) as f64 / s.fights as f64
-    };
     let d = a.rounds_mean - b.rounds_mean;
-    let half = Z95 * (variance(a) + variance(b)).sqrt();
+    let half = Z95 * (rounds_mean_variance(a) + rounds_mean_variance(b)).sqrt();
     Difference {
         estimate: d,
         ci: Interval {
@@ -765,6 +776,17 @@ mod tests {
         let d = welch(&summarize(&ta, 2, 0), &summarize(&tb, 2, 0));
         assert_eq!(d.estimate, 0.0);
         assert!(close(d.ci.hi, Z95 * (1.0f64 / 3.0).sqrt(), 1e-12));
+        // One cell's own mean: var 4/3 over 4 fights, half = z · √(1/3).
+        let a = summarize(&ta, 2, 0);
+        assert!(close(
+            rounds_mean_half_width(&a),
+            Z95 * (1.0f64 / 3.0).sqrt(),
+            1e-12
+        ));
+        assert_eq!(
+            rounds_mean_half_width(&summarize(&Tally::default(), 2, 0)),
+            f64::INFINITY
+        );
     }
 
     #[test]

@@ -42,6 +42,21 @@ pub struct ScenarioInfo {
     pub streams: Streams,
     /// The precision target, when the run had one (`--precision`).
     pub precision: Option<Precision>,
+    /// What each cell fights with, in cell order, where the matrix may
+    /// change what `sides` and `options` say of the base scenario (an axis on
+    /// `sides.defenders.rifleman.cover`, `units.rifleman.hp`,
+    /// `options.crit`, ...). Empty when not known: the summary then shows
+    /// the base scenario only.
+    pub setups: Vec<Setup>,
+}
+
+/// One cell's unit groups and options, described as in [`ScenarioInfo`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// Sides in scenario order, each with its unit groups.
+    pub sides: Vec<SideInfo>,
+    /// The options in force, as `name = value` lines.
+    pub options: Vec<String>,
 }
 
 /// How batches draw their random numbers.

@@ -2,12 +2,23 @@
 //! parallel, deterministically: a fixed number of fights per cell, or (with a
 //! precision target) rounds of batches until every cell is precise enough.
 //!
-//! Work is split into (cell, batch) items of [`BATCH`] fights. Batch `b` of
-//! every cell draws from the stream seeded by `(seed, b)` alone, so results
-//! do not depend on the thread count or on scheduling, and all cells share
-//! random numbers batch by batch (common random numbers: differences between
-//! cells are far less noisy than between independent runs). Tallies are
-//! integers merged with `+=`, so the reduction order cannot change a result.
+//! Work is split into (cell, batch) items of [`Budget::batch`] fights. Batch
+//! `b` of every cell draws from the stream seeded by `(seed, b)` alone, so
+//! results do not depend on the thread count or on scheduling, and all cells
+//! share random numbers batch by batch (common random numbers: differences
+//! between cells are far less noisy than between independent runs). Tallies
+//! are integers merged with `+=`, so the reduction order cannot change a
+//! result.
+//!
+//! The batch is also the unit of the paired batch-means intervals
+//! ([`crate::analysis::batch_means`]): with `B` batches they use Student's t
+//! with `B − 1` degrees of freedom, so a cell needs a few dozen batches for
+//! its intervals to be as tight as its fights allow (with 3 batches, t(2) =
+//! 4.30 against t(31) = 2.04, and the spread itself is estimated from 3
+//! values). The batch size is therefore chosen from the fights per cell:
+//! [`TARGET_BATCHES`] batches, each of [`MIN_BATCH`] to [`MAX_BATCH`] fights
+//! (see [`batch_size`]). One size serves every cell of a run, so batch `b` of
+//! every cell covers the same fights of the same stream.
 
 use std::sync::Mutex;
 
@@ -16,15 +27,38 @@ use rayon::prelude::*;
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
 use crate::engine::{BatchStat, Encounter, Fight, Tally};
-use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, SideInfo, Streams};
+use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, Setup, SideInfo, Streams};
 use crate::rules::Ruleset;
 use crate::scenario::compile::{compile, Compiled};
 use crate::scenario::schema::Ctx;
 use crate::scenario::{Cell, Scenario, ScenarioError};
 
-/// Fights per batch: the unit of parallel work, of random streams and of
-/// the per-batch statistics kept for paired comparisons.
-pub const BATCH: u32 = 4096;
+/// Most fights in a batch: from `TARGET_BATCHES × MAX_BATCH` = 131,072
+/// fights per cell on, batches stop shrinking and their number grows (memory
+/// for per-batch statistics stays what it was with fixed 4096-fight batches).
+pub const MAX_BATCH: u32 = 4096;
+/// Fewest fights in a batch: below this the per-batch set-up (seeding the
+/// stream, preparing the start state, one rayon task) starts to show in the
+/// fights per second. Runs of fewer than `TARGET_BATCHES × MIN_BATCH` = 4096
+/// fights per cell have fewer batches.
+pub const MIN_BATCH: u32 = 128;
+/// Batches a cell of a fixed-size run aims for: 32 batches give paired
+/// intervals 31 degrees of freedom, within 4% of the normal quantile.
+pub const TARGET_BATCHES: u64 = 32;
+/// With a precision target, the most batches a cell may need to reach its
+/// `max_fights` cap: bounds the per-batch statistics kept per cell.
+pub const PRECISION_MAX_BATCHES: u64 = 4096;
+
+/// Fights per batch of a run of `fights` fights per cell: `fights /`
+/// [`TARGET_BATCHES`] rounded up, within [`MIN_BATCH`]..=[`MAX_BATCH`]. The
+/// unit of parallel work, of random streams and of the per-batch statistics
+/// kept for paired comparisons. 10,000 fights: 32 batches of 313 (the last
+/// 297); 4096 fights: 32 of 128; 1000 fights: 8 of 128 (the last 104).
+pub fn batch_size(fights: u64) -> u32 {
+    fights
+        .div_ceil(TARGET_BATCHES)
+        .clamp(u64::from(MIN_BATCH), u64::from(MAX_BATCH)) as u32
+}
 
 /// A scenario with every cell compiled and checked: ready to fight.
 pub struct Plan {
@@ -61,10 +95,17 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
 fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let cells = scenario.cells()?;
     let mut encounters = Vec::with_capacity(cells.len());
+    let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     for cell in &cells {
         let compiled = compile_cell::<R>(scenario, cell)?;
         encounters.push(compiled.encounter);
+        // What this cell fights with, so the summary can show what each
+        // cell changes rather than only the base scenario's values.
+        setups.push(Setup {
+            sides: sides_info(&compiled),
+            options: compiled.options.clone(),
+        });
         if first.is_none() {
             first = Some(compiled);
         }
@@ -80,26 +121,32 @@ fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
         seed: scenario.seed,
         fights: scenario.fights,
         max_rounds: scenario.max_rounds,
-        sides: described
-            .sides
-            .iter()
-            .map(|s| SideInfo {
-                name: s.name.clone(),
-                units: s.groups.clone(),
-            })
-            .collect(),
+        sides: sides_info(&described),
         axes: scenario.axes.iter().map(|a| a.path.clone()).collect(),
         counters: R::COUNTERS.to_vec(),
         options: described.options.clone(),
         baseline: scenario.baseline,
         streams: Streams::Common,
         precision: None,
+        setups,
     };
     Ok(Plan {
         info,
         cells: cells.into_iter().map(|c| c.axis_values).collect(),
         sim: Box::new(Cells { encounters }),
     })
+}
+
+/// A compiled scenario's sides as the report describes them.
+fn sides_info<R: Ruleset>(compiled: &Compiled<R>) -> Vec<SideInfo> {
+    compiled
+        .sides
+        .iter()
+        .map(|s| SideInfo {
+            name: s.name.clone(),
+            units: s.groups.clone(),
+        })
+        .collect()
 }
 
 /// Compile one cell; errors caused by an axis value name the cell.
@@ -149,6 +196,26 @@ pub enum Budget {
     },
 }
 
+impl Budget {
+    /// Fights per batch of every cell of this run: [`batch_size`] of the
+    /// fights per cell; with a precision target, of the starting fights but
+    /// large enough that the cap needs at most [`PRECISION_MAX_BATCHES`]
+    /// batches.
+    pub fn batch(&self) -> u32 {
+        match *self {
+            Budget::Fights(fights) => batch_size(fights),
+            Budget::Precision {
+                fights, max_fights, ..
+            } => {
+                let cap_bound = max_fights
+                    .div_ceil(PRECISION_MAX_BATCHES)
+                    .min(u64::from(MAX_BATCH)) as u32;
+                batch_size(fights).max(cap_bound)
+            }
+        }
+    }
+}
+
 /// One cell's fights so far.
 #[derive(Clone)]
 struct Acc {
@@ -188,7 +255,8 @@ impl Plan {
         progress: &(dyn Fn(u64) + Sync),
     ) -> RunResults {
         let n_cells = self.cells.len();
-        let batch = BATCH as u64;
+        let size = budget.batch();
+        let batch = u64::from(size);
         let mut acc = vec![
             Acc {
                 tally: Tally::default(),
@@ -199,7 +267,7 @@ impl Plan {
         let mut capped = vec![false; n_cells];
         let precision = match budget {
             Budget::Fights(fights) => {
-                let sizes = batch_sizes(fights);
+                let sizes = batch_sizes(fights, size);
                 self.fight(&mut acc, &vec![sizes; n_cells], seed, streams, progress);
                 None
             }
@@ -215,7 +283,7 @@ impl Plan {
                     let plan: Vec<Vec<u32>> = wanted
                         .iter()
                         .zip(&acc)
-                        .map(|(&w, a)| vec![BATCH; (w as usize).saturating_sub(a.batches.len())])
+                        .map(|(&w, a)| vec![size; (w as usize).saturating_sub(a.batches.len())])
                         .collect();
                     if plan.iter().all(Vec::is_empty) {
                         break;
@@ -353,10 +421,10 @@ impl Plan {
     }
 }
 
-/// The sizes of the batches of `fights` fights: full batches, the last one
-/// partial.
-fn batch_sizes(fights: u64) -> Vec<u32> {
-    let batch = BATCH as u64;
+/// The sizes of the batches of `fights` fights in batches of `size`: full
+/// batches, the last one partial.
+fn batch_sizes(fights: u64, size: u32) -> Vec<u32> {
+    let batch = u64::from(size);
     (0..fights.div_ceil(batch))
         .map(|b| (fights - b * batch).min(batch) as u32)
         .collect()
@@ -377,5 +445,49 @@ fn batch_stat(t: &Tally) -> BatchStat {
             .enumerate()
             .map(|(r, &n)| r as u64 * n)
             .sum::<u64>() as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_size_gives_enough_batches() {
+        // The default 10,000 fights: 32 batches (it was 3 of 4096).
+        assert_eq!(batch_size(10_000), 313);
+        assert_eq!(batch_sizes(10_000, 313).len(), 32);
+        assert_eq!(batch_sizes(10_000, 313).iter().sum::<u32>(), 10_000);
+        assert_eq!(batch_sizes(10_000, 313).last(), Some(&297));
+        // Every fights count from 4096 up gets at least 32 batches.
+        for fights in [4096, 4097, 20_000, 131_071, 131_072, 200_000, 10_000_000] {
+            let size = batch_size(fights);
+            assert!(
+                fights.div_ceil(u64::from(size)) >= TARGET_BATCHES,
+                "{fights}"
+            );
+            assert!((MIN_BATCH..=MAX_BATCH).contains(&size), "{fights}");
+        }
+        // Small runs: batches of the minimum size.
+        assert_eq!(batch_size(1), MIN_BATCH);
+        assert_eq!(batch_sizes(1000, batch_size(1000)).len(), 8);
+        // Large runs: 4096, as with the old fixed batches.
+        assert_eq!(batch_size(1_000_000), MAX_BATCH);
+    }
+
+    #[test]
+    fn precision_batches_are_bounded_by_the_cap() {
+        let budget = |fights, max_fights| Budget::Precision {
+            fights,
+            target: 0.01,
+            max_fights,
+        };
+        // A small cap: the starting fights decide.
+        assert_eq!(budget(10_000, 200_000).batch(), 313);
+        // The default cap of 10 million needs batches of 2442 to stay within
+        // 4096 batches per cell.
+        assert_eq!(budget(10_000, 10_000_000).batch(), 2442);
+        assert_eq!(budget(10_000, u64::MAX / 2).batch(), MAX_BATCH);
+        assert_eq!(Budget::Fights(10_000).batch(), 313);
     }
 }

@@ -1053,12 +1053,22 @@ fn precision_runs_are_deterministic_and_report_the_cap() {
     let (header, rows) = parse_csv(&text);
     assert_eq!(header.last().map(String::as_str), Some("capped"));
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    // The fixture's 2000 fights to start, a cap of 200,000: batches of 128.
+    let batch = f64::from(
+        skirmish::run::Budget::Precision {
+            fights: 2000,
+            target: 0.01,
+            max_fights: 200_000,
+        }
+        .batch(),
+    );
+    assert_eq!(batch, 128.0);
     for row in &rows {
         let f = |name: &str| row[col(name)].parse::<f64>().unwrap();
         assert_eq!(row[col("capped")], "0", "{text}");
         // Whole batches, at least 8 of them, and the target is met.
-        assert_eq!(f("fights") % 4096.0, 0.0);
-        assert!(f("fights") >= 8.0 * 4096.0);
+        assert_eq!(f("fights") % batch, 0.0);
+        assert!(f("fights") >= 8.0 * batch);
         assert!((f("win_rate_attackers_hi") - f("win_rate_attackers_lo")) / 2.0 <= 0.01 + 1e-4);
         assert!(
             (f("delta_win_rate_attackers_hi") - f("delta_win_rate_attackers_lo")) / 2.0

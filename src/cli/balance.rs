@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{anyhow, Context};
 use clap::Args;
 
-use super::{human, progress, Failure};
+use super::{progress, Failure};
 use crate::analysis::balance::{self, Domain, Probe, SearchError};
 use crate::analysis::proportion;
 use crate::report::balance as report;
@@ -157,9 +157,10 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     let seed = args.seed.unwrap_or(s.seed);
     let bar = progress::fights_bar(
         balance::max_probes(from, to, domain).saturating_mul(fights),
+        progress::Total::AtMost,
+        &format!("{} balance", s.name),
         args.quiet,
     );
-    bar.set_message(format!("{} balance", s.name));
     let started = Instant::now();
     let probe = |value: f64| -> Result<crate::analysis::Proportion, ScenarioError> {
         let p = plan(&s.with_balance_value(&axis, value))?;
@@ -184,8 +185,8 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         Err(SearchError::Unreachable { from, to }) => {
             let rate = |p: &Probe| {
                 format!(
-                    "{:.4} (95% {:.4}–{:.4})",
-                    p.rate.estimate, p.rate.ci.lo, p.rate.ci.hi
+                    "{})",
+                    crate::report::balance::rate_label(p).replacen(", ", " (", 1)
                 )
             };
             let side_of = |p: &Probe| {
@@ -230,8 +231,9 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     let probes = results.crossing.probes.len();
     let total = probes as u64 * fights;
     let timing = format!(
-        "{probes} probes, {total} fights in {seconds:.2} s: {} fights/s on {} thread{}",
-        human(total as f64 / seconds.max(1e-9)),
+        "{probes} probes, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+        crate::report::numbers::grouped(total),
+        progress::human(total as f64 / seconds.max(1e-9)),
         pool.current_num_threads(),
         if pool.current_num_threads() == 1 {
             ""

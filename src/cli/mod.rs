@@ -258,15 +258,13 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         };
         // With a precision target the number of fights is only known at the
         // end: the bar counts toward the cap, an upper bound, and says so.
-        let (bar_total, message) = match budget {
-            Budget::Precision { max_fights, .. } => (
-                p.total_fights(max_fights),
-                format!("{} (up to the cap)", s.name),
-            ),
-            _ => (p.total_fights(fights), s.name.clone()),
+        let (bar_total, kind) = match budget {
+            Budget::Precision { max_fights, .. } => {
+                (p.total_fights(max_fights), progress::Total::AtMost)
+            }
+            _ => (p.total_fights(fights), progress::Total::Exact),
         };
-        let bar = progress::fights_bar(bar_total, args.quiet);
-        bar.set_message(message);
+        let bar = progress::fights_bar(bar_total, kind, &s.name, args.quiet);
         let started = Instant::now();
         let streams = if args.independent_streams {
             Streams::Independent
@@ -279,10 +277,11 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         bar.finish_and_clear();
         let rate = total as f64 / seconds.max(1e-9);
         let timing = format!(
-            "{} cell{}, {total} fights in {seconds:.2} s: {} fights/s on {} thread{}",
-            p.cells.len(),
+            "{} cell{}, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+            crate::report::numbers::grouped(p.cells.len() as u64),
             if p.cells.len() == 1 { "" } else { "s" },
-            human(rate),
+            crate::report::numbers::grouped(total),
+            progress::human(rate),
             pool.current_num_threads(),
             if pool.current_num_threads() == 1 {
                 ""
@@ -399,15 +398,4 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// 1234567.0 → "1.23 M".
-fn human(x: f64) -> String {
-    if x >= 1e6 {
-        format!("{:.2} M", x / 1e6)
-    } else if x >= 1e3 {
-        format!("{:.1} k", x / 1e3)
-    } else {
-        format!("{x:.0}")
-    }
 }

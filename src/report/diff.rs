@@ -287,6 +287,8 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
                 side: name.clone(),
                 old: po.estimate,
                 new: pn.estimate,
+                old_ci: po.ci,
+                new_ci: pn.ci,
                 difference,
                 moved: difference.ci.excludes_zero(),
             });
@@ -339,6 +341,20 @@ mod tests {
     #[test]
     fn csv_fields_unquote() {
         assert_eq!(split_csv("a,\"b,c\",\"d\"\"e\","), ["a", "b,c", "d\"e", ""]);
+    }
+
+    #[test]
+    fn table_prints_numbers_to_their_precision() {
+        // 1000 fights a cell: Wilson ±0.03 → 2 decimals; the change +0.1 with
+        // Newcombe ±0.043 → 2 decimals, signed (diff.csv keeps 4).
+        let d = diff(&report(&[500, 500]), &report(&[500, 600])).unwrap();
+        let table = table(&d, true);
+        assert!(
+            table.contains("| 1 | 1 | a | 0.50 | 0.60 | +0.10 | [+0.06, +0.14] | yes |"),
+            "{table}"
+        );
+        let csv = String::from_utf8(diff_csv::render(&d).unwrap()).unwrap();
+        assert!(csv.contains("0.5000,0.6000,0.1000,"), "{csv}");
     }
 
     fn report(wins: &[u64]) -> ReadReport {

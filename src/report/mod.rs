@@ -14,9 +14,11 @@
 //!
 //! Layout (each part imports only the parts above it, never a sibling part):
 //!
-//! - leaves: [`names`] (every file name), `labels` (numbers and cell names),
-//!   `error`, [`folder`] (which folders skirmish may write, and the writing), `model` (what the outputs read: [`Report`](model::Report), the
-//!   [`Diff`](diff::Diff) of two reports, [`ReportFile`]);
+//! - leaves: [`names`] (every file name), `labels` (cell names, fixed decimals),
+//!   [`numbers`] (numbers for people, to the precision of their intervals),
+//!   `error`, [`folder`] (which folders skirmish may write, and the
+//!   writing), `model` (what the outputs read: [`Report`](model::Report),
+//!   the [`Diff`](diff::Diff) of two reports, [`ReportFile`]);
 //! - `tables/`: one module per CSV file, over `tables::frame` (polars);
 //! - `charts/`: one module per PNG file, over `charts::style` and
 //!   `charts::fonts` (plotters);
@@ -37,6 +39,7 @@ mod folder;
 mod labels;
 mod model;
 mod names;
+pub mod numbers;
 mod tables;
 
 use std::path::Path;

@@ -7,7 +7,7 @@
 //! none of them, so no two parts of the report layer import each other.
 
 use super::error::ReportError;
-use crate::analysis::{self, Comparison, Difference, Summary};
+use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
 use crate::results::{CellResult, RunResults, ScenarioInfo};
 
@@ -108,6 +108,10 @@ pub struct Change {
     pub side: String,
     pub old: f64,
     pub new: f64,
+    /// The Wilson 95% intervals of `old` and `new` (how many of their digits
+    /// to print).
+    pub old_ci: Interval,
+    pub new_ci: Interval,
     /// `new − old` with Newcombe's 95% interval.
     pub difference: Difference,
     /// The interval excludes zero.

@@ -46,6 +46,7 @@ fn info(name: &str, axes: &[&str]) -> ScenarioInfo {
         baseline: 0,
         streams: crate::results::Streams::Common,
         precision: None,
+        setups: Vec::new(),
     }
 }
 

@@ -87,7 +87,7 @@ pub const TOP_FIELDS: &[Field] = &[
             max: MAX_FIGHTS,
         },
         Some(Lit::Int(10_000_000)),
-        "with `precision`: most fights per cell, rounded up to whole batches of 4096 \
+        "with `precision`: most fights per cell, rounded up to whole batches \
          (--max-fights overrides)",
     ),
 ];

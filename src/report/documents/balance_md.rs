@@ -4,17 +4,20 @@
 use std::fmt::Write as _;
 
 use crate::analysis::balance::Probe;
-use crate::report::labels::{fixed, RATE_DECIMALS};
+use crate::report::labels::fixed;
 use crate::report::names::BALANCE_PNG;
+use crate::report::numbers::{grouped, rate_decimals};
 use crate::results::BalanceResults;
 
-/// `0.3012 (95% 0.2967–0.3057)`.
+/// `0.301, 95% 0.297–0.306`: to the precision of the interval
+/// ([`crate::report::numbers`]; probes.csv keeps fixed decimals).
 pub fn rate_label(p: &Probe) -> String {
+    let d = rate_decimals(&p.rate.ci);
     format!(
         "{}, 95% {}–{}",
-        fixed(p.rate.estimate, RATE_DECIMALS),
-        fixed(p.rate.ci.lo, RATE_DECIMALS),
-        fixed(p.rate.ci.hi, RATE_DECIMALS)
+        fixed(p.rate.estimate, d),
+        fixed(p.rate.ci.lo, d),
+        fixed(p.rate.ci.hi, d)
     )
 }
 
@@ -113,11 +116,11 @@ pub(crate) fn render(r: &BalanceResults) -> String {
             "| {} | {} | {} | {} | {} | {}–{} | {mark} |",
             i + 1,
             r.value_label(p.value),
-            p.rate.trials,
-            p.rate.count,
-            fixed(p.rate.estimate, RATE_DECIMALS),
-            fixed(p.rate.ci.lo, RATE_DECIMALS),
-            fixed(p.rate.ci.hi, RATE_DECIMALS),
+            grouped(p.rate.trials),
+            grouped(p.rate.count),
+            fixed(p.rate.estimate, rate_decimals(&p.rate.ci)),
+            fixed(p.rate.ci.lo, rate_decimals(&p.rate.ci)),
+            fixed(p.rate.ci.hi, rate_decimals(&p.rate.ci)),
         );
     }
     let _ = writeln!(

@@ -1,9 +1,10 @@
 //! `diff.md`: two reports compared, in words and as a table of every
 //! (cell, side) change with its interval, linking `diff.png`.
 
-use crate::report::labels::{fixed, signed, values_label, RATE_DECIMALS};
+use crate::report::labels::values_label;
 use crate::report::model::Diff;
 use crate::report::names::DIFF_PNG;
+use crate::report::numbers;
 
 /// The table of changes as Markdown lines (also printed by the CLI).
 pub fn table(diff: &Diff, only_moved: bool) -> String {
@@ -12,16 +13,17 @@ pub fn table(diff: &Diff, only_moved: bool) -> String {
          |---:|---|---|---:|---:|---:|---|---|\n",
     );
     for c in diff.changes.iter().filter(|c| c.moved || !only_moved) {
+        // For people: each number to the precision its interval supports
+        // (diff.csv keeps fixed decimals).
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | [{}, {}] | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.cell,
             values_label(&c.values).replace('|', "\\|"),
             c.side,
-            fixed(c.old, RATE_DECIMALS),
-            fixed(c.new, RATE_DECIMALS),
-            signed(c.difference.estimate, RATE_DECIMALS),
-            signed(c.difference.ci.lo, RATE_DECIMALS),
-            signed(c.difference.ci.hi, RATE_DECIMALS),
+            numbers::rate(c.old, &c.old_ci),
+            numbers::rate(c.new, &c.new_ci),
+            numbers::difference(&c.difference),
+            numbers::difference_interval(&c.difference),
             if c.moved { "yes" } else { "no" },
         ));
     }

@@ -6,13 +6,12 @@
 //!
 //! Contains nothing volatile (no timings, dates, paths or thread counts).
 
-use crate::analysis::{self, Effect, Interval, Method, Proportion};
-use crate::report::labels::{
-    cell_label, fixed, signed, values_label, MEAN_DECIMALS, RATE_DECIMALS,
-};
+use crate::analysis::{self, Effect, Method, Proportion};
+use crate::report::labels::{cell_label, values_label};
 use crate::report::model::{Report, LARGEST_EFFECTS};
 use crate::report::names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
-use crate::results::Streams;
+use crate::report::numbers::{self, grouped};
+use crate::results::{CellResult, Streams};
 
 /// `summary.md` as text.
 pub(crate) fn render(report: &Report) -> String {
@@ -63,23 +62,10 @@ fn code(text: &str) -> String {
     format!("`{text}`")
 }
 
+/// Numbers here are for people: each to the precision its own interval
+/// supports ([`numbers`]); `cells.csv` has them all to fixed decimals.
 fn rate_with_interval(p: &Proportion) -> String {
-    format!(
-        "{} {}",
-        fixed(p.estimate, RATE_DECIMALS),
-        interval(&p.ci, false)
-    )
-}
-
-fn interval(ci: &Interval, signs: bool) -> String {
-    let number = |v| {
-        if signs {
-            signed(v, RATE_DECIMALS)
-        } else {
-            fixed(v, RATE_DECIMALS)
-        }
-    };
-    format!("[{}, {}]", number(ci.lo), number(ci.hi))
+    numbers::rate_with_interval(p.estimate, &p.ci)
 }
 
 fn scenario(md: &mut Markdown, report: &Report) {
@@ -93,18 +79,25 @@ fn scenario(md: &mut Markdown, report: &Report) {
     md.line(format!("- **Ruleset:** {}", code(&info.rules)));
     md.line(format!("- **Seed:** {}", info.seed));
     match &info.precision {
-        None => md.line(format!("- **Fights per cell:** {}", info.fights)),
+        None => md.line(format!("- **Fights per cell:** {}", grouped(info.fights))),
         Some(p) => {
             let fights = report.summaries.iter().map(|s| s.fights);
             let (least, most) = (fights.clone().min().unwrap_or(0), fights.max().unwrap_or(0));
             md.line(format!(
                 "- **Fights per cell:** until the 95% half-width of every win rate and of \
                  every difference from the baseline is at most {} (from {} fights, at most {} \
-                 per cell, in whole batches of {}): {least} to {most}",
+                 per cell, in whole batches of {}): {} to {}",
                 p.target,
-                info.fights,
-                p.max_fights,
-                crate::run::BATCH
+                grouped(info.fights),
+                grouped(p.max_fights),
+                crate::run::Budget::Precision {
+                    fights: info.fights,
+                    target: p.target,
+                    max_fights: p.max_fights,
+                }
+                .batch(),
+                grouped(least),
+                grouped(most)
             ));
             let capped: Vec<String> = report
                 .cells
@@ -137,15 +130,25 @@ fn scenario(md: &mut Markdown, report: &Report) {
         md.line("- **Options in force:** the ruleset's defaults");
     } else {
         md.line("- **Options in force:**");
-        for option in &info.options {
-            md.line(format!("  - {}", code(option)));
+        for (i, option) in info.options.iter().enumerate() {
+            let per_cell = varying(report, |setup| setup.options.get(i).map(String::as_str));
+            md.line(format!("  - {}{}", code(option), per_cell.intro()));
+            per_cell.lines(md, "    ", code);
         }
     }
     md.line("- **Sides:**");
-    for side in &info.sides {
+    for (s, side) in info.sides.iter().enumerate() {
         md.line(format!("  - **{}**", side.name));
-        for unit in &side.units {
-            md.line(format!("    - {unit}"));
+        for (g, unit) in side.units.iter().enumerate() {
+            let per_cell = varying(report, |setup| {
+                setup
+                    .sides
+                    .get(s)
+                    .and_then(|side| side.units.get(g))
+                    .map(String::as_str)
+            });
+            md.line(format!("    - {unit}{}", per_cell.intro()));
+            per_cell.lines(md, "      ", str::to_owned);
         }
     }
     if info.axes.is_empty() {
@@ -164,6 +167,112 @@ fn scenario(md: &mut Markdown, report: &Report) {
         }
     }
     md.blank();
+}
+
+/// Most variants listed under a line of the scenario that the matrix
+/// changes; the rest are counted.
+const MAX_VARIANTS: usize = 8;
+
+/// How the cells differ on one line of the scenario's description (a unit
+/// group, an option): the axes that change it and, for each combination of
+/// their values, the line in those cells.
+struct Variants {
+    /// Dotted paths of the axes the line depends on.
+    axes: Vec<String>,
+    /// (values of those axes, the line), in cell order of first appearance.
+    variants: Vec<(String, String)>,
+}
+
+impl Variants {
+    /// Said after the base line: nothing when no cell changes it.
+    fn intro(&self) -> String {
+        if self.variants.is_empty() {
+            return String::new();
+        }
+        let axes: Vec<String> = self.axes.iter().map(|a| code(a)).collect();
+        format!(
+            " in the base scenario; by cell, with {}:",
+            axes.join(VARIANT_AXES_SEPARATOR)
+        )
+    }
+
+    fn lines(&self, md: &mut Markdown, indent: &str, show: impl Fn(&str) -> String) {
+        for (values, line) in self.variants.iter().take(MAX_VARIANTS) {
+            md.line(format!("{indent}- {values}: {}", show(line)));
+        }
+        if self.variants.len() > MAX_VARIANTS {
+            md.line(format!(
+                "{indent}- … and {} more combinations",
+                self.variants.len() - MAX_VARIANTS
+            ));
+        }
+    }
+}
+
+const VARIANT_AXES_SEPARATOR: &str = " and ";
+
+/// How the cells' `line_of` their setup differs, if it does. An axis counts
+/// when two cells that agree on every other axis differ on the line.
+fn varying<'a>(
+    report: &'a Report,
+    line_of: impl Fn(&'a crate::results::Setup) -> Option<&'a str>,
+) -> Variants {
+    let setups = &report.info.setups;
+    let none = Variants {
+        axes: Vec::new(),
+        variants: Vec::new(),
+    };
+    if setups.len() != report.cells.len() || setups.is_empty() {
+        return none;
+    }
+    let lines: Vec<Option<&str>> = setups.iter().map(&line_of).collect();
+    if lines.iter().all(|l| *l == lines[0]) {
+        return none;
+    }
+    let axes = report.info.axes.len();
+    fn others(cell: &CellResult, axis: usize) -> Vec<&str> {
+        cell.axis_values
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != axis)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+    let mut relevant: Vec<usize> = (0..axes)
+        .filter(|&axis| {
+            let mut seen: std::collections::HashMap<Vec<&str>, Option<&str>> =
+                std::collections::HashMap::new();
+            report
+                .cells
+                .iter()
+                .zip(&lines)
+                .any(|(cell, &line)| *seen.entry(others(cell, axis)).or_insert(line) != line)
+        })
+        .collect();
+    if relevant.is_empty() {
+        // Only several axes together change it (never for a single value
+        // substituted per axis); name them all.
+        relevant = (0..axes).collect();
+    }
+    let mut variants: Vec<(String, String)> = Vec::new();
+    let mut keys: std::collections::HashSet<Vec<&str>> = std::collections::HashSet::new();
+    for (cell, line) in report.cells.iter().zip(&lines) {
+        let key: Vec<&str> = relevant
+            .iter()
+            .filter_map(|&a| cell.axis_values.get(a).map(String::as_str))
+            .collect();
+        if keys.insert(key.clone()) {
+            let key: Vec<String> = key.into_iter().map(str::to_owned).collect();
+            variants.push((values_label(&key), line.unwrap_or("(none)").to_owned()));
+        }
+    }
+    Variants {
+        axes: relevant
+            .iter()
+            .filter_map(|&a| report.info.axes.get(a).cloned())
+            .collect(),
+        variants,
+    }
 }
 
 fn results_table(md: &mut Markdown, report: &Report) {
@@ -189,8 +298,11 @@ fn results_table(md: &mut Markdown, report: &Report) {
         let mut row = vec![cell.index.to_string()];
         row.extend(cell.axis_values.iter().cloned());
         row.extend(s.wins.iter().map(rate_with_interval));
-        row.push(fixed(s.draws.estimate, RATE_DECIMALS));
-        row.push(fixed(s.rounds_mean, MEAN_DECIMALS));
+        row.push(numbers::share(&s.draws));
+        row.push(numbers::mean(
+            s.rounds_mean,
+            analysis::rounds_mean_half_width(s),
+        ));
         row.push(s.rounds_p50.to_string());
         row.push(s.rounds_p90.to_string());
         md.row(&row);
@@ -245,15 +357,32 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
         0,
         LARGEST_EFFECTS,
     );
-    let method = match report.comparisons.first().map(|c| c.method) {
-        Some(Method::BatchMeans { .. }) => {
+    // The method of a cell other than the baseline (the baseline's own
+    // comparison is exactly zero).
+    let method = report
+        .comparisons
+        .iter()
+        .enumerate()
+        .find(|&(i, _)| i != base_index)
+        .map(|(_, c)| c.method);
+    let method = match method {
+        Some(Method::BatchMeans { batches }) => format!(
             "Intervals are paired batch-means 95% intervals: batch b of every cell is \
-             compared with batch b of the baseline (t quantile for the number of batches)"
-        }
-        _ => {
-            "Intervals are Newcombe hybrid-score 95% intervals for independent samples \
-             (too few batches to pair)"
-        }
+             compared with batch b of the baseline ({} batches of up to {} fights, \
+             t quantile with {} degrees of freedom)",
+            grouped(batches),
+            grouped(
+                report
+                    .cells
+                    .first()
+                    .and_then(|c| c.batches.first())
+                    .map_or(0, |b| u64::from(b.fights))
+            ),
+            grouped(batches.saturating_sub(1))
+        ),
+        _ => "Intervals are Newcombe hybrid-score 95% intervals for independent samples \
+              (too few batches to pair)"
+            .to_owned(),
     };
     md.line(format!(
         "Change in the win rate of **{}** from the baseline, {} (win rate {}). {method}. \
@@ -262,7 +391,7 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
          the `delta_` columns of [{CELLS_CSV}]({CELLS_CSV}).",
         side.name,
         cell_label(base_cell),
-        fixed(base.estimate, RATE_DECIMALS)
+        numbers::share(base)
     ));
     md.blank();
     if effects.is_empty() {
@@ -289,11 +418,175 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
         .cells
         .get(effect.cell)
         .map_or_else(String::new, |c| values_label(&c.axis_values));
+    let rate = report
+        .summaries
+        .get(effect.cell)
+        .and_then(|s| s.wins.get(effect.side))
+        .map_or_else(String::new, numbers::share);
     md.row(&[
         effect.cell.to_string(),
         values,
-        fixed(effect.win_rate, RATE_DECIMALS),
-        signed(effect.difference.estimate, RATE_DECIMALS),
-        interval(&effect.difference.ci, true),
+        rate,
+        numbers::difference(&effect.difference),
+        numbers::difference_interval(&effect.difference),
     ]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tally::{BatchStat, Tally};
+    use crate::results::{RunResults, ScenarioInfo, Setup, SideInfo};
+
+    const COVER: &str = "sides.defenders.rifleman.cover";
+
+    fn side(name: &str, unit: &str) -> SideInfo {
+        SideInfo {
+            name: name.to_owned(),
+            units: vec![unit.to_owned()],
+        }
+    }
+
+    /// Two cells, the defenders' cover an axis (none, half); the base
+    /// scenario has half cover. 10,000 fights per cell in 20 batches of 500:
+    /// the attackers win 5000 in cell 0 and 4000 in cell 1.
+    fn results() -> RunResults {
+        let attackers = "4 × rifleman (11 HP, rifle): 60 m from the line";
+        let defenders = |cover: &str| format!("2 × rifleman (11 HP, rifle){cover}");
+        let setup = |cover: &str, crit: &str| Setup {
+            sides: vec![
+                side("attackers", attackers),
+                side("defenders", &defenders(cover)),
+            ],
+            options: vec![format!("crit = {crit}"), "nat1_misses = true".to_owned()],
+        };
+        let info = ScenarioInfo {
+            name: "cover".to_owned(),
+            description: String::new(),
+            rules: "trenches".to_owned(),
+            seed: 1,
+            fights: 10_000,
+            max_rounds: 100,
+            sides: vec![
+                side("attackers", attackers),
+                side("defenders", &defenders(": half cover")),
+            ],
+            axes: vec![COVER.to_owned(), "options.crit".to_owned()],
+            counters: Vec::new(),
+            options: vec![
+                "crit = double-dice".to_owned(),
+                "nat1_misses = true".to_owned(),
+            ],
+            baseline: 0,
+            streams: Streams::Common,
+            precision: None,
+            setups: vec![
+                setup("", "double-dice"),
+                setup("", "none"),
+                setup(": half cover", "double-dice"),
+                setup(": half cover", "none"),
+            ],
+        };
+        let cell = |index: usize, values: [&str; 2], per_batch: u32| {
+            let batches: Vec<BatchStat> = (0..20)
+                .map(|b| {
+                    // Alternate ±5 around the mean so batches have a spread,
+                    // in opposite phase in cells 2 and 3: their differences
+                    // from the baseline are −0.12 and −0.08 in turn.
+                    let wins = if (b + index / 2) % 2 == 0 {
+                        per_batch + 5
+                    } else {
+                        per_batch - 5
+                    };
+                    BatchStat {
+                        fights: 500,
+                        wins: [wins, 500 - wins, 0, 0],
+                        draws: 0,
+                        rounds: 1500,
+                    }
+                })
+                .collect();
+            let mut tally = Tally {
+                fights: 10_000,
+                wins: [u64::from(per_batch) * 20, 0, 0, 0],
+                ..Tally::default()
+            };
+            tally.wins[1] = 10_000 - tally.wins[0];
+            tally.rounds[2] = 5_000;
+            tally.rounds[4] = 5_000;
+            CellResult {
+                index,
+                axis_values: values.iter().map(|v| (*v).to_owned()).collect(),
+                tally,
+                batches,
+                capped: false,
+            }
+        };
+        RunResults {
+            scenario: info,
+            cells: vec![
+                cell(0, ["none", "double-dice"], 250),
+                cell(1, ["none", "none"], 250),
+                cell(2, ["half", "double-dice"], 200),
+                cell(3, ["half", "none"], 200),
+            ],
+        }
+    }
+
+    fn summary(results: &RunResults) -> String {
+        render(&Report::new(results).expect("valid results"))
+    }
+
+    #[test]
+    fn sides_show_what_each_cell_changes() {
+        let md = summary(&results());
+        // The defenders' line is the base scenario's (half cover), which is
+        // not what cells 0 and 1 fight with: each value is listed.
+        assert!(
+            md.contains(&format!(
+                "    - 2 × rifleman (11 HP, rifle): half cover in the base scenario; by cell, \
+                 with `{COVER}`:\n      - none: 2 × rifleman (11 HP, rifle)\n      - half: \
+                 2 × rifleman (11 HP, rifle): half cover\n"
+            )),
+            "{md}"
+        );
+        // The attackers do not change.
+        assert!(
+            md.contains("    - 4 × rifleman (11 HP, rifle): 60 m from the line\n  - **defenders**"),
+            "{md}"
+        );
+        // Nor does an option no axis touches; the crit option does.
+        assert!(
+            md.contains(
+                "  - `crit = double-dice` in the base scenario; by cell, with `options.crit`:\n    \
+                 - double-dice: `crit = double-dice`\n    - none: `crit = none`\n  - \
+                 `nat1_misses = true`\n"
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn numbers_have_the_precision_of_their_intervals() {
+        let md = summary(&results());
+        assert!(md.contains("- **Fights per cell:** 10,000\n"), "{md}");
+        // 5000 of 10,000: Wilson ±0.0098, so 3 decimals (not 0.5000
+        // [0.4902, 0.5098]); no draws at all: 0; mean rounds 3 ± 0.0196:
+        // 3 decimals.
+        assert!(
+            md.contains("| 0 | none | double-dice | 0.500 [0.490, 0.510] | 0.500 [0.490, 0.510] | 0 | 3.000 | 2 | 4 |"),
+            "{md}"
+        );
+        // The effect: −0.1 ± 0.0096 paired over 20 batches (t(19) = 2.093 ×
+        // 0.0205 / √20); the method names them.
+        assert!(md.contains("(win rate 0.500)"), "{md}");
+        assert!(
+            md.contains("20 batches of up to 500 fights, t quantile with 19 degrees"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 2 | half / double-dice | 0.400 | -0.100 | [-0.110, -0.090] |"),
+            "{md}"
+        );
+    }
 }
