@@ -61,7 +61,11 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
 fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let cells = scenario.cells()?;
     // The report's round cap: the largest, when `max_rounds` is an axis.
-    let max_rounds = cells.iter().map(|c| c.max_rounds).max().unwrap_or(scenario.max_rounds);
+    let max_rounds = cells
+        .iter()
+        .map(|c| c.max_rounds)
+        .max()
+        .unwrap_or(scenario.max_rounds);
     let mut encounters = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     for cell in &cells {

@@ -329,6 +329,18 @@ fn damage_type(index: usize) -> DamageType {
 
 impl Ruleset for Dicestep {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[
+        super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
+        super::Unmodelled::condition(
+            Condition::Frightened,
+            "the text has no frightened condition",
+        ),
+        super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
+        super::Unmodelled::condition(
+            Condition::Restrained,
+            "the text has no restrained condition",
+        ),
+    ];
     const NAME: &'static str = "dicestep";
     const TITLE: &'static str = "Team-alternating dice-step system (seed 002)";
     const ABOUT: &'static str = "Teams alternate activations; three actions and one reaction a \
