@@ -307,7 +307,10 @@ pub fn check_run_size(
     max_fights: Option<u64>,
 ) -> Result<(), ScenarioError> {
     let (per_cell, what) = match max_fights {
-        Some(cap) => (fights.max(cap), "`max_fights` (with `precision`)"),
+        Some(cap) => (
+            fights.max(cap),
+            "`max_fights`, the cap of the precision target",
+        ),
         None => (fights, "`fights`"),
     };
     let total = per_cell.saturating_mul(cells as u64);
@@ -317,9 +320,9 @@ pub fn check_run_size(
     Err(ScenarioError::Invalid {
         at: Place::file(file),
         message: format!(
-            "{cells} cell{} × {per_cell} fights ({what}) is {total} fights; a run fights at \
-             most {MAX_FIGHTS} (its per-batch records would not fit in memory): ask for fewer \
-             fights or cells, or set a `precision` target",
+            "{cells} cell{} × {per_cell} fights per cell ({what}) is {total} fights; a run \
+             fights at most {MAX_FIGHTS} (its per-batch records must fit in memory): ask for \
+             fewer fights per cell or fewer cells",
             if cells == 1 { "" } else { "s" },
         ),
     })
