@@ -277,7 +277,11 @@ pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
                 "wins",
                 &format!(
                     "wins of all sides{} at most `fights` ({})",
-                    if draws_at.is_some() { " plus draws" } else { "" },
+                    if draws_at.is_some() {
+                        " plus draws"
+                    } else {
+                        ""
+                    },
                     row.fights
                 ),
                 &decided.to_string(),
