@@ -72,8 +72,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// model, each with the reason. A scenario that sets one is refused at
     /// load time (it would change nothing), and `skirmish rules NAME` lists
     /// them. Read off the ruleset's code: a condition it never tests, cover
-    /// it never looks at.
-    const UNMODELLED: &'static [Unmodelled];
+    /// it never looks at. Default: none (every real ruleset declares its
+    /// own, even when empty; the default serves test rulesets).
+    const UNMODELLED: &'static [Unmodelled] = &[];
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
