@@ -94,6 +94,12 @@ pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
 
 fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
     let cells = scenario.cells()?;
+    // The report's round cap: the largest, when `max_rounds` is an axis.
+    let max_rounds = cells
+        .iter()
+        .map(|c| c.max_rounds)
+        .max()
+        .unwrap_or(scenario.max_rounds);
     let mut encounters = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
@@ -120,7 +126,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
         rules: R::NAME.to_string(),
         seed: scenario.seed,
         fights: scenario.fights,
-        max_rounds: scenario.max_rounds,
+        max_rounds,
         sides: sides_info(&described),
         axes: scenario.axes.iter().map(|a| a.path.clone()).collect(),
         counters: R::COUNTERS.to_vec(),
@@ -158,7 +164,7 @@ fn compile_cell<R: Ruleset>(
         source: &scenario.source,
         cell: None,
     };
-    compile::<R>(ctx, &cell.root, scenario.max_rounds).map_err(|e| {
+    compile::<R>(ctx, &cell.root, cell.max_rounds).map_err(|e| {
         // An error inside a value the matrix put in (an axis value, or an
         // item of a list value) belongs to the cell.
         let line_col = |offset| scenario.source.line_col(offset);

@@ -54,7 +54,7 @@ pub(super) struct BalanceArgs {
     #[arg(long)]
     tolerance: Option<f64>,
     /// Fights per probe (default: the scenario's `fights`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_fights)]
     fights: Option<u64>,
     /// Random seed (overrides the scenario's `seed`).
     #[arg(long)]

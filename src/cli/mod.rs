@@ -64,10 +64,10 @@ struct RunArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Fights per matrix cell (overrides the scenario's `fights`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_fights)]
     fights: Option<u64>,
     /// Random seed (overrides the scenario's `seed`).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_seed)]
     seed: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -89,7 +89,7 @@ struct RunArgs {
     precision: Option<f64>,
     /// With a precision target: most fights per cell (overrides the
     /// scenario's `max_fights`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=scenario::MAX_FIGHTS as u64))]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_fights)]
     max_fights: Option<u64>,
     /// Give every cell its own random streams instead of sharing them batch
     /// by batch (common random numbers): differences get wider intervals.
@@ -113,6 +113,50 @@ struct DiffArgs {
     /// Exit 1 when any cell moved (for a designer's own CI).
     #[arg(long)]
     fail_on_change: bool,
+}
+
+/// `--fights`, `--max-fights`: a whole number of fights from 1 to
+/// [`scenario::MAX_FIGHTS`], written as in a scenario (`1_000_000`) or in
+/// powers of ten (`1e6`). Negative numbers reach this parser (rather than
+/// clap's "unexpected argument '-1'"), so the message says what is wanted.
+pub(crate) fn parse_fights(text: &str) -> Result<u64, String> {
+    let max = scenario::MAX_FIGHTS as u64;
+    let expected = || {
+        format!(
+            "expected a whole number of fights from 1 to {max} (e.g. 100000, 100_000 or 1e5), \
+             found `{text}`"
+        )
+    };
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    let value = match digits.split_once(['e', 'E']) {
+        None => digits.parse::<u64>().ok(),
+        // 1e6, 2.5e6: a power-of-ten shorthand, whole numbers only.
+        Some(_) => digits
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v <= u64::MAX as f64)
+            .map(|v| v as u64),
+    };
+    match value {
+        Some(v) if (1..=max).contains(&v) => Ok(v),
+        Some(v) if v > max => Err(format!(
+            "{} fights is more than a run can fight ({max}, all cells together: its per-batch \
+             records would not fit in memory)",
+            text
+        )),
+        _ => Err(expected()),
+    }
+}
+
+/// `--seed`: a whole number from 0 to 2^64 − 1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    let digits: String = text.chars().filter(|&c| c != '_').collect();
+    digits.parse().map_err(|_| {
+        format!(
+            "expected a whole number from 0 to {} as the seed, found `{text}`",
+            u64::MAX
+        )
+    })
 }
 
 /// `--precision`: a number in [0, 0.5].
@@ -195,19 +239,49 @@ fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Plan)>, Failur
     Ok(plans)
 }
 
+/// Check every file and report on each, good or bad (a designer fixing a
+/// folder of scenarios sees every problem at once); exit 2 if any failed.
 fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
-    for (s, p) in plan_all(files)? {
-        println!(
-            "{}: ok — `{}`, rules {}, {} cell{}, {} fights per cell",
-            s.source.path,
-            s.name,
-            s.rules,
-            p.cells.len(),
-            if p.cells.len() == 1 { "" } else { "s" },
-            s.fights
-        );
+    let mut failed = 0usize;
+    let mut names: Vec<(String, String)> = Vec::new();
+    for file in files {
+        let checked = scenario::load(file).and_then(|s| Ok((plan(&s)?, s)));
+        match checked {
+            Ok((p, s)) => {
+                if let Some((_, other)) = names.iter().find(|(n, _)| *n == s.name) {
+                    failed += 1;
+                    eprintln!(
+                        "error: {other} and {} are both named `{}`: their reports would \
+                         overwrite each other",
+                        s.source.path, s.name
+                    );
+                    continue;
+                }
+                names.push((s.name.clone(), s.source.path.clone()));
+                println!(
+                    "{}: ok — `{}`, rules {}, {} cell{}, {} fights per cell",
+                    s.source.path,
+                    s.name,
+                    s.rules,
+                    p.cells.len(),
+                    if p.cells.len() == 1 { "" } else { "s" },
+                    s.fights
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("error: {:#}", anyhow::Error::from(e));
+            }
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    if failed == 0 {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        if files.len() > 1 {
+            eprintln!("{failed} of {} files failed", files.len());
+        }
+        Ok(ExitCode::from(2))
+    }
 }
 
 fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
@@ -228,6 +302,17 @@ fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
 
 fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     let plans = plan_all(&args.files)?;
+    // The command line may ask for more fights than the files did: refuse
+    // before any work a run that would not fit in memory.
+    for (s, p) in &plans {
+        let precise = args.precision.or(s.precision).is_some_and(|t| t > 0.0);
+        scenario::check_run_size(
+            &s.source.path,
+            p.cells.len(),
+            args.fights.unwrap_or(s.fights),
+            precise.then(|| args.max_fights.unwrap_or(s.max_fights)),
+        )?;
+    }
     if !args.check {
         let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
         for (s, _) in &plans {

@@ -47,6 +47,7 @@ fn describe_ruleset<R: Ruleset>() -> String {
         "Unit groups: [sides.SIDE] UNIT = { ... }",
         SIDE_ENTRY_FIELDS,
     );
+    unmodelled::<R>(&mut out);
     let _ = writeln!(out, "Counters (cells.csv, mean per fight):");
     for c in R::COUNTERS {
         let _ = writeln!(out, "  {:<24} {}", c.name, c.doc);
@@ -54,6 +55,23 @@ fn describe_ruleset<R: Ruleset>() -> String {
     out.push('\n');
     conformance::<R>(&mut out);
     out
+}
+
+/// The shared-axis settings the ruleset ignores: a scenario setting one is
+/// refused, so the designer learns it here or from the error, never from a
+/// report that silently shows no effect.
+fn unmodelled<R: Ruleset>(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Shared axes not modelled (a scenario that sets one is refused):"
+    );
+    if R::UNMODELLED.is_empty() {
+        let _ = writeln!(out, "  none: cover and every condition have an effect");
+    }
+    for u in R::UNMODELLED {
+        let _ = writeln!(out, "  {:<32} {}", u.setting_text(), u.why);
+    }
+    out.push('\n');
 }
 
 /// The conformance table: every rule of the text by section, how it is

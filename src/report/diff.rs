@@ -197,6 +197,7 @@ pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
         .enumerate()
         .filter_map(|(i, h)| Some((h.strip_prefix("wins_")?.to_owned(), i)))
         .collect();
+    let draws_at = header.iter().position(|h| h == "draws");
     let mut rows = Vec::new();
     for (n, line) in lines.enumerate() {
         let fields = split_csv(line);
@@ -215,14 +216,48 @@ pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
                 &format!("{}", fields.len()),
             ));
         }
-        rows.push(ReadRow {
+        let row = ReadRow {
             values: fields[1..fights_at].to_vec(),
             fights: number(fights_at, "fights")?,
             wins: side_columns
                 .iter()
                 .map(|(side, i)| number(*i, &format!("wins_{side}")))
                 .collect::<Result<_, _>>()?,
-        });
+        };
+        // Counts that cannot come from a run: a hand-edited or damaged file,
+        // whose rates (wins / fights) would be meaningless or above 1.
+        if row.fights == 0 {
+            return Err(malformed(
+                CELLS_CSV,
+                n + 2,
+                "fights",
+                "at least 1 fight per cell",
+                "0",
+            ));
+        }
+        let draws = match draws_at {
+            Some(i) => number(i, "draws")?,
+            None => 0,
+        };
+        let decided: u64 = row.wins.iter().sum::<u64>().saturating_add(draws);
+        if decided > row.fights {
+            return Err(malformed(
+                CELLS_CSV,
+                n + 2,
+                "wins",
+                &format!(
+                    "wins of all sides{} at most `fights` ({})",
+                    if draws_at.is_some() {
+                        " plus draws"
+                    } else {
+                        ""
+                    },
+                    row.fights
+                ),
+                &decided.to_string(),
+            ));
+        }
+        rows.push(row);
     }
     Ok(ReadReport {
         name,

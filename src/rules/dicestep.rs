@@ -377,6 +377,18 @@ fn damage_type(index: usize) -> DamageType {
 
 impl Ruleset for Dicestep {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[
+        super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
+        super::Unmodelled::condition(
+            Condition::Frightened,
+            "the text has no frightened condition",
+        ),
+        super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
+        super::Unmodelled::condition(
+            Condition::Restrained,
+            "the text has no restrained condition",
+        ),
+    ];
     const NAME: &'static str = "dicestep";
     const TITLE: &'static str = "Team-alternating dice-step system (\"Combat\")";
     const ABOUT: &'static str = "The chapter \"Combat\" of an unnamed game. Teams alternate \

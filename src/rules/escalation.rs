@@ -313,6 +313,16 @@ const HELPLESS: Conditions = Conditions::of(&[
 
 impl Ruleset for Escalation {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[
+        super::Unmodelled::cover("the text has no cover rules"),
+        super::Unmodelled::condition(Condition::Blinded, "the text has no blinded condition"),
+        super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
+        super::Unmodelled::condition(
+            Condition::Frightened,
+            "the text has no frightened condition",
+        ),
+        super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
+    ];
     const NAME: &'static str = "escalation";
     const TITLE: &'static str = "Combat rules (a d20 homebrew with escalating crits)";
     const ABOUT: &'static str = "The \"Combat rules\" page: d20 + Accuracy vs 10 + Agility; \

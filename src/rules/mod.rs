@@ -18,7 +18,8 @@ pub use conformance::{Clause, Modelled};
 
 use crate::dice::Dice;
 use crate::engine::{
-    Combatant, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Turn, UnitSpec,
+    Combatant, Condition, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Turn,
+    UnitSpec,
 };
 use crate::results::CounterInfo;
 use crate::scenario::schema::{Field, Fields};
@@ -67,6 +68,13 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Every rule of the source text: how skirmish models it, which tests
     /// pin it (kept in `NAME_conformance.rs`, printed by `skirmish rules`).
     const CONFORMANCE: &'static [Clause];
+    /// The shared-axis settings (cover, conditions) this ruleset does not
+    /// model, each with the reason. A scenario that sets one is refused at
+    /// load time (it would change nothing), and `skirmish rules NAME` lists
+    /// them. Read off the ruleset's code: a condition it never tests, cover
+    /// it never looks at. Default: none (every real ruleset declares its
+    /// own, even when empty; the default serves test rulesets).
+    const UNMODELLED: &'static [Unmodelled] = &[];
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
@@ -159,6 +167,56 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
 
     /// Remaining and full health, for the weakest/strongest targeting policies.
     fn vitality(unit: &Combatant<Self::State>, spec: &UnitSpec<Self>) -> (u32, u32);
+}
+
+/// A shared-axis setting a ruleset does not model (see
+/// [`Ruleset::UNMODELLED`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unmodelled {
+    pub setting: Shared,
+    /// Why: what the source text says (or does not).
+    pub why: &'static str,
+}
+
+/// A shared-axis setting of a unit group (`[sides.SIDE] UNIT = { ... }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shared {
+    /// `cover`, any value but `none`.
+    Cover,
+    /// One of the `conditions`.
+    Condition(Condition),
+}
+
+impl Unmodelled {
+    pub const fn cover(why: &'static str) -> Unmodelled {
+        Unmodelled {
+            setting: Shared::Cover,
+            why,
+        }
+    }
+
+    pub const fn condition(condition: Condition, why: &'static str) -> Unmodelled {
+        Unmodelled {
+            setting: Shared::Condition(condition),
+            why,
+        }
+    }
+
+    /// How a designer would write it: `cover` or `conditions = ["prone"]`.
+    pub fn setting_text(&self) -> String {
+        match self.setting {
+            Shared::Cover => "cover (any but \"none\")".to_string(),
+            Shared::Condition(c) => format!("conditions = [\"{}\"]", c.name()),
+        }
+    }
+}
+
+/// The reason `R` does not model `setting`, if it does not.
+pub fn unmodelled<R: Ruleset>(setting: Shared) -> Option<&'static str> {
+    R::UNMODELLED
+        .iter()
+        .find(|u| u.setting == setting)
+        .map(|u| u.why)
 }
 
 /// What [`Ruleset::quick_turn`] did with a turn.

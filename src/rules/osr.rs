@@ -386,6 +386,14 @@ const ROOTED: Conditions = Conditions::of(&[
 
 impl Ruleset for Osr {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[
+        super::Unmodelled::cover("the text has no cover rules"),
+        super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
+        super::Unmodelled::condition(
+            Condition::Frightened,
+            "the text has no frightened condition (morale checks are its fear rule)",
+        ),
+    ];
     const NAME: &'static str = "osr";
     const TITLE: &'static str =
         "Gameplay: Checks, Actions, & Combat (an OSR game on the 5e chassis)";

@@ -356,6 +356,20 @@ const HELPLESS: Conditions = Conditions::of(&[
 
 impl Ruleset for Thrum {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[
+        super::Unmodelled::condition(Condition::Blinded, "the text has no blinded condition"),
+        super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
+        super::Unmodelled::condition(
+            Condition::Frightened,
+            "the text has no frightened condition (Stress and Panic Rolls are its fear rule)",
+        ),
+        super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
+        super::Unmodelled::condition(Condition::Prone, "the text has no prone condition"),
+        super::Unmodelled::condition(
+            Condition::Restrained,
+            "the text has no restrained condition",
+        ),
+    ];
     const NAME: &'static str = "thrum";
     const TITLE: &'static str = "Thrum: Combat Flow (the Thrum wiki)";
     const ABOUT: &'static str =

@@ -305,6 +305,7 @@ const HAMPERED: Conditions = Conditions::of(&[
 
 impl Ruleset for Trenches {
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
+    const UNMODELLED: &'static [super::Unmodelled] = &[];
     const NAME: &'static str = "trenches";
     const TITLE: &'static str = "Trenches and Alchemy";
     const ABOUT: &'static str = "WWI trench warfare on a d20 chassis (Trenches and Alchemy, \

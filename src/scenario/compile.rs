@@ -6,10 +6,10 @@ use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
 use super::schema::{unknown_choice, Ctx, Field, Fields, Kind, Lit};
 use crate::engine::{
-    Condition, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties, UnitSpec,
-    MAX_SIDES, MAX_UNITS,
+    Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties,
+    UnitSpec, MAX_SIDES, MAX_UNITS,
 };
-use crate::rules::{Ruleset, MAX_WEAPONS};
+use crate::rules::{unmodelled, Ruleset, Shared, MAX_WEAPONS};
 
 /// Options every ruleset has: the engine's shared axes.
 pub const ENGINE_OPTIONS: &[Field] = &[
@@ -283,11 +283,40 @@ pub fn compile<R: Ruleset>(
                 Tactic::Auto => R::default_tactic(stats),
                 chosen => chosen,
             };
-            let conditions = f
-                .names("conditions")?
-                .iter()
-                .map(|(c, _)| Condition::parse(c).expect("checked against Condition::NAMES"))
-                .collect();
+            if cover != Cover::None {
+                if let Some(why) = unmodelled::<R>(Shared::Cover) {
+                    return Err(f.error(
+                        "cover",
+                        format!(
+                            "ruleset `{}` does not model cover ({why}), so `{}` cover would \
+                             change nothing; leave `cover` out (or \"none\")",
+                            R::NAME,
+                            cover.name()
+                        ),
+                    ));
+                }
+            }
+            let mut conditions = Conditions::NONE;
+            for (name, span) in f.names("conditions")? {
+                let c = Condition::parse(&name).expect("checked against Condition::NAMES");
+                if let Some(why) = unmodelled::<R>(Shared::Condition(c)) {
+                    let modelled = Condition::ALL
+                        .iter()
+                        .filter(|&&c| unmodelled::<R>(Shared::Condition(c)).is_none())
+                        .map(|c| c.name());
+                    return Err(ctx.error(
+                        &span,
+                        &f.key_path("conditions"),
+                        format!(
+                            "ruleset `{}` does not model the condition `{name}` ({why}), so it \
+                             would change nothing (conditions it models: {})",
+                            R::NAME,
+                            list_choices(modelled)
+                        ),
+                    ));
+                }
+                conditions.set(c);
+            }
             if n + count > MAX_UNITS {
                 return Err(f.error(
                     "count",

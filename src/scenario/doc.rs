@@ -138,12 +138,79 @@ pub fn parse(source: &Source) -> Result<Table, ScenarioError> {
     let root = DeTable::parse(&source.text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         let (line, col) = source.line_col(offset);
+        let mut message = e.message().trim().to_string();
+        if message == "duplicate key" {
+            message = duplicate_key(source, offset, line);
+        }
         ScenarioError::Syntax {
             at: Place::file(&source.path).at(line, col),
-            message: e.message().trim().to_string(),
+            message,
         }
     })?;
     convert_table(source, root.get_ref())
+}
+
+/// The TOML parser says only "duplicate key"; name the key (or the table
+/// written twice) and the line where it was first written, where that can
+/// be found for sure.
+fn duplicate_key(source: &Source, offset: usize, line: usize) -> String {
+    let lines: Vec<&str> = source.text.lines().collect();
+    let here = lines.get(line - 1).map_or("", |l| l.trim());
+    // A table header written twice: `[units.rifleman]`.
+    if here.starts_with('[') {
+        let header = here.split('#').next().unwrap_or(here).trim();
+        let first = lines[..line - 1]
+            .iter()
+            .position(|l| l.split('#').next().unwrap_or("").trim() == header);
+        return match first {
+            Some(i) => format!(
+                "the table `{header}` is written twice (first on line {}): merge the two into one",
+                i + 1
+            ),
+            None => format!("the table `{header}` is written twice: merge the two into one"),
+        };
+    }
+    let rest = &source.text[offset.min(source.text.len())..];
+    let key = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next().unwrap_or(""),
+        None => rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .next()
+            .unwrap_or(""),
+    };
+    if key.is_empty() {
+        return "duplicate key: a key may be set only once per table".to_string();
+    }
+    // The same key earlier on this line (an inline table) or on an earlier
+    // line of the same table (back to its header).
+    let written_at = |l: &str| {
+        let l = l.trim_start();
+        [format!("{key} "), format!("{key}="), format!("\"{key}\"")]
+            .iter()
+            .any(|p| l.starts_with(p.as_str()))
+    };
+    let line_start = source.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before_on_line = &source.text[line_start..offset];
+    let same_line = before_on_line
+        .split([',', '{'])
+        .any(|part| written_at(part) && part.trim_start().contains('='));
+    let first = if same_line {
+        Some(line)
+    } else {
+        lines[..line - 1]
+            .iter()
+            .rev()
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .position(|l| written_at(l))
+            .map(|back| line - 1 - back)
+    };
+    match first {
+        Some(n) => format!(
+            "duplicate key `{key}`: it is already set on line {n}; a key may be set only once \
+             per table"
+        ),
+        None => format!("duplicate key `{key}`: a key may be set only once per table"),
+    }
 }
 
 fn convert_table(source: &Source, table: &DeTable<'_>) -> Result<Table, ScenarioError> {

@@ -34,6 +34,9 @@ pub struct Cell {
     pub root: Table,
     /// Spans of the values put in (errors there belong to the cell).
     pub spans: Vec<Span>,
+    /// The cell's round cap: the scenario's `max_rounds`, unless an axis
+    /// varies it.
+    pub max_rounds: u32,
 }
 
 /// The key of the optional baseline table inside `[matrix]`.
@@ -182,7 +185,17 @@ pub(super) fn cells(scenario: &Scenario) -> Result<Vec<Cell>, ScenarioError> {
         } else {
             format!("cell {index} ({})", parts.join(", "))
         };
+        let max_rounds = if axes.iter().any(|a| a.path == "max_rounds") {
+            let cell_ctx = Ctx {
+                source: ctx.source,
+                cell: Some(&label),
+            };
+            super::cell_max_rounds(cell_ctx, &root)?
+        } else {
+            scenario.max_rounds
+        };
         out.push(Cell {
+            max_rounds,
             index,
             axis_values: axes
                 .iter()

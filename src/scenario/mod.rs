@@ -21,8 +21,14 @@ pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell};
 use schema::{Ctx, Field, Fields, Kind, Lit};
 
-/// Largest number of fights per cell a scenario may ask for.
-pub const MAX_FIGHTS: i64 = 1_000_000_000_000;
+/// Most fights a run may fight, all cells together (per cell too, then).
+///
+/// A run keeps a small record per batch of every cell for the paired
+/// comparisons (about 60 bytes per 4096 fights while it runs), so its memory
+/// grows with the number of fights: 10 billion fights is about 150 MB of
+/// records. Bigger requests are refused before any work (see
+/// [`check_run_size`]) rather than exhausting memory hours in.
+pub const MAX_FIGHTS: i64 = 10_000_000_000;
 
 /// The scenario's own top-level keys (besides the tables `options`,
 /// `weapons`, `units`, `sides` and `matrix`).
@@ -63,15 +69,7 @@ pub const TOP_FIELDS: &[Field] = &[
         Some(Lit::Int(1)),
         "random seed (--seed overrides)",
     ),
-    Field::new(
-        "max_rounds",
-        Kind::Int {
-            min: 1,
-            max: crate::engine::MAX_ROUNDS as i64,
-        },
-        Some(Lit::Int(100)),
-        "a fight still running after this many rounds is a draw",
-    ),
+    MAX_ROUNDS_FIELD,
     Field::new(
         "precision",
         Kind::Float { min: 0.0, max: 0.5 },
@@ -91,6 +89,17 @@ pub const TOP_FIELDS: &[Field] = &[
          (--max-fights overrides)",
     ),
 ];
+
+/// `max_rounds`, on its own: the one top-level key a matrix may vary.
+const MAX_ROUNDS_FIELD: Field = Field::new(
+    "max_rounds",
+    Kind::Int {
+        min: 1,
+        max: crate::engine::MAX_ROUNDS as i64,
+    },
+    Some(Lit::Int(100)),
+    "a fight still running after this many rounds is a draw (may be a matrix axis)",
+);
 
 /// The tables a scenario may have.
 pub const TABLES: &[&str] = &["options", "weapons", "units", "sides", "matrix"];
@@ -131,7 +140,21 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 }
 
 /// Check a scenario given as text (`path` is only used in messages).
+///
+/// Windows line ends (CRLF) are read as plain newlines, as TOML allows, so a
+/// scenario saved on Windows gives byte-identical reports: without this, a
+/// multi-line string (a `description`) would carry its `\r`s into
+/// `summary.md`, and `run --check` would fail on the other platform. Line
+/// and column numbers are unchanged (the `\r` ended each line).
 pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
+    let source = Source {
+        text: if source.text.contains("\r\n") {
+            source.text.replace("\r\n", "\n")
+        } else {
+            source.text
+        },
+        path: source.path,
+    };
     let mut root = doc::parse(&source)?;
     let ctx = Ctx {
         source: &source,
@@ -209,19 +232,16 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
     let precision = Some(top.float("precision")?).filter(|&p| p > 0.0);
     let max_fights = top.int("max_fights")? as u64;
     for axis in &axes {
-        if matches!(axis.path.as_str(), "name" | "rules") {
+        if let Some(why) = not_an_axis(&axis.path) {
             return Err(ctx.error(
                 &axis.span,
-                &axis.path,
-                format!(
-                    "`{}` cannot be a matrix axis: every cell shares it",
-                    axis.path
-                ),
+                &format!("matrix.\"{}\"", axis.path),
+                format!("`{}` cannot be a matrix axis: {why}", axis.path),
             ));
         }
     }
     drop(top);
-    Ok(Scenario {
+    let scenario = Scenario {
         root,
         name,
         description,
@@ -234,7 +254,95 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         precision,
         max_fights,
         source,
+    };
+    // The file's own sizes must fit too (`validate` says so; a run checks
+    // again with its command-line overrides).
+    check_run_size(
+        &scenario.source.path,
+        scenario.cell_count(),
+        fights,
+        scenario.precision.map(|_| max_fights),
+    )?;
+    Ok(scenario)
+}
+
+/// Why a top-level key cannot be a matrix axis, or `None` if it can.
+///
+/// Every top-level key either varies per cell as documented (`max_rounds`:
+/// "how often do fights time out?") or is a setting of the whole run, which
+/// a matrix would silently ignore: those are refused here, with the reason.
+pub fn not_an_axis(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "name" => "it names the report folder, which every cell shares",
+        "rules" => {
+            "every cell shares the scenario's ruleset; compare rulesets with one scenario \
+             file per ruleset"
+        }
+        "description" => "every cell shares the scenario's description",
+        "fights" => {
+            "every cell fights the same number of fights, batch by batch, so that cells share \
+             random numbers; set `fights` (or --fights) for the run, or use `precision` to \
+             give imprecise cells more fights"
+        }
+        "seed" => {
+            "every cell draws from the run's seed, which is what pairs cells for comparisons; \
+             to compare seeds, run twice with --seed and compare with `skirmish diff`"
+        }
+        "precision" | "max_fights" => {
+            "it decides how long the whole run goes on, not what a cell simulates; set it \
+             once for the run (or with --precision / --max-fights)"
+        }
+        _ => return None,
     })
+}
+
+/// Refuse a run whose fights would not fit in memory: at most
+/// [`MAX_FIGHTS`] fights, all `cells` together, counting `max_fights` per
+/// cell when a precision target may take a cell that far. Checked before any
+/// work, so nothing is simulated or written.
+pub fn check_run_size(
+    file: &str,
+    cells: usize,
+    fights: u64,
+    max_fights: Option<u64>,
+) -> Result<(), ScenarioError> {
+    let (per_cell, what) = match max_fights {
+        Some(cap) => (
+            fights.max(cap),
+            "`max_fights`, the cap of the precision target",
+        ),
+        None => (fights, "`fights`"),
+    };
+    let total = per_cell.saturating_mul(cells as u64);
+    if total <= MAX_FIGHTS as u64 {
+        return Ok(());
+    }
+    Err(ScenarioError::Invalid {
+        at: Place::file(file),
+        message: format!(
+            "{cells} cell{} × {per_cell} fights per cell ({what}) is {total} fights; a run \
+             fights at most {MAX_FIGHTS} (its per-batch records must fit in memory): ask for \
+             fewer fights per cell or fewer cells",
+            if cells == 1 { "" } else { "s" },
+        ),
+    })
+}
+
+/// A cell's round cap: `max_rounds` may be a matrix axis.
+pub(crate) fn cell_max_rounds(ctx: Ctx, root: &Table) -> Result<u32, ScenarioError> {
+    let node = Node {
+        value: Value::Table(Table {
+            entries: root
+                .entries
+                .iter()
+                .filter(|e| e.key == "max_rounds")
+                .cloned()
+                .collect(),
+        }),
+        span: 0..0,
+    };
+    let top = Fields::check(ctx, &node, &[&[MAX_ROUNDS_FIELD]], "")?;
+    Ok(top.int("max_rounds")? as u32)
 }
 
 fn text(f: &Fields, name: &str) -> Result<String, ScenarioError> {

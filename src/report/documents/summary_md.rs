@@ -122,10 +122,18 @@ fn scenario(md: &mut Markdown, report: &Report) {
             Streams::Independent => "independent streams per cell (--independent-streams)",
         }
     ));
-    md.line(format!(
-        "- **Round cap:** {} (a fight still running after round {} is a draw)",
-        info.max_rounds, info.max_rounds
-    ));
+    if info.axes.iter().any(|a| a == "max_rounds") {
+        md.line(format!(
+            "- **Round cap:** per cell (matrix axis `max_rounds`), at most {}; a fight still \
+             running after its cell's cap is a draw",
+            info.max_rounds
+        ));
+    } else {
+        md.line(format!(
+            "- **Round cap:** {} (a fight still running after round {} is a draw)",
+            info.max_rounds, info.max_rounds
+        ));
+    }
     if info.options.is_empty() {
         md.line("- **Options in force:** the ruleset's defaults");
     } else {
