@@ -459,7 +459,7 @@ fn fight_counts_on_the_command_line_are_checked_before_any_work() {
     let sb = Sandbox::new();
     sb.write("small.toml", SMALL);
     let o = sb.run(&["run", "small.toml", "--out", "out", "-q", "--fights", "1e3"]);
-    if o.code != 0 || !o.stdout.contains("4000 fights") {
+    if o.code != 0 || !o.stdout.contains("4,000 fights") {
         failures.push(format!("--fights 1e3: {o:#?}"));
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
