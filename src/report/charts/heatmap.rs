@@ -16,7 +16,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontTransform, RGBColor, BLACK, WHITE};
 
 use super::style::{
-    bold, draw_title, render_png, text, text_width, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
+    bold, draw_title, fit, render_png, text, text_width, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
     LIGHT_GREY, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
 };
 use super::win_rate::under_axis;
@@ -177,28 +177,37 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Option<Vec<u
         return Ok(None);
     };
     let axis = |p: Option<usize>| p.and_then(|a| info.axes.get(a)).map_or("", String::as_str);
-    let mut subtitle = format!(
-        "Rows {}, columns {}; 95% Wilson intervals in cells.csv.",
-        axis(f.parts[2]),
-        axis(f.parts[3])
-    );
-    if f.parts[1].is_some() {
-        let panels = match f.parts[0] {
-            Some(_) => format!(
-                "Panels: rows {}, columns {}. ",
-                axis(f.parts[0]),
-                axis(f.parts[1])
-            ),
-            None => format!("One panel per {}. ", axis(f.parts[1])),
+    let short = |p: Option<usize>| {
+        let a = axis(p);
+        a.rsplit('.').next().unwrap_or(a)
+    };
+    // The axes' full paths, or their last parts when the paths do not fit.
+    let subtitle = |name: [&str; 4]| {
+        let grid = format!(
+            "Rows {}, columns {}; 95% Wilson intervals in cells.csv.",
+            name[2], name[3]
+        );
+        let panels = match (f.parts[0], f.parts[1]) {
+            (_, None) => String::new(),
+            (Some(_), Some(_)) => format!("Panels: rows {}, columns {}. ", name[0], name[1]),
+            (None, Some(_)) => format!("One panel per {}. ", name[1]),
         };
-        subtitle = panels + &subtitle;
-    }
+        panels + &grid
+    };
+    let full = f.parts.map(axis);
+    let shortened = f.parts.map(short);
+    let sub_style = text(TICK_SIZE).color(&DARK_GREY);
+    let subtitle = fit(
+        &[subtitle(full), subtitle(shortened)],
+        &sub_style,
+        g.width.saturating_sub(20),
+    );
     let png = render_png(file, (g.width, g.height), |canvas| {
         draw_title(canvas, &title, g.width)?;
         let style = text(TICK_SIZE)
             .color(&DARK_GREY)
             .pos(Pos::new(HPos::Center, VPos::Top));
-        canvas.draw_text(&truncate(&subtitle, 160), &style, (g.width as i32 / 2, 42))?;
+        canvas.draw_text(&subtitle, &style, (g.width as i32 / 2, 42))?;
         for (k, side) in info.sides.iter().enumerate() {
             let y0 = TOP + k as u32 * g.block;
             block(canvas, report, &f, &g, k, &side.name, y0)?;
@@ -262,14 +271,27 @@ fn block(
         for (fc, fc_value) in f.facet_cols.iter().enumerate() {
             let left = x0 + fc as i32 * (pw + gap);
             if f.parts[1].is_some() {
-                let mut head = format!("{} = {fc_value}", short(f.parts[1]));
-                if f.parts[0].is_some() {
-                    head = format!("{} = {fr_value}, {head}", short(f.parts[0]));
-                }
-                let room = (pw as usize / 7).max(4);
+                // `rejoin = all`, or just `all` when the names do not fit
+                // (the subtitle names the axes): the values tell panels apart.
+                let (named, bare) = match f.parts[0] {
+                    Some(_) => (
+                        format!(
+                            "{} = {fr_value}, {} = {fc_value}",
+                            short(f.parts[0]),
+                            short(f.parts[1])
+                        ),
+                        format!("{fr_value}, {fc_value}"),
+                    ),
+                    None => (
+                        format!("{} = {fc_value}", short(f.parts[1])),
+                        fc_value.to_string(),
+                    ),
+                };
+                let style = text(TICK_SIZE - 1);
+                let head = fit(&[named, bare], &style, pw.max(0) as u32);
                 canvas.draw_text(
-                    &truncate(&head, room),
-                    &text(TICK_SIZE - 1).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    &head,
+                    &style.pos(Pos::new(HPos::Center, VPos::Bottom)),
                     (left + pw / 2, top - 4),
                 )?;
             }

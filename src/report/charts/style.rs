@@ -75,6 +75,30 @@ pub(crate) fn text_width(label: &str, style: &TextStyle) -> u32 {
     style.font.box_size(label).map_or(0, |(w, _)| w)
 }
 
+/// The first of `candidates` (longest and clearest first) that fits in
+/// `max_width` pixels in `style`; failing all, the last one cut to fit with
+/// an ellipsis. Labels shorten by dropping words a reader can find
+/// elsewhere (an axis name the subtitle gives) before they lose the part
+/// that tells two panels apart.
+pub(crate) fn fit(candidates: &[String], style: &TextStyle, max_width: u32) -> String {
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| text_width(c, style) <= max_width)
+    {
+        return c.clone();
+    }
+    let last = candidates.last().map_or("", String::as_str);
+    let mut n = last.chars().count();
+    while n > 1 {
+        n -= 1;
+        let cut = crate::report::labels::truncate(last, n);
+        if text_width(&cut, style) <= max_width {
+            return cut;
+        }
+    }
+    String::new()
+}
+
 /// The chart title, bold and centred at the top of a `width`-wide canvas.
 pub(crate) fn draw_title(canvas: &Canvas, title: &str, width: u32) -> Result<(), DrawError> {
     let style = bold(TITLE_SIZE).pos(Pos::new(HPos::Center, VPos::Top));
