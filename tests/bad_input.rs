@@ -286,6 +286,27 @@ fn cover_and_conditions_a_ruleset_ignores_are_refused() {
     );
     let osr_cover_axis =
         format!("{OSR}\n[matrix]\n\"sides.b.guard.cover\" = [\"none\", \"full\"]\n");
+    // dicestep models cover, but only through the Seek Cover action: a unit
+    // that never seeks it gains nothing from standing in cover.
+    let dicestep_cover = r#"name = "d"
+rules = "dicestep"
+fights = 10
+
+[weapons.knife]
+damage = 4
+
+[units.scout]
+evasion = 6
+endurance = 4
+health = 4
+weapons = ["knife"]
+
+[sides.a]
+scout = { cover = "half" }
+
+[sides.b]
+scout = { distance = 3 }
+"#;
     let cases: &[(&str, &str, &str, &[&str])] = &[
         (
             "cover.toml",
@@ -307,6 +328,12 @@ fn cover_and_conditions_a_ruleset_ignores_are_refused() {
                 "conditions it models",
                 "`prone`",
             ],
+        ),
+        (
+            "seek.toml",
+            dicestep_cover,
+            "cover = \"half\"",
+            &["`sides.a.scout.cover`", "Seek Cover", "seek_cover = true"],
         ),
         (
             "axis.toml",

@@ -439,7 +439,7 @@ impl Ruleset for Dicestep {
             Some(Lit::Str("guard")),
             "policy: with actions to spare, end the turn with Guard (+1 defences), Wait (+1 reaction) or nothing",
         ),
-        Field::flag("seek_cover", false, "policy: with cover, keeps its last action for Seek Cover (ranged attacks against it at disadvantage)"),
+        Field::flag("seek_cover", false, "policy: with cover, keeps its last action for Seek Cover (ranged attacks against it at disadvantage); cover acts only through Seek Cover, so `cover` on a unit without it is refused"),
         Field::flag("drop_prone", false, "policy: holding or keeping range with no enemy within 1 m, drops prone (free) and stays down"),
         Field::flag("sprint", true, "policy: sprints (1 stamina each, as often as it can) after moving when its target is still out of reach"),
         Field::int("shield", 0, 100, 0, "shield block value (0: no shield)"),
@@ -747,6 +747,16 @@ impl Ruleset for Dicestep {
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         spec.stats.luck_die = options.luck_die;
+    }
+
+    /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit
+    /// that never takes the action gains nothing from standing in cover.
+    fn cover_unused(unit: &Unit) -> Option<&'static str> {
+        (!unit.seek_cover).then_some(
+            "cover acts only through the Seek Cover action (ranged attacks at disadvantage), \
+             which this stat block does not take; set `seek_cover = true` on the unit, or \
+             leave `cover` out",
+        )
     }
 
     fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {

@@ -117,6 +117,15 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
         0
     }
 
+    /// Why `cover` on a unit with this stat block would change nothing, if
+    /// it would (a ruleset whose cover acts only through an action the stat
+    /// block does not take, say). The scenario loader refuses such a unit
+    /// group, as it refuses what [`Ruleset::UNMODELLED`] lists. Default:
+    /// cover always acts.
+    fn cover_unused(_unit: &Self::Unit) -> Option<&'static str> {
+        None
+    }
+
     /// Set up a unit at the start of a fight. The engine has already reset the
     /// shared fields (side, position, cover, the scenario's conditions); the
     /// ruleset sets `state` and may take the unit out (e.g. exhaustion 6).

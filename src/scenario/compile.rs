@@ -295,6 +295,18 @@ pub fn compile<R: Ruleset>(
                         ),
                     ));
                 }
+                if let Some(why) = R::cover_unused(stats) {
+                    return Err(f.error(
+                        "cover",
+                        format!(
+                            "in ruleset `{}`, `{}` cover would change nothing for unit `{}`: \
+                             {why}",
+                            R::NAME,
+                            cover.name(),
+                            g.key
+                        ),
+                    ));
+                }
             }
             let mut conditions = Conditions::NONE;
             for (name, span) in f.names("conditions")? {
