@@ -392,6 +392,23 @@ mod tests {
         assert!(csv.contains("0.5000,0.6000,0.1000,"), "{csv}");
     }
 
+    #[test]
+    fn diff_png_stays_bounded_at_ten_thousand_cells() {
+        // Every cell drawn while they fit at 40 px; beyond that the cells
+        // that changed most, and the chart's width stops growing.
+        let size = |png: &[u8]| {
+            let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+            (word(16), word(20))
+        };
+        let few = diff(&report(&[500; 3]), &report(&[500, 600, 400])).unwrap();
+        assert_eq!(size(&charts::diff::render(&few).unwrap()), (760, 546));
+        let old: Vec<u64> = vec![500; 10_000];
+        let new: Vec<u64> = (0..10_000).map(|i| 500 + (i % 7) as u64 * 10).collect();
+        let many = diff(&report(&old), &report(&new)).unwrap();
+        let (w, h) = size(&charts::diff::render(&many).unwrap());
+        assert!(w <= 2400 && h == 546, "{w}×{h}");
+    }
+
     fn report(wins: &[u64]) -> ReadReport {
         ReadReport {
             name: "s".into(),
