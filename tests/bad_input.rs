@@ -209,36 +209,10 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Runs one invocation that must be refused: exit 2, every `expect` on
-/// stderr, no panic, and nothing in the sandbox but `files` and an empty
-/// `out`. Returns what went wrong.
+/// Runs one invocation that must be refused (see
+/// [`common::check_rejected`]); returns what went wrong.
 fn refused(sb: &Sandbox, args: &[&str], files: &[&str], expect: &[&str]) -> Vec<String> {
-    let o = sb.run(args);
-    let mut problems = Vec::new();
-    if o.code != 2 {
-        problems.push(format!("exit code {} instead of 2", o.code));
-    }
-    for s in expect {
-        if !o.stderr.contains(s) {
-            problems.push(format!("stderr lacks {s:?}"));
-        }
-    }
-    if o.stderr.contains("panicked") {
-        problems.push("panicked".into());
-    }
-    if !sb.entries("out").is_empty() {
-        problems.push(format!("wrote into --out: {:?}", sb.entries("out")));
-    }
-    let mut expected: Vec<String> = files.iter().map(|f| f.to_string()).collect();
-    expected.push("out".into());
-    expected.sort();
-    if sb.entries("") != expected {
-        problems.push(format!("sandbox holds {:?}", sb.entries("")));
-    }
-    if !problems.is_empty() {
-        problems.push(format!("skirmish {args:?}\nstderr: {}", o.stderr));
-    }
-    problems
+    common::check_rejected(sb, args, files, expect).1
 }
 
 #[test]

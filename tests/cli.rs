@@ -8,7 +8,9 @@ mod common;
 
 use std::fs;
 
-use common::{edit, line_of, parse_csv, read_report, Output, Sandbox, REPORT_FILES, SMALL};
+use common::{
+    check_rejected, edit, line_of, parse_csv, read_report, Output, Sandbox, REPORT_FILES, SMALL,
+};
 
 /// `skirmish run small.toml --out OUT --quiet EXTRA...` in `sb`, the fixture
 /// written first. Asserts success and returns the output.
@@ -702,53 +704,6 @@ const BAD_SCENARIOS: &[BadScenario] = &[
         at: Some("name = \"../escape\""),
     },
 ];
-
-/// Checks one bad-input invocation: exit 2, `expect` on stderr, and nothing
-/// in the sandbox but `files` and an empty `out`. Returns the output and what
-/// went wrong.
-fn check_rejected(
-    sb: &Sandbox,
-    args: &[&str],
-    files: &[&str],
-    expect: &[&str],
-) -> (Output, Vec<String>) {
-    let o = sb.run(args);
-    let mut problems = Vec::new();
-    if o.code != 2 {
-        problems.push(format!("exit code {} instead of 2", o.code));
-    }
-    if !o.stderr.starts_with("error: ") {
-        problems.push("stderr does not start with `error: `".into());
-    }
-    for s in expect {
-        if !o.stderr.contains(s) {
-            problems.push(format!("stderr lacks {s:?}"));
-        }
-    }
-    if o.stderr.contains("panicked") {
-        problems.push("panicked".into());
-    }
-    if !sb.entries("out").is_empty() {
-        problems.push(format!("wrote into --out: {:?}", sb.entries("out")));
-    }
-    let mut expected: Vec<String> = files
-        .iter()
-        .map(|f| f.split('/').next().unwrap().to_owned())
-        .collect();
-    expected.push("out".into());
-    expected.sort();
-    expected.dedup();
-    if sb.entries("") != expected {
-        problems.push(format!("sandbox holds {:?}", sb.entries("")));
-    }
-    if !problems.is_empty() {
-        problems.push(format!(
-            "skirmish {args:?}\nstdout: {}\nstderr: {}",
-            o.stdout, o.stderr
-        ));
-    }
-    (o, problems)
-}
 
 #[test]
 fn bad_scenarios_exit_2_with_a_precise_message_and_write_nothing() {

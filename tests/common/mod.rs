@@ -167,3 +167,50 @@ pub fn parse_csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     (header, rows)
 }
+
+/// Checks one bad-input invocation: exit 2, `expect` on stderr, and nothing
+/// in the sandbox but `files` and an empty `out`. Returns the output and what
+/// went wrong.
+pub fn check_rejected(
+    sb: &Sandbox,
+    args: &[&str],
+    files: &[&str],
+    expect: &[&str],
+) -> (Output, Vec<String>) {
+    let o = sb.run(args);
+    let mut problems = Vec::new();
+    if o.code != 2 {
+        problems.push(format!("exit code {} instead of 2", o.code));
+    }
+    if !o.stderr.starts_with("error: ") {
+        problems.push("stderr does not start with `error: `".into());
+    }
+    for s in expect {
+        if !o.stderr.contains(s) {
+            problems.push(format!("stderr lacks {s:?}"));
+        }
+    }
+    if o.stderr.contains("panicked") {
+        problems.push("panicked".into());
+    }
+    if !sb.entries("out").is_empty() {
+        problems.push(format!("wrote into --out: {:?}", sb.entries("out")));
+    }
+    let mut expected: Vec<String> = files
+        .iter()
+        .map(|f| f.split('/').next().unwrap().to_owned())
+        .collect();
+    expected.push("out".into());
+    expected.sort();
+    expected.dedup();
+    if sb.entries("") != expected {
+        problems.push(format!("sandbox holds {:?}", sb.entries("")));
+    }
+    if !problems.is_empty() {
+        problems.push(format!(
+            "skirmish {args:?}\nstdout: {}\nstderr: {}",
+            o.stdout, o.stderr
+        ));
+    }
+    (o, problems)
+}
