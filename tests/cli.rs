@@ -1094,22 +1094,7 @@ fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
 #[test]
 fn diff_against_a_git_revision() {
     let sb = Sandbox::new();
-    let git = |args: &[&str]| {
-        let st = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(sb.path())
-            .output()
-            .expect("git runs");
-        assert!(st.status.success(), "git {args:?}: {st:?}");
-    };
+    let git = |args: &[&str]| sb.git(args);
     git(&["init", "-q"]);
     run_small(&sb, "reports", &[]);
     git(&["add", "reports"]);

@@ -321,16 +321,7 @@ fn diff_never_writes_over_a_report_it_compares() {
 #[test]
 fn diff_against_a_revision_never_writes_over_the_report() {
     let sb = Sandbox::new();
-    let git = |args: &[&str]| {
-        let st = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(args)
-            .current_dir(sb.path())
-            .output()
-            .expect("git runs");
-        assert!(st.status.success(), "git {args:?}: {st:?}");
-    };
+    let git = |args: &[&str]| sb.git(args);
     git(&["init", "-q"]);
     run_small(&sb, "reports", &[]);
     git(&["add", "reports"]);

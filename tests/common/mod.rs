@@ -41,6 +41,19 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
+    /// Runs `git args` in the sandbox (a throwaway identity, no signing);
+    /// panics if git fails.
+    pub fn git(&self, args: &[&str]) {
+        let st = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(self.path())
+            .output()
+            .expect("git runs");
+        assert!(st.status.success(), "git {args:?}: {st:?}");
+    }
+
     pub fn new() -> Self {
         Sandbox {
             dir: tempfile::Builder::new()
