@@ -902,9 +902,8 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::engine::{InitiativeKind, Tactic};
     use crate::results::CounterInfo;
+    use crate::rules::{Field, FieldError, FieldReader, Kind, Lit};
     use crate::scenario::compile::compile_str;
-    use crate::scenario::schema::{Field, Fields, Kind, Lit};
-    use crate::scenario::ScenarioError;
 
     #[derive(Clone, Copy, Debug, Default)]
     struct Reviver;
@@ -963,13 +962,13 @@ mod tests {
         type State = ();
         type Options = ();
 
-        fn compile_options(_: &Fields) -> Result<(), ScenarioError> {
+        fn compile_options(_: &impl FieldReader) -> Result<(), FieldError> {
             Ok(())
         }
-        fn compile_weapon(_: &Fields) -> Result<(), ScenarioError> {
+        fn compile_weapon(_: &impl FieldReader) -> Result<(), FieldError> {
             Ok(())
         }
-        fn compile_unit(f: &Fields, _: &[()]) -> Result<Unit, ScenarioError> {
+        fn compile_unit(f: &impl FieldReader, _: &[()]) -> Result<Unit, FieldError> {
             Ok(Unit {
                 init: f.int("init")? as i32,
                 down: f.bool("down")?,

@@ -4,10 +4,15 @@
 //! Kernel rules: no I/O, no `Result` (everything that can fail failed when
 //! the scenario was compiled), no heap allocation per fight. State lives in
 //! fixed-capacity `Copy` arrays that are reset at the start of each fight.
+//!
+//! Layering: the engine and the rules sit below the scenario layer and never
+//! import it; the engine's own declared keys ([`ENGINE_OPTIONS`],
+//! [`SIDE_ENTRY_FIELDS`]) live here and the scenario layer re-exports them.
 
 pub mod condition;
 pub mod cover;
 mod encounter;
+mod fields;
 mod fight;
 pub mod initiative;
 mod named;
@@ -18,6 +23,7 @@ pub mod targeting;
 pub use condition::{Condition, Conditions};
 pub use cover::Cover;
 pub use encounter::{Encounter, UnitSpec, MAX_UNITS};
+pub use fields::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
 pub use fight::{Bits, Combatant, Fight, Outcome, Turn};
 pub use initiative::{Initiative, InitiativeKind, InitiativeRoll, Ties};
 pub use tactic::Tactic;

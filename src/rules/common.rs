@@ -3,9 +3,8 @@
 
 use crate::dice::Dice;
 use crate::engine::{Bits, Turn};
+use crate::rules::field::{FieldError, FieldReader};
 use crate::rules::{Ruleset, MAX_WEAPONS};
-use crate::scenario::schema::Fields;
-use crate::scenario::ScenarioError;
 
 /// What [`kit`] needs to know about a ruleset's weapon.
 pub trait KitWeapon: Copy + Default {
@@ -35,7 +34,7 @@ pub struct Kit<W> {
 
 /// Rank a unit's `weapons` (its `weapons` list, resolved); an error on key
 /// `weapons` of `f` if there are none.
-pub fn kit<W: KitWeapon>(f: &Fields, weapons: &[W]) -> Result<Kit<W>, ScenarioError> {
+pub fn kit<W: KitWeapon>(f: &impl FieldReader, weapons: &[W]) -> Result<Kit<W>, FieldError> {
     if weapons.is_empty() {
         return Err(f.error("weapons", "a unit needs at least one weapon to fight"));
     }

@@ -73,7 +73,7 @@ pub fn problems<R: Ruleset>(test_source: &str) -> Vec<String> {
         if let Modelled::Option(name) = c.modelled {
             let known = R::OPTIONS
                 .iter()
-                .chain(crate::scenario::compile::ENGINE_OPTIONS)
+                .chain(crate::engine::ENGINE_OPTIONS)
                 .any(|f| f.name == name);
             if !known {
                 out.push(format!(

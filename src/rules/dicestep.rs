@@ -48,9 +48,8 @@ use crate::engine::{
     InitiativeRoll, Tactic, Turn, UnitSpec, MAX_SIDES,
 };
 use crate::results::CounterInfo;
+use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
-use crate::scenario::schema::{Field, Fields, Kind, Lit};
-use crate::scenario::ScenarioError;
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -568,7 +567,7 @@ impl Ruleset for Dicestep {
     type State = State;
     type Options = Options;
 
-    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+    fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
         Ok(Options {
             luck_die: f.int("luck_die")? as u32,
             advantage: [Advantage::PerDie, Advantage::WholeTest, Advantage::Flat]
@@ -586,7 +585,7 @@ impl Ruleset for Dicestep {
         })
     }
 
-    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+    fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [
             WeaponKind::Melee,
             WeaponKind::Thrown,
@@ -618,7 +617,7 @@ impl Ruleset for Dicestep {
         })
     }
 
-    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+    fn compile_unit(f: &impl FieldReader, weapons: &[Weapon]) -> Result<Unit, FieldError> {
         let mut unit = Unit {
             str_die: f.int("str")? as u32,
             dex_die: f.int("dex")? as u32,

@@ -29,9 +29,8 @@ use crate::engine::{
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{best_first, provoking_move};
+use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
-use crate::scenario::schema::{Field, Fields, Kind, Lit};
-use crate::scenario::ScenarioError;
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -473,7 +472,7 @@ impl Ruleset for Escalation {
     type State = State;
     type Options = Options;
 
-    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+    fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
         Ok(Options {
             nat20_hits: f.bool("nat20_hits")?,
             bonus_stacks: f.bool("bonus_stacks")?,
@@ -488,7 +487,7 @@ impl Ruleset for Escalation {
         })
     }
 
-    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+    fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
         let range = f.int("range")? as i32;
         if kind == WeaponKind::Ranged && range == 0 {
@@ -502,7 +501,7 @@ impl Ruleset for Escalation {
         })
     }
 
-    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+    fn compile_unit(f: &impl FieldReader, weapons: &[Weapon]) -> Result<Unit, FieldError> {
         let reach = f.int("reach")? as i32;
         let mut unit = Unit {
             hp: f.int("hp")? as i32,

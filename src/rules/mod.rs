@@ -7,6 +7,12 @@
 //! scenario files against those declarations and `skirmish rules NAME` prints
 //! them, so the documentation a designer reads is the schema that is enforced.
 //!
+//! Layers depend one way: the scenario layer calls down into the rules, never
+//! the reverse. The declaration types, the [`FieldReader`] a ruleset reads
+//! its tables through and the [`FieldError`] it reports problems with live in
+//! [`field`], here; the scenario layer implements the reader and turns each
+//! `FieldError` into its located error (file:line:col, key path).
+//!
 //! Division of labour: the engine owns the fight loop (rounds, turn order,
 //! end of fight, round cap, tallying), positions and targeting policies; the
 //! ruleset owns what happens in a unit's turn and how harm is applied, and
@@ -22,20 +28,20 @@ use crate::engine::{
     UnitSpec,
 };
 use crate::results::CounterInfo;
-use crate::scenario::schema::{Field, Fields};
-use crate::scenario::ScenarioError;
 
 pub mod common;
 pub mod conformance;
 pub mod d20;
 pub mod dicestep;
 pub mod escalation;
+pub mod field;
 pub mod osr;
 pub mod thrum;
 pub mod trenches;
 
 pub use dicestep::Dicestep;
 pub use escalation::Escalation;
+pub use field::{Field, FieldError, FieldReader, Kind, Lit};
 pub use osr::Osr;
 pub use thrum::Thrum;
 pub use trenches::Trenches;
@@ -83,10 +89,18 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     type State: Copy + Default + Debug + Send + Sync;
     type Options: Copy + Default + Debug + Send + Sync;
 
-    fn compile_options(f: &Fields) -> Result<Self::Options, ScenarioError>;
-    fn compile_weapon(f: &Fields) -> Result<Self::Weapon, ScenarioError>;
-    /// `weapons` are the unit's `weapons` list, resolved, in list order.
-    fn compile_unit(f: &Fields, weapons: &[Self::Weapon]) -> Result<Self::Unit, ScenarioError>;
+    /// Read the `[options]` table (engine options included, which the
+    /// ruleset ignores). Problems are reported as [`FieldError`]s, which the
+    /// scenario layer locates in the file.
+    fn compile_options(f: &impl FieldReader) -> Result<Self::Options, FieldError>;
+    /// Read one `[weapons.NAME]` table.
+    fn compile_weapon(f: &impl FieldReader) -> Result<Self::Weapon, FieldError>;
+    /// Read one `[units.NAME]` table; `weapons` are the unit's `weapons`
+    /// list, resolved, in list order.
+    fn compile_unit(
+        f: &impl FieldReader,
+        weapons: &[Self::Weapon],
+    ) -> Result<Self::Unit, FieldError>;
     /// A few words on a stat block for summaries, e.g. `30 HP, AC 16/16`.
     fn describe_unit(unit: &Self::Unit) -> String;
     /// The tactic a unit group gets with `tactic = "auto"`: by its weapons.

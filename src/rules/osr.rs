@@ -41,9 +41,8 @@ use crate::engine::{
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
+use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
-use crate::scenario::schema::{Field, Fields, Kind, Lit};
-use crate::scenario::ScenarioError;
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -584,7 +583,7 @@ impl Ruleset for Osr {
     type State = State;
     type Options = Options;
 
-    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+    fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
         Ok(Options {
             crit: [Crit::DoubleTotal, Crit::DoubleDice][f.choice("crit")?],
             nat20_hits: f.bool("nat20_hits")?,
@@ -626,7 +625,7 @@ impl Ruleset for Osr {
         })
     }
 
-    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+    fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
         let range = match (f.int("range")? as i32, kind) {
             (0, WeaponKind::Melee) => REACH,
@@ -649,7 +648,7 @@ impl Ruleset for Osr {
         })
     }
 
-    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+    fn compile_unit(f: &impl FieldReader, weapons: &[Weapon]) -> Result<Unit, FieldError> {
         let mut abilities = [0; 6];
         for (a, key) in abilities.iter_mut().zip(ABILITY_KEYS) {
             *a = f.int(key)? as i32;

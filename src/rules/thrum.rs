@@ -50,9 +50,8 @@ use crate::engine::{
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, Kit, KitWeapon};
+use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset};
-use crate::scenario::schema::{Field, Fields, Kind, Lit};
-use crate::scenario::ScenarioError;
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -582,7 +581,7 @@ impl Ruleset for Thrum {
     type State = State;
     type Options = Options;
 
-    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+    fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
         Ok(Options {
             cancel: [Cancel::OneForOne, Cancel::Single][f.choice("cancel")?],
             boon_effect: [BoonEffect::ExtraDie, BoonEffect::Flat][f.choice("boon_effect")?],
@@ -600,7 +599,7 @@ impl Ruleset for Thrum {
         })
     }
 
-    fn compile_weapon(f: &Fields) -> Result<Ability, ScenarioError> {
+    fn compile_weapon(f: &impl FieldReader) -> Result<Ability, FieldError> {
         let kind = [AbilityKind::Physical, AbilityKind::Mental][f.choice("kind")?];
         let harm = match (f.choice("deals")?, kind) {
             (1, _) | (0, AbilityKind::Physical) => Harm::Fatigue,
@@ -618,7 +617,7 @@ impl Ruleset for Thrum {
         })
     }
 
-    fn compile_unit(f: &Fields, weapons: &[Ability]) -> Result<Unit, ScenarioError> {
+    fn compile_unit(f: &impl FieldReader, weapons: &[Ability]) -> Result<Unit, FieldError> {
         let kit = kit(f, weapons)?;
         Ok(Unit {
             fatigue_tolerance: f.int("fatigue_tolerance")? as i32,

@@ -50,9 +50,8 @@ use crate::engine::{
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, provoking_move, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
+use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Quick, Ruleset, MAX_WEAPONS};
-use crate::scenario::schema::{Field, Fields, Kind, Lit};
-use crate::scenario::ScenarioError;
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -441,7 +440,7 @@ impl Ruleset for Trenches {
     type State = State;
     type Options = Options;
 
-    fn compile_options(f: &Fields) -> Result<Options, ScenarioError> {
+    fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
         Ok(Options {
             crit: Crit::ALL[f.choice("crit")?],
             nat1_misses: f.bool("nat1_misses")?,
@@ -461,7 +460,7 @@ impl Ruleset for Trenches {
         })
     }
 
-    fn compile_weapon(f: &Fields) -> Result<Weapon, ScenarioError> {
+    fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Firearm][f.choice("kind")?];
         let range = match (f.int("range")? as i32, kind) {
             (0, WeaponKind::Melee) => REACH,
@@ -476,7 +475,7 @@ impl Ruleset for Trenches {
         })
     }
 
-    fn compile_unit(f: &Fields, weapons: &[Weapon]) -> Result<Unit, ScenarioError> {
+    fn compile_unit(f: &impl FieldReader, weapons: &[Weapon]) -> Result<Unit, FieldError> {
         let endurance = f.int("endurance")? as i32;
         let armor = f.int("armor")? as i32;
         let mut unit = Unit {

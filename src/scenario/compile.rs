@@ -1,85 +1,21 @@
 //! Compile one scenario tree (the base, or a matrix cell) into an
 //! [`Encounter`] for ruleset `R`: resolve names (weapons, units), expand unit
-//! counts, check capacities, and let the ruleset compile its own fields.
+//! counts, check capacities, and let the ruleset compile its own fields
+//! (through [`crate::rules::FieldReader`]; the [`crate::rules::FieldError`]s
+//! it reports are located here with [`Fields::locate`]). The engine's
+//! declared keys, [`ENGINE_OPTIONS`] and [`SIDE_ENTRY_FIELDS`], live in
+//! [`crate::engine`] and are re-exported here.
 
 use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
-use super::schema::{unknown_choice, Ctx, Field, Fields, Kind, Lit};
+use super::schema::{unknown_choice, Ctx, Fields};
 use crate::engine::{
     Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties,
     UnitSpec, MAX_SIDES, MAX_UNITS,
 };
 use crate::rules::{unmodelled, Ruleset, Shared, MAX_WEAPONS};
 
-/// Options every ruleset has: the engine's shared axes.
-pub const ENGINE_OPTIONS: &[Field] = &[
-    Field::new(
-        "initiative",
-        Kind::Choice(&[
-            "default",
-            "rolled",
-            "rerolled",
-            "fixed",
-            "alternating",
-            "side",
-        ]),
-        Some(Lit::Str("default")),
-        "turn order: the ruleset's own (default), rolled once per fight, re-rolled every round, \
-         fixed by a stat, team-alternating activation, or side initiative",
-    ),
-    Field::new(
-        "initiative_ties",
-        Kind::Choice(Ties::NAMES),
-        Some(Lit::Str("random")),
-        "order of units still tied after the ruleset's tie-breaks: random, or roster order",
-    ),
-];
-
-/// Keys of a unit group in a side: `[sides.NAME] UNIT = { count = 2, ... }`.
-pub const SIDE_ENTRY_FIELDS: &[Field] = &[
-    Field::new(
-        "count",
-        Kind::Int {
-            min: 1,
-            max: MAX_UNITS as i64,
-        },
-        Some(Lit::Int(1)),
-        "how many of this unit",
-    ),
-    Field::new(
-        "cover",
-        Kind::Choice(Cover::NAMES),
-        Some(Lit::Str("none")),
-        "cover the units stand in",
-    ),
-    Field::new(
-        "distance",
-        Kind::Int {
-            min: 0,
-            max: 100_000,
-        },
-        Some(Lit::Int(0)),
-        "distance from the front line at the start, in the ruleset's unit",
-    ),
-    Field::new(
-        "target",
-        Kind::Choice(Targeting::NAMES),
-        Some(Lit::Str("random")),
-        "targeting policy",
-    ),
-    Field::new(
-        "tactic",
-        Kind::Choice(Tactic::NAMES),
-        Some(Lit::Str("auto")),
-        "advance (close to melee), hold (stay and shoot), keep-range (shoot, back off when engaged); auto: by the weapons",
-    ),
-    Field::new(
-        "conditions",
-        Kind::Names(Some(Condition::NAMES)),
-        Some(Lit::NoNames),
-        "conditions the units start with",
-    ),
-];
+pub use crate::engine::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
 
 /// A compiled cell plus the names a report needs.
 pub struct Compiled<R: Ruleset> {
@@ -133,7 +69,7 @@ pub fn compile<R: Ruleset>(
         },
         ties: Ties::ALL[opts.choice("initiative_ties")?],
     };
-    let options = R::compile_options(&opts)?;
+    let options = R::compile_options(&opts).map_err(|e| opts.locate(e))?;
 
     // Weapons, by name.
     let weapon_schema = [R::WEAPON_FIELDS];
@@ -146,7 +82,10 @@ pub fn compile<R: Ruleset>(
                 &weapon_schema,
                 &format!("weapons.{}", entry.key),
             )?;
-            weapons.push((entry.key.clone(), R::compile_weapon(&f)?));
+            weapons.push((
+                entry.key.clone(),
+                R::compile_weapon(&f).map_err(|e| f.locate(e))?,
+            ));
         }
     }
 
@@ -201,7 +140,11 @@ pub fn compile<R: Ruleset>(
                 names.push(name);
             }
         }
-        units.push((entry.key.clone(), R::compile_unit(&f, &resolved)?, names));
+        units.push((
+            entry.key.clone(),
+            R::compile_unit(&f, &resolved).map_err(|e| f.locate(e))?,
+            names,
+        ));
     }
 
     // Sides: unit groups, expanded by count.

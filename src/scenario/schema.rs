@@ -1,116 +1,25 @@
-//! Declared fields and the reader that enforces them.
+//! The reader that enforces declared fields on a parsed scenario table.
 //!
 //! Rulesets declare their stat-block fields, weapon fields and options as
 //! `&'static [Field]`; the scenario layer declares its own keys the same way.
+//! The declaration types ([`Field`], [`Kind`], [`Lit`]) belong to the rules
+//! layer (`crate::rules::field`) and are re-exported here.
 //! [`Fields`] checks a table against a declaration (unknown keys with a
 //! suggestion, missing required keys, types, ranges, choices) and hands out
-//! typed values with defaults applied. `skirmish rules` prints the same
-//! declarations, so the help a designer reads is what is enforced.
+//! typed values with defaults applied. It implements
+//! [`FieldReader`], through which rulesets read their tables; their
+//! [`FieldError`]s come back here and [`Fields::locate`] turns them into
+//! located [`ScenarioError`]s (at the key's value, or at the table), the
+//! same place and message the scenario's own keys get. `skirmish rules`
+//! prints the same declarations, so the help a designer reads is what is
+//! enforced.
 
 use super::doc::{Node, Source, Span, Table, Value};
 use super::error::{list_choices, suggest, Place, ScenarioError};
 use crate::dice::DiceExpr;
+use crate::rules::field::{FieldError, FieldReader};
 
-/// What a field holds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
-    Int {
-        min: i64,
-        max: i64,
-    },
-    Float {
-        min: f64,
-        max: f64,
-    },
-    Bool,
-    /// Dice notation, e.g. `1d8+3`.
-    Dice,
-    /// One of a few names.
-    Choice(&'static [&'static str]),
-    /// A list of names (weapons, conditions, ...), each one of `choices` if
-    /// given, otherwise checked by the caller.
-    Names(Option<&'static [&'static str]>),
-    /// Free text.
-    Text,
-}
-
-/// A default value; `None` in [`Field::default`] means the field is required.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Lit {
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-    Str(&'static str),
-    NoNames,
-}
-
-/// One declared key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Field {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub default: Option<Lit>,
-    pub doc: &'static str,
-}
-
-impl Field {
-    pub const fn new(
-        name: &'static str,
-        kind: Kind,
-        default: Option<Lit>,
-        doc: &'static str,
-    ) -> Field {
-        Field {
-            name,
-            kind,
-            default,
-            doc,
-        }
-    }
-
-    /// An integer field in `min..=max` with a default (the common case in
-    /// stat blocks and options).
-    pub const fn int(
-        name: &'static str,
-        min: i64,
-        max: i64,
-        default: i64,
-        doc: &'static str,
-    ) -> Field {
-        Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
-    }
-
-    /// A true/false field with a default.
-    pub const fn flag(name: &'static str, default: bool, doc: &'static str) -> Field {
-        Field::new(name, Kind::Bool, Some(Lit::Bool(default)), doc)
-    }
-
-    /// The type as shown in `skirmish rules` and in "expected" messages.
-    pub fn type_text(&self) -> String {
-        match self.kind {
-            Kind::Int { min, max } => format!("integer {min}..={max}"),
-            Kind::Float { min, max } => format!("number {min}..={max}"),
-            Kind::Bool => "true/false".to_string(),
-            Kind::Dice => "dice".to_string(),
-            Kind::Choice(c) => c.join(" | "),
-            Kind::Names(Some(c)) => format!("list of: {}", c.join(", ")),
-            Kind::Names(None) => "list of names".to_string(),
-            Kind::Text => "text".to_string(),
-        }
-    }
-
-    /// The default as written in a scenario file, or `required`.
-    pub fn default_text(&self) -> String {
-        match self.default {
-            None => "required".to_string(),
-            Some(Lit::Int(i)) => i.to_string(),
-            Some(Lit::Float(f)) => format!("{f}"),
-            Some(Lit::Bool(b)) => b.to_string(),
-            Some(Lit::Str(s)) => format!("\"{s}\""),
-            Some(Lit::NoNames) => "[]".to_string(),
-        }
-    }
-}
+pub use crate::rules::field::{Field, Kind, Lit};
 
 /// Error context: the file, and the matrix cell being compiled if any.
 #[derive(Clone, Copy, Debug)]
@@ -245,8 +154,8 @@ impl<'a> Fields<'a> {
         self.ctx.error(span, &self.key_path(name), message)
     }
 
-    fn wrong_type(&self, name: &str, node: &Node, field: &Field) -> ScenarioError {
-        self.error(
+    fn wrong_type(&self, name: &str, node: &Node, field: &Field) -> FieldError {
+        FieldError::new(
             name,
             format!(
                 "expected {}, found {} `{}`",
@@ -257,106 +166,23 @@ impl<'a> Fields<'a> {
         )
     }
 
+    /// A [`FieldError`] from a ruleset (or a getter) as a located scenario
+    /// error: at the key's value, or at the table if the key is not written.
+    pub fn locate(&self, e: FieldError) -> ScenarioError {
+        self.error(&e.key, e.message)
+    }
+
     pub fn int(&self, name: &str) -> Result<i64, ScenarioError> {
-        let field = self.field(name);
-        let Kind::Int { min, max } = field.kind else {
-            panic!("`{name}` is not an integer field");
-        };
-        let v = match self.node(name) {
-            None => match field.default {
-                Some(Lit::Int(v)) => v,
-                _ => panic!("`{name}` has no integer default"),
-            },
-            Some(node) => match node.value {
-                Value::Int(v) => v,
-                _ => return Err(self.wrong_type(name, node, field)),
-            },
-        };
-        if !(min..=max).contains(&v) {
-            return Err(self.error(
-                name,
-                format!("expected an integer from {min} to {max}, found {v}"),
-            ));
-        }
-        Ok(v)
+        FieldReader::int(self, name).map_err(|e| self.locate(e))
     }
 
     pub fn float(&self, name: &str) -> Result<f64, ScenarioError> {
-        let field = self.field(name);
-        let Kind::Float { min, max } = field.kind else {
-            panic!("`{name}` is not a number field");
-        };
-        let v = match self.node(name) {
-            None => match field.default {
-                Some(Lit::Float(v)) => v,
-                _ => panic!("`{name}` has no number default"),
-            },
-            Some(node) => match node.value {
-                Value::Float(v) => v,
-                Value::Int(v) => v as f64,
-                _ => return Err(self.wrong_type(name, node, field)),
-            },
-        };
-        if !(min..=max).contains(&v) {
-            return Err(self.error(
-                name,
-                format!("expected a number from {min} to {max}, found {v}"),
-            ));
-        }
-        Ok(v)
-    }
-
-    pub fn bool(&self, name: &str) -> Result<bool, ScenarioError> {
-        let field = self.field(name);
-        match self.node(name) {
-            None => match field.default {
-                Some(Lit::Bool(v)) => Ok(v),
-                _ => panic!("`{name}` has no boolean default"),
-            },
-            Some(node) => match node.value {
-                Value::Bool(v) => Ok(v),
-                _ => Err(self.wrong_type(name, node, field)),
-            },
-        }
-    }
-
-    pub fn dice(&self, name: &str) -> Result<DiceExpr, ScenarioError> {
-        let field = self.field(name);
-        let text = match self.node(name) {
-            None => match field.default {
-                Some(Lit::Str(s)) => s,
-                _ => panic!("`{name}` has no dice default"),
-            },
-            Some(node) => match &node.value {
-                Value::Str(s) => s.as_str(),
-                // A bare number is a fixed amount.
-                Value::Int(i) => return Ok(DiceExpr::constant(*i as i32)),
-                _ => return Err(self.wrong_type(name, node, field)),
-            },
-        };
-        DiceExpr::parse(text).map_err(|e| self.error(name, e.to_string()))
+        FieldReader::float(self, name).map_err(|e| self.locate(e))
     }
 
     /// The index of the chosen name in the field's choices.
     pub fn choice(&self, name: &str) -> Result<usize, ScenarioError> {
-        let field = self.field(name);
-        let Kind::Choice(choices) = field.kind else {
-            panic!("`{name}` is not a choice field");
-        };
-        let text = match self.node(name) {
-            None => match field.default {
-                Some(Lit::Str(s)) => s,
-                _ => panic!("`{name}` has no default choice"),
-            },
-            Some(node) => match &node.value {
-                Value::Str(s) => s.as_str(),
-                _ => return Err(self.wrong_type(name, node, field)),
-            },
-        };
-        choices
-            .iter()
-            .position(|c| *c == text)
-            .ok_or_else(|| self.error(name, unknown_choice(text, choices)))
+        FieldReader::choice(self, name).map_err(|e| self.locate(e))
     }
 
     /// A list of names, with the span of each (for "not defined" errors).
@@ -369,7 +195,7 @@ impl<'a> Fields<'a> {
             return Ok(Vec::new());
         };
         let Value::Array(items) = &node.value else {
-            return Err(self.wrong_type(name, node, field));
+            return Err(self.locate(self.wrong_type(name, node, field)));
         };
         let mut out = Vec::with_capacity(items.len());
         for item in items {
@@ -409,6 +235,112 @@ impl<'a> Fields<'a> {
                 format!("{} = {}", f.name, value)
             })
             .collect()
+    }
+}
+
+/// What rulesets read their fields through: the same checks and messages
+/// as the scenario's own keys; [`Fields::locate`] places the errors.
+impl FieldReader for Fields<'_> {
+    fn int(&self, name: &str) -> Result<i64, FieldError> {
+        let field = self.field(name);
+        let Kind::Int { min, max } = field.kind else {
+            panic!("`{name}` is not an integer field");
+        };
+        let v = match self.node(name) {
+            None => match field.default {
+                Some(Lit::Int(v)) => v,
+                _ => panic!("`{name}` has no integer default"),
+            },
+            Some(node) => match node.value {
+                Value::Int(v) => v,
+                _ => return Err(self.wrong_type(name, node, field)),
+            },
+        };
+        if !(min..=max).contains(&v) {
+            return Err(FieldError::new(
+                name,
+                format!("expected an integer from {min} to {max}, found {v}"),
+            ));
+        }
+        Ok(v)
+    }
+
+    fn float(&self, name: &str) -> Result<f64, FieldError> {
+        let field = self.field(name);
+        let Kind::Float { min, max } = field.kind else {
+            panic!("`{name}` is not a number field");
+        };
+        let v = match self.node(name) {
+            None => match field.default {
+                Some(Lit::Float(v)) => v,
+                _ => panic!("`{name}` has no number default"),
+            },
+            Some(node) => match node.value {
+                Value::Float(v) => v,
+                Value::Int(v) => v as f64,
+                _ => return Err(self.wrong_type(name, node, field)),
+            },
+        };
+        if !(min..=max).contains(&v) {
+            return Err(FieldError::new(
+                name,
+                format!("expected a number from {min} to {max}, found {v}"),
+            ));
+        }
+        Ok(v)
+    }
+
+    fn bool(&self, name: &str) -> Result<bool, FieldError> {
+        let field = self.field(name);
+        match self.node(name) {
+            None => match field.default {
+                Some(Lit::Bool(v)) => Ok(v),
+                _ => panic!("`{name}` has no boolean default"),
+            },
+            Some(node) => match node.value {
+                Value::Bool(v) => Ok(v),
+                _ => Err(self.wrong_type(name, node, field)),
+            },
+        }
+    }
+
+    fn dice(&self, name: &str) -> Result<DiceExpr, FieldError> {
+        let field = self.field(name);
+        let text = match self.node(name) {
+            None => match field.default {
+                Some(Lit::Str(s)) => s,
+                _ => panic!("`{name}` has no dice default"),
+            },
+            Some(node) => match &node.value {
+                Value::Str(s) => s.as_str(),
+                // A bare number is a fixed amount.
+                Value::Int(i) => return Ok(DiceExpr::constant(*i as i32)),
+                _ => return Err(self.wrong_type(name, node, field)),
+            },
+        };
+        DiceExpr::parse(text).map_err(|e| FieldError::new(name, e.to_string()))
+    }
+
+    /// The index of the chosen name in the field's choices.
+    fn choice(&self, name: &str) -> Result<usize, FieldError> {
+        let field = self.field(name);
+        let Kind::Choice(choices) = field.kind else {
+            panic!("`{name}` is not a choice field");
+        };
+        let text = match self.node(name) {
+            None => match field.default {
+                Some(Lit::Str(s)) => s,
+                _ => panic!("`{name}` has no default choice"),
+            },
+            Some(node) => match &node.value {
+                Value::Str(s) => s.as_str(),
+                _ => return Err(self.wrong_type(name, node, field)),
+            },
+        };
+        choices
+            .iter()
+            .position(|c| *c == text)
+            .ok_or_else(|| FieldError::new(name, unknown_choice(text, choices)))
     }
 }
 

@@ -1,0 +1,155 @@
+//! Field declarations and how a ruleset reads them: the vocabulary the
+//! rules layer shares with the scenario layer, owned here, below both.
+//!
+//! Rulesets declare their stat-block fields, weapon fields and options as
+//! `&'static [Field]`. When a scenario is compiled, a ruleset reads its
+//! tables through [`FieldReader`] (typed values, defaults applied, types
+//! and ranges already checked) and reports what it finds wrong as a
+//! [`FieldError`]: the key and the message. The scenario layer implements
+//! the reader on its parsed tables and turns each `FieldError` into its
+//! located error (file, line and column, key path), so the rules never see
+//! the scenario file and layers depend one way: scenario -> rules.
+
+use crate::dice::DiceExpr;
+
+/// What a field holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+    },
+    Bool,
+    /// Dice notation, e.g. `1d8+3`.
+    Dice,
+    /// One of a few names.
+    Choice(&'static [&'static str]),
+    /// A list of names (weapons, conditions, ...), each one of `choices` if
+    /// given, otherwise checked by the caller.
+    Names(Option<&'static [&'static str]>),
+    /// Free text.
+    Text,
+}
+
+/// A default value; `None` in [`Field::default`] means the field is required.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(&'static str),
+    NoNames,
+}
+
+/// One declared key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub default: Option<Lit>,
+    pub doc: &'static str,
+}
+
+impl Field {
+    pub const fn new(
+        name: &'static str,
+        kind: Kind,
+        default: Option<Lit>,
+        doc: &'static str,
+    ) -> Field {
+        Field {
+            name,
+            kind,
+            default,
+            doc,
+        }
+    }
+
+    /// An integer field in `min..=max` with a default (the common case in
+    /// stat blocks and options).
+    pub const fn int(
+        name: &'static str,
+        min: i64,
+        max: i64,
+        default: i64,
+        doc: &'static str,
+    ) -> Field {
+        Field::new(name, Kind::Int { min, max }, Some(Lit::Int(default)), doc)
+    }
+
+    /// A true/false field with a default.
+    pub const fn flag(name: &'static str, default: bool, doc: &'static str) -> Field {
+        Field::new(name, Kind::Bool, Some(Lit::Bool(default)), doc)
+    }
+
+    /// The type as shown in `skirmish rules` and in "expected" messages.
+    pub fn type_text(&self) -> String {
+        match self.kind {
+            Kind::Int { min, max } => format!("integer {min}..={max}"),
+            Kind::Float { min, max } => format!("number {min}..={max}"),
+            Kind::Bool => "true/false".to_string(),
+            Kind::Dice => "dice".to_string(),
+            Kind::Choice(c) => c.join(" | "),
+            Kind::Names(Some(c)) => format!("list of: {}", c.join(", ")),
+            Kind::Names(None) => "list of names".to_string(),
+            Kind::Text => "text".to_string(),
+        }
+    }
+
+    /// The default as written in a scenario file, or `required`.
+    pub fn default_text(&self) -> String {
+        match self.default {
+            None => "required".to_string(),
+            Some(Lit::Int(i)) => i.to_string(),
+            Some(Lit::Float(f)) => format!("{f}"),
+            Some(Lit::Bool(b)) => b.to_string(),
+            Some(Lit::Str(s)) => format!("\"{s}\""),
+            Some(Lit::NoNames) => "[]".to_string(),
+        }
+    }
+}
+
+/// A problem with one key of a table a ruleset reads: `key` is the field's
+/// name in that table (the reader's own errors and [`FieldReader::error`]
+/// alike); the scenario layer locates it (file, line, column, key path).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{key}`: {message}")]
+pub struct FieldError {
+    pub key: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(key: &str, message: impl Into<String>) -> FieldError {
+        FieldError {
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A table checked against its declaration (unknown keys, missing required
+/// keys), read with typed getters that apply the declared defaults and
+/// check types, ranges and choices. Asking for a key that is not declared,
+/// or with a getter of the wrong kind, is a bug in the ruleset and panics.
+pub trait FieldReader {
+    fn int(&self, name: &str) -> Result<i64, FieldError>;
+    fn float(&self, name: &str) -> Result<f64, FieldError>;
+    fn bool(&self, name: &str) -> Result<bool, FieldError>;
+    fn dice(&self, name: &str) -> Result<DiceExpr, FieldError>;
+    /// The index of the chosen name in the field's choices.
+    fn choice(&self, name: &str) -> Result<usize, FieldError>;
+
+    /// An error about key `name`, in the ruleset's words (reported at the
+    /// key's value, or at the table if the key is not written).
+    fn error(&self, name: &str, message: impl Into<String>) -> FieldError
+    where
+        Self: Sized,
+    {
+        FieldError::new(name, message)
+    }
+}
