@@ -2,7 +2,7 @@
 //! (cells.csv, rounds.csv, win_rate.png, rounds.png, summary.md), writes them
 //! atomically, and compares a rendered report with one on disk (`--check`).
 //! Which folders skirmish may write, and how it writes one without touching
-//! files it did not write, is [`folder`]'s business.
+//! files it did not write, is `folder`'s business.
 //!
 //! Statistics come from [`crate::analysis`]; this layer only lays out tables
 //! (polars), draws charts (plotters) and writes text. Every output is a pure
@@ -14,10 +14,10 @@
 //!
 //! Layout (each part imports only the parts above it, never a sibling part):
 //!
-//! - leaves: [`names`] (every file name), `labels` (cell names, fixed decimals),
+//! - leaves: `names` (every file name), `labels` (cell names, fixed decimals),
 //!   [`numbers`] (numbers for people, to the precision of their intervals),
-//!   `error`, [`folder`] (which folders skirmish may write, and the
-//!   writing), `model` (what the outputs read: [`Report`](model::Report),
+//!   `error`, `folder` (which folders skirmish may write, and the
+//!   writing), `model` (what the outputs read: `Report`,
 //!   the [`Diff`](diff::Diff) of two reports, [`ReportFile`]);
 //! - `tables/`: one module per CSV file, over `tables::frame` (polars);
 //! - `charts/`: one module per PNG file, over `charts::style` and
@@ -83,7 +83,7 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
 }
 
 /// Renders the report and writes it to `out_dir`: atomically, replacing
-/// only the files skirmish wrote there (see [`folder`]).
+/// only the files skirmish wrote there (see `folder`).
 pub fn write(results: &RunResults, out_dir: &Path) -> Result<(), ReportError> {
     let files = render(results)?;
     write_files(Kind::Run, &files, out_dir)
