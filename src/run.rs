@@ -30,7 +30,7 @@ use crate::engine::{BatchStat, Encounter, Fight, Tally};
 use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, Setup, SideInfo, Streams};
 use crate::rules::Ruleset;
 use crate::scenario::compile::{compile, Compiled};
-use crate::scenario::schema::Ctx;
+use crate::scenario::schema::{Ctx, MISSING_KEY};
 use crate::scenario::{Cell, Scenario, ScenarioError};
 
 /// Most fights in a batch: from `TARGET_BATCHES × MAX_BATCH` = 131,072
@@ -116,9 +116,15 @@ fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
             first = Some(compiled);
         }
     }
-    // Describe the base scenario; if only the matrix makes it valid, the
-    // first cell.
-    let base = compile::<R>(scenario.ctx(), &scenario.root, scenario.max_rounds).ok();
+    // Describe the base scenario; if only the matrix makes it valid (a
+    // required key left to an axis), the first cell. Any other problem in
+    // the base is a value every cell overrides, which skirmish would
+    // ignore: refused.
+    let base = match compile::<R>(scenario.ctx(), &scenario.root, scenario.max_rounds) {
+        Ok(base) => Some(base),
+        Err(e) if e.to_string().contains(MISSING_KEY) => None,
+        Err(e) => return Err(e),
+    };
     let described = base.or(first).expect("a matrix has at least one cell");
     let info = ScenarioInfo {
         name: scenario.name.clone(),

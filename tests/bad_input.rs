@@ -207,6 +207,14 @@ const CASES: &[Case] = &[
         expect: &["`units.bruiser.hp`", "has no `bruiser`", "`brawler`"],
         at: "units.bruiser.hp",
     },
+    Case {
+        // Every cell overrides the base's hit points, so the base's value
+        // would be ignored: a bad one is refused, not passed over.
+        name: "base_value_every_cell_overrides",
+        edits: &[("hp = 10\n", "hp = -4\n")],
+        expect: &["`units.brawler.hp`", "-4"],
+        at: "hp = -4",
+    },
 ];
 
 /// Runs one invocation that must be refused (see

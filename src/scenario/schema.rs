@@ -19,6 +19,10 @@ use super::error::{list_choices, suggest, Place, ScenarioError};
 use crate::dice::DiceExpr;
 use crate::rules::field::{FieldError, FieldReader};
 
+/// How the message of a missing required key starts: a base scenario may
+/// leave a required key to the matrix, and only that may make it invalid.
+pub const MISSING_KEY: &str = "missing required key";
+
 pub use crate::rules::field::{Field, Kind, Lit};
 
 /// Error context: the file, and the matrix cell being compiled if any.
@@ -104,7 +108,7 @@ impl<'a> Fields<'a> {
                     &node.span,
                     path,
                     format!(
-                        "missing required key `{}` ({}: {})",
+                        "{MISSING_KEY} `{}` ({}: {})",
                         field.name,
                         field.type_text(),
                         field.doc
