@@ -12,17 +12,6 @@ use common::{
     check_rejected, edit, line_of, parse_csv, read_report, Output, Sandbox, REPORT_FILES, SMALL,
 };
 
-/// `skirmish run small.toml --out OUT --quiet EXTRA...` in `sb`, the fixture
-/// written first. Asserts success and returns the output.
-fn run_small(sb: &Sandbox, out: &str, extra: &[&str]) -> Output {
-    let file = sb.write("small.toml", SMALL);
-    let mut args = vec!["run", file, "--out", out, "--quiet"];
-    args.extend_from_slice(extra);
-    let o = sb.run(&args);
-    assert_eq!(o.code, 0, "run {extra:?} failed: {o:#?}");
-    o
-}
-
 /// An edit of the `small` fixture that surely moves its win rates.
 const ONE_DEFENDER: (&str, &str) = ("count = 2, cover", "count = 1, cover");
 
@@ -47,7 +36,7 @@ fn assert_same_report(sb: &Sandbox, a: &str, b: &str) {
 fn run_writes_the_five_report_files_and_nothing_else() {
     let sb = Sandbox::new();
     sb.mkdir("out");
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
 
     // Only the report folder: no `*.tmp-*` folder left behind.
     assert_eq!(sb.entries("out"), ["small"]);
@@ -75,7 +64,7 @@ fn run_writes_the_five_report_files_and_nothing_else() {
 #[test]
 fn run_creates_a_missing_out_folder() {
     let sb = Sandbox::new();
-    run_small(&sb, "deep/er/out", &[]);
+    sb.run_small("deep/er/out", &[]);
     assert_eq!(sb.entries("deep/er/out"), ["small"]);
     assert_eq!(sb.entries("deep/er/out/small"), REPORT_FILES);
 }
@@ -83,7 +72,7 @@ fn run_creates_a_missing_out_folder() {
 #[test]
 fn cells_csv_has_one_row_per_cell_and_the_axis_columns() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let text = fs::read_to_string(sb.join("out/small/cells.csv")).unwrap();
     let (header, rows) = parse_csv(&text);
 
@@ -161,7 +150,7 @@ fn cells_csv_has_one_row_per_cell_and_the_axis_columns() {
 #[test]
 fn fights_flag_overrides_the_scenario() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &["--fights", "1000"]);
+    sb.run_small("out", &["--fights", "1000"]);
     let text = fs::read_to_string(sb.join("out/small/cells.csv")).unwrap();
     let (header, rows) = parse_csv(&text);
     let fights = header.iter().position(|h| h == "fights").unwrap();
@@ -171,9 +160,9 @@ fn fights_flag_overrides_the_scenario() {
 #[test]
 fn rerun_replaces_an_existing_report_in_place() {
     let sb = Sandbox::new();
-    run_small(&sb, "a", &[]);
-    run_small(&sb, "b", &[]);
-    run_small(&sb, "b", &[]);
+    sb.run_small("a", &[]);
+    sb.run_small("b", &[]);
+    sb.run_small("b", &[]);
     assert_eq!(
         sb.entries("b"),
         ["small"],
@@ -185,7 +174,7 @@ fn rerun_replaces_an_existing_report_in_place() {
 #[test]
 fn report_holds_nothing_volatile() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &["--threads", "2"]);
+    sb.run_small("out", &["--threads", "2"]);
     let sandbox = sb.path().to_string_lossy().into_owned();
     for name in ["cells.csv", "rounds.csv", "summary.md"] {
         let text = fs::read_to_string(sb.join("out/small").join(name)).unwrap();
@@ -204,8 +193,8 @@ fn report_holds_nothing_volatile() {
 #[test]
 fn thread_count_does_not_change_a_byte() {
     let sb = Sandbox::new();
-    run_small(&sb, "one", &["--threads", "1"]);
-    run_small(&sb, "two", &["--threads", "2"]);
+    sb.run_small("one", &["--threads", "1"]);
+    sb.run_small("two", &["--threads", "2"]);
     assert_eq!(sb.entries("one/small"), REPORT_FILES);
     assert_same_report(&sb, "one/small", "two/small");
 }
@@ -213,8 +202,8 @@ fn thread_count_does_not_change_a_byte() {
 #[test]
 fn same_seed_twice_is_byte_identical() {
     let sb = Sandbox::new();
-    run_small(&sb, "first", &["--seed", "99"]);
-    run_small(&sb, "second", &["--seed", "99"]);
+    sb.run_small("first", &["--seed", "99"]);
+    sb.run_small("second", &["--seed", "99"]);
     assert_eq!(sb.entries("first/small"), REPORT_FILES);
     assert_same_report(&sb, "first/small", "second/small");
 }
@@ -222,8 +211,8 @@ fn same_seed_twice_is_byte_identical() {
 #[test]
 fn another_seed_changes_cells_csv() {
     let sb = Sandbox::new();
-    run_small(&sb, "scenario_seed", &[]);
-    run_small(&sb, "other_seed", &["--seed", "8"]);
+    sb.run_small("scenario_seed", &[]);
+    sb.run_small("other_seed", &["--seed", "8"]);
     let a = fs::read(sb.join("scenario_seed/small/cells.csv")).unwrap();
     let b = fs::read(sb.join("other_seed/small/cells.csv")).unwrap();
     assert_ne!(
@@ -231,7 +220,7 @@ fn another_seed_changes_cells_csv() {
         "--seed 8 gave the same cells.csv as the scenario's seed 7"
     );
     // The scenario's seed is 7: --seed 7 must be the same as no --seed.
-    run_small(&sb, "explicit", &["--seed", "7"]);
+    sb.run_small("explicit", &["--seed", "7"]);
     assert_same_report(&sb, "scenario_seed/small", "explicit/small");
 }
 
@@ -242,7 +231,7 @@ fn another_seed_changes_cells_csv() {
 #[test]
 fn check_passes_on_a_fresh_report_and_writes_nothing() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let before = read_report(&sb.join("out/small"));
     let o = sb.run(&["run", "small.toml", "--out", "out", "--quiet", "--check"]);
     assert_eq!(o.code, 0, "{o:#?}");
@@ -268,7 +257,7 @@ fn check_passes_on_a_fresh_report_and_writes_nothing() {
 #[test]
 fn check_fails_naming_the_file_with_one_changed_byte() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let path = sb.join("out/small/cells.csv");
     let text = fs::read_to_string(&path).unwrap();
     let edited = edit(&text, &[(",2000,", ",2001,")]);
@@ -294,7 +283,7 @@ fn check_fails_naming_the_file_with_one_changed_byte() {
 #[test]
 fn check_fails_against_another_seed() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let o = sb.run(&[
         "run",
         "small.toml",
@@ -315,7 +304,7 @@ fn check_fails_against_another_seed() {
 #[test]
 fn check_fails_when_a_report_file_is_missing() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     fs::remove_file(sb.join("out/small/rounds.png")).unwrap();
     let o = sb.run(&["run", "small.toml", "--out", "out", "--quiet", "--check"]);
     assert_eq!(o.code, 1, "{o:#?}");
@@ -341,7 +330,7 @@ fn check_fails_when_there_is_no_report() {
 #[test]
 fn check_with_a_bad_scenario_exits_2() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let bad = sb.write("bad.toml", &edit(SMALL, &[("fights = 2000", "fights = 0")]));
     let o = sb.run(&["run", bad, "--out", "out", "--quiet", "--check"]);
     assert_eq!(o.code, 2, "{o:#?}");
@@ -929,12 +918,8 @@ fn deltas(sb: &Sandbox, report: &str) -> Vec<(f64, f64, f64, f64)> {
 fn paired_intervals_are_narrower_than_independent_ones() {
     let sb = Sandbox::new();
     // 49 batches per cell: enough for the batch-means spread to be stable.
-    run_small(&sb, "paired", &["--fights", "200000"]);
-    run_small(
-        &sb,
-        "indep",
-        &["--fights", "200000", "--independent-streams"],
-    );
+    sb.run_small("paired", &["--fights", "200000"]);
+    sb.run_small("indep", &["--fights", "200000", "--independent-streams"]);
     let (paired, indep) = (deltas(&sb, "paired/small"), deltas(&sb, "indep/small"));
     // The baseline (cell 0) differs from itself by exactly 0.
     assert_eq!(paired[0].0, 0.0);
@@ -1001,8 +986,8 @@ fn precision_runs_are_deterministic_and_report_the_cap() {
     one.extend(args);
     let mut two = vec!["--threads", "2"];
     two.extend(args);
-    run_small(&sb, "t1", &one);
-    run_small(&sb, "t2", &two);
+    sb.run_small("t1", &one);
+    sb.run_small("t2", &two);
     assert_same_report(&sb, "t1/small", "t2/small");
     let text = fs::read_to_string(sb.join("t1/small/cells.csv")).unwrap();
     let (header, rows) = parse_csv(&text);
@@ -1031,11 +1016,7 @@ fn precision_runs_are_deterministic_and_report_the_cap() {
         );
     }
     // A cap too small for the target: every cell stops on it, and says so.
-    run_small(
-        &sb,
-        "cap",
-        &["--precision", "0.001", "--max-fights", "40000"],
-    );
+    sb.run_small("cap", &["--precision", "0.001", "--max-fights", "40000"]);
     let text = fs::read_to_string(sb.join("cap/small/cells.csv")).unwrap();
     let (header, rows) = parse_csv(&text);
     let capped = header.iter().position(|h| h == "capped").unwrap();
@@ -1054,8 +1035,8 @@ fn precision_runs_are_deterministic_and_report_the_cap() {
 #[test]
 fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
     let sb = Sandbox::new();
-    run_small(&sb, "a", &[]);
-    run_small(&sb, "b", &[]);
+    sb.run_small("a", &[]);
+    sb.run_small("b", &[]);
     let o = sb.run(&["diff", "a/small", "b/small", "--fail-on-change"]);
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(o.stdout.contains("no cell moved"), "{}", o.stdout);
@@ -1094,11 +1075,7 @@ fn diff_finds_no_change_between_identical_reports_and_a_changed_rule() {
 #[test]
 fn diff_against_a_git_revision() {
     let sb = Sandbox::new();
-    let git = |args: &[&str]| sb.git(args);
-    git(&["init", "-q"]);
-    run_small(&sb, "reports", &[]);
-    git(&["add", "reports"]);
-    git(&["commit", "-qm", "report"]);
+    sb.commit_small_report();
     let o = sb.run(&["diff", "reports/small", "--rev", "HEAD", "--fail-on-change"]);
     assert_eq!(o.code, 0, "{o:#?}");
     sb.write("small.toml", &edit(SMALL, &[ONE_DEFENDER]));
@@ -1117,7 +1094,7 @@ fn diff_against_a_git_revision() {
 #[test]
 fn diff_of_different_scenarios_is_bad_input() {
     let sb = Sandbox::new();
-    run_small(&sb, "a", &[]);
+    sb.run_small("a", &[]);
     sb.write(
         "other.toml",
         &edit(SMALL, &[("name = \"small\"", "name = \"other\"")]),

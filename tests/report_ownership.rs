@@ -50,15 +50,6 @@ fn run(sb: &Sandbox, args: &[&str]) -> Output {
     sb.run(&argv)
 }
 
-/// Writes the fixture and runs it into `out`; asserts success.
-fn run_small(sb: &Sandbox, out: &str, extra: &[&str]) {
-    sb.write("small.toml", SMALL);
-    let mut args = vec!["run", "small.toml", "--out", out];
-    args.extend_from_slice(extra);
-    let o = run(sb, &args);
-    assert_eq!(o.code, 0, "{o:#?}");
-}
-
 /// Asserts `o` is bad input (exit 2) whose message contains every `needle`.
 fn assert_refused(o: &Output, needles: &[&str]) {
     assert_eq!(o.code, 2, "expected exit 2: {o:#?}");
@@ -75,7 +66,7 @@ fn assert_refused(o: &Output, needles: &[&str]) {
 #[test]
 fn a_rerun_keeps_the_designers_files_byte_for_byte() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     // Files a report could hold by their extension, and some it never does.
     sb.write("out/small/notes.md", "# Why cover matters\n");
     sb.write("out/small/sketch.png", "\u{89}PNG not really");
@@ -90,7 +81,7 @@ fn a_rerun_keeps_the_designers_files_byte_for_byte() {
     };
     let before = snapshot(&sb.join("out/small"));
 
-    run_small(&sb, "out", &["--seed", "8"]);
+    sb.run_small("out", &["--seed", "8"]);
     let after = snapshot(&sb.join("out/small"));
     assert_eq!(mine(&after), mine(&before), "the designer's files changed");
     assert_ne!(
@@ -132,7 +123,7 @@ fn a_rerun_keeps_the_designers_files_byte_for_byte() {
 #[test]
 fn a_file_skirmish_would_write_but_did_not_is_never_overwritten() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     // The designer's own summary.md, in a folder whose manifest does not
     // list one (as if a newer skirmish added a file the designer already had).
     let manifest = fs::read_to_string(sb.join("out/small").join(MANIFEST)).unwrap();
@@ -189,14 +180,14 @@ fn output_problems_are_found_before_anything_is_simulated() {
 #[test]
 fn an_old_report_without_a_manifest_is_adopted_only_when_it_holds_only_report_files() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     fs::remove_file(sb.join("out/small").join(MANIFEST)).unwrap();
     // --check: the missing manifest is a difference.
     let o = run(&sb, &["run", "small.toml", "--out", "out", "--check"]);
     assert_eq!(o.code, 1, "{o:#?}");
     assert!(o.stdout.contains(MANIFEST), "{o:#?}");
     // Only report files: adopted, and given its manifest.
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     assert_eq!(sb.entries("out/small"), REPORT_FILES);
 
     // Without a manifest, a foreign file makes it somebody else's folder:
@@ -219,9 +210,9 @@ fn an_old_report_without_a_manifest_is_adopted_only_when_it_holds_only_report_fi
 #[test]
 fn a_report_of_another_kind_is_never_written_over() {
     let sb = Sandbox::new();
-    run_small(&sb, "a", &[]);
-    run_small(&sb, "b", &[]);
-    run_small(&sb, "reports", &[]);
+    sb.run_small("a", &[]);
+    sb.run_small("b", &[]);
+    sb.run_small("reports", &[]);
     let before = snapshot(sb.path());
     // reports/small is a run report, not a diff, and not an input here.
     let o = run(&sb, &["diff", "a/small", "b/small", "--out", "reports"]);
@@ -232,7 +223,7 @@ fn a_report_of_another_kind_is_never_written_over() {
 #[test]
 fn a_report_is_never_written_inside_another() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let before = snapshot(sb.path());
     let o = run(&sb, &["run", "small.toml", "--out", "out/small"]);
     assert_refused(&o, &["out/small/small", "inside out/small"]);
@@ -290,7 +281,7 @@ fn run_never_writes_into_the_folder_holding_its_scenario() {
     assert_eq!(snapshot(sb.path()), before);
 
     // Even a folder skirmish owns: the scenario inside it stays unwritten.
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     sb.write("out/small/small.toml", SMALL);
     let before = snapshot(sb.path());
     let o = run(&sb, &["run", "out/small/small.toml", "--out", "out"]);
@@ -301,8 +292,8 @@ fn run_never_writes_into_the_folder_holding_its_scenario() {
 #[test]
 fn diff_never_writes_over_a_report_it_compares() {
     let sb = Sandbox::new();
-    run_small(&sb, "a", &[]);
-    run_small(&sb, "b", &[]);
+    sb.run_small("a", &[]);
+    sb.run_small("b", &[]);
     let before = snapshot(sb.path());
     for (args, folder) in [
         (["diff", "a/small", "b/small", "--out", "b"], "b/small"),
@@ -321,11 +312,7 @@ fn diff_never_writes_over_a_report_it_compares() {
 #[test]
 fn diff_against_a_revision_never_writes_over_the_report() {
     let sb = Sandbox::new();
-    let git = |args: &[&str]| sb.git(args);
-    git(&["init", "-q"]);
-    run_small(&sb, "reports", &[]);
-    git(&["add", "reports"]);
-    git(&["commit", "-qm", "report"]);
+    sb.commit_small_report();
     let before = snapshot(&sb.join("reports"));
     // The case: this used to delete the report it compares.
     let o = run(
@@ -339,7 +326,7 @@ fn diff_against_a_revision_never_writes_over_the_report() {
 #[test]
 fn balance_never_writes_into_the_scenarios_report() {
     let sb = Sandbox::new();
-    run_small(&sb, "reports", &[]);
+    sb.run_small("reports", &[]);
     let before = snapshot(sb.path());
     let o = run(
         &sb,
@@ -370,7 +357,7 @@ fn balance_never_writes_into_the_scenarios_report() {
 #[test]
 fn an_interrupted_write_is_seen_by_check_and_finished_by_the_next_run() {
     let sb = Sandbox::new();
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     let path = sb.join("out/small").join(MANIFEST);
     let complete = fs::read_to_string(&path).unwrap();
     fs::write(
@@ -384,7 +371,7 @@ fn an_interrupted_write_is_seen_by_check_and_finished_by_the_next_run() {
     let o = run(&sb, &["run", "small.toml", "--out", "out", "--check"]);
     assert_eq!(o.code, 1, "{o:#?}");
     assert!(o.stdout.contains("state = writing"), "{o:#?}");
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     assert_eq!(fs::read_to_string(&path).unwrap(), complete);
 }
 
@@ -394,7 +381,7 @@ fn temporary_folders_of_dead_runs_are_cleaned_up_and_others_kept() {
     // Process ids this large are beyond Linux's pid_max: surely not running.
     sb.write("out/small.tmp-4999999/cells.csv", "half written\n");
     sb.write("out/small.tmp-4999998/mine.txt", "not skirmish's\n");
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     assert_eq!(sb.entries("out"), ["small", "small.tmp-4999998"]);
     assert_eq!(
         fs::read(sb.join("out/small.tmp-4999998/mine.txt")).unwrap(),
@@ -403,6 +390,6 @@ fn temporary_folders_of_dead_runs_are_cleaned_up_and_others_kept() {
 
     // A staging folder inside the report, left by a run killed mid-write.
     sb.write("out/small/.skirmish-tmp-4999999/cells.csv", "half\n");
-    run_small(&sb, "out", &[]);
+    sb.run_small("out", &[]);
     assert_eq!(sb.entries("out/small"), REPORT_FILES);
 }

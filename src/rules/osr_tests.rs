@@ -426,9 +426,15 @@ fn statistically_darkness_cuts_a_hit_to_a_quarter() {
 
 /// Red: `a` (unit 0) and its ally `c` (unit 1, WIS 14); blue `b` (unit 2).
 fn party(opts: &str) -> Encounter<Osr> {
+    party_placed(opts, "{}", "{}")
+}
+
+/// [`party`] with `c` and `b` placed by their unit-group entries.
+fn party_placed(opts: &str, c: &str, b: &str) -> Encounter<Osr> {
     scen(
         &format!("morale = \"off\"\n{opts}"),
-        r#"
+        &format!(
+            r#"
 [units.a]
 hp = 10
 str = 12
@@ -441,11 +447,12 @@ weapons = ["sword"]
 hp = 10
 weapons = ["sword"]
 [sides.red]
-a = {}
-c = {}
+a = {{}}
+c = {c}
 [sides.blue]
-b = {}
-"#,
+b = {b}
+"#
+        ),
     )
 }
 
@@ -1325,26 +1332,10 @@ fn statistically_a_due_ally_is_back_after_the_minute() {
     // then kills on a 1 (ability losses of 1d6 from 10 or 12 never reach 0):
     // back in the fight with 0.936 * 19/20; with more than 1 HP (a 20: 1 +
     // 1d8) with 0.936 / 20, and at 9 HP with 0.936 / 160.
-    let enc = scen(
-        "morale = \"off\"\ndeath_clock = 3",
-        r#"
-[units.a]
-hp = 10
-str = 12
-weapons = ["sword"]
-[units.c]
-hp = 10
-wis = 14
-weapons = ["sword"]
-[units.b]
-hp = 10
-weapons = ["sword"]
-[sides.red]
-a = {}
-c = { tactic = "hold" }
-[sides.blue]
-b = { distance = 500 }
-"#,
+    let enc = party_placed(
+        "death_clock = 3",
+        "{ tactic = \"hold\" }",
+        "{ distance = 500 }",
     );
     const N: u32 = 100_000;
     let mut f = fight(&enc);

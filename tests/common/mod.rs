@@ -94,6 +94,26 @@ impl Sandbox {
         skirmish_in(self.path(), args)
     }
 
+    /// Writes the `small` fixture and runs it into `out` (quietly, with
+    /// `extra` arguments); asserts success.
+    pub fn run_small(&self, out: &str, extra: &[&str]) -> Output {
+        let file = self.write("small.toml", SMALL);
+        let mut args = vec!["run", file, "--out", out, "--quiet"];
+        args.extend_from_slice(extra);
+        let o = self.run(&args);
+        assert_eq!(o.code, 0, "run {extra:?} failed: {o:#?}");
+        o
+    }
+
+    /// A git repository holding the `small` fixture's report, committed
+    /// at `reports/small` (for `diff --rev`).
+    pub fn commit_small_report(&self) {
+        self.git(&["init", "-q"]);
+        self.run_small("reports", &[]);
+        self.git(&["add", "reports"]);
+        self.git(&["commit", "-qm", "report"]);
+    }
+
     /// Sorted names of the entries of folder `rel` (`""` for the sandbox).
     pub fn entries(&self, rel: &str) -> Vec<String> {
         entries(&self.join(rel))
