@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, WHITE};
 
 use super::style::{
-    draw_title, render_png, series_colour, text, DARK_GREY, LABEL_SIZE, LIGHT_GREY, TICK_SIZE,
+    draw_title, house_mesh, render_png, series_colour, text, DARK_GREY, LIGHT_GREY, TICK_SIZE,
 };
 use crate::report::error::ReportError;
 use crate::report::labels::fixed;
@@ -54,8 +54,7 @@ pub(crate) fn render(r: &BalanceResults) -> Result<Vec<u8>, ReportError> {
             .y_label_area_size(60)
             .x_label_area_size(50)
             .build_cartesian_2d(x0..x1, 0.0..1.0)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .x_labels(ticks)
             .x_label_formatter(&|v| {
                 if integer {
@@ -67,10 +66,6 @@ pub(crate) fn render(r: &BalanceResults) -> Result<Vec<u8>, ReportError> {
             .y_label_formatter(&|v| fixed(*v, 1))
             .x_desc(r.axis.as_str())
             .y_desc(format!("{} win rate", r.side))
-            .label_style(text(TICK_SIZE))
-            .axis_desc_style(text(LABEL_SIZE))
-            .bold_line_style(LIGHT_GREY)
-            .light_line_style(WHITE)
             .draw()?;
         chart
             .draw_series(DashedLineSeries::new(

@@ -12,11 +12,10 @@ use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
 use plotters::element::ErrorBar;
 use plotters::series::LineSeries;
-use plotters::style::{Color, WHITE};
+use plotters::style::Color;
 
 use super::style::{
-    draw_legend, draw_title, render_png, series_colour, text, tick_decimals, DARK_GREY, LABEL_SIZE,
-    LIGHT_GREY, TICK_SIZE,
+    draw_legend, draw_title, house_mesh, render_png, series_colour, tick_decimals, DARK_GREY,
 };
 use crate::report::error::ReportError;
 use crate::report::labels::signed;
@@ -91,8 +90,7 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
             .y_label_area_size(70)
             .x_label_area_size(50)
             .build_cartesian_2d(-0.5..(n - 0.5), -reach..reach)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .disable_x_mesh()
             .x_labels(shown.len().min(40))
             .x_label_formatter(&|v| {
@@ -103,10 +101,6 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
             .y_label_formatter(&|v| signed(*v, decimals))
             .x_desc("cell")
             .y_desc("change in win rate")
-            .label_style(text(TICK_SIZE))
-            .axis_desc_style(text(LABEL_SIZE))
-            .bold_line_style(LIGHT_GREY)
-            .light_line_style(WHITE)
             .draw()?;
         chart.draw_series(LineSeries::new(
             [(-0.5, 0.0), (n - 0.5, 0.0)],

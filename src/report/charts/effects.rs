@@ -13,11 +13,11 @@ use plotters::chart::ChartBuilder;
 use plotters::element::ErrorBar;
 use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, WHITE};
+use plotters::style::Color;
 
 use super::style::{
-    draw_legend, draw_title, render_png, series_colour, text, DARK_GREY, LABEL_SIZE, LIGHT_GREY,
-    MAX_SIDE, TICK_SIZE,
+    draw_legend, draw_title, house_mesh, render_png, series_colour, text, DARK_GREY, MAX_SIDE,
+    TICK_SIZE,
 };
 use crate::report::error::ReportError;
 use crate::report::labels::{cell_label, fixed, side_names, signed, truncate};
@@ -100,17 +100,12 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Vec<u8>, Rep
             .y_label_area_size(LABEL_WIDTH)
             .x_label_area_size(BOTTOM - 8)
             .build_cartesian_2d(-reach..reach, -0.5..(rows - 0.5))?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .disable_y_mesh()
             .y_labels(0)
             .x_labels(9)
             .x_label_formatter(&|v| signed(*v, 3))
             .x_desc("change in win rate from the baseline")
-            .label_style(text(TICK_SIZE))
-            .axis_desc_style(text(LABEL_SIZE))
-            .bold_line_style(LIGHT_GREY)
-            .light_line_style(WHITE)
             .draw()?;
         chart.draw_series(LineSeries::new(
             [(0.0, -0.5), (0.0, rows - 0.5)],

@@ -6,6 +6,8 @@
 //! timestamps, so the same input always gives the same bytes.
 
 use plotters::backend::{BitMapBackend, DrawingBackend, RGBPixel};
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
 use plotters::element::ErrorBar;
@@ -97,6 +99,22 @@ pub(crate) fn fit(candidates: &[String], style: &TextStyle, max_width: u32) -> S
         }
     }
     String::new()
+}
+
+/// The house look of a chart's mesh: tick labels and axis titles in the
+/// house fonts, light grey major lines, no minor lines.
+pub(crate) fn house_mesh<'m, 'a, 'b, X, Y, DB>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Y: Ranged + ValueFormatter<Y::ValueType>,
+    DB: DrawingBackend,
+{
+    mesh.label_style(text(TICK_SIZE))
+        .axis_desc_style(text(LABEL_SIZE))
+        .bold_line_style(LIGHT_GREY)
+        .light_line_style(WHITE)
 }
 
 /// The chart title, bold and centred at the top of a `width`-wide canvas.

@@ -17,11 +17,11 @@ use plotters::chart::ChartBuilder;
 use plotters::element::ErrorBar;
 use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, FontTransform, TextStyle, WHITE};
+use plotters::style::{Color, FontTransform, TextStyle};
 
 use super::style::{
-    bold, draw_legend, draw_title, render_png, series_colour, text, text_width, Canvas, DrawError,
-    DARK_GREY, LABEL_SIZE, LIGHT_GREY, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
+    bold, draw_legend, draw_title, house_mesh, render_png, series_colour, text, text_width, Canvas,
+    DrawError, DARK_GREY, LABEL_SIZE, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
 };
 use super::{effects, fonts, heatmap};
 use crate::analysis::Proportion;
@@ -119,17 +119,12 @@ fn line(report: &Report, xs: &[f64]) -> Result<Vec<u8>, ReportError> {
             .y_label_area_size(72)
             .x_label_area_size(56)
             .build_cartesian_2d((lo - pad)..(hi + pad), 0.0..1.0)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .y_labels(11)
             .y_label_formatter(&|v| fixed(*v, 1))
             .x_labels(12)
             .x_desc(axis)
             .y_desc("win rate")
-            .label_style(text(TICK_SIZE))
-            .axis_desc_style(text(LABEL_SIZE))
-            .bold_line_style(LIGHT_GREY)
-            .light_line_style(WHITE)
             .draw()?;
         for k in 0..sides.len() {
             let colour = series_colour(k);
@@ -202,17 +197,12 @@ fn whiskers(report: &Report) -> Result<Vec<u8>, ReportError> {
             .y_label_area_size(layout.left)
             .x_label_area_size(layout.tick_band + layout.title_band)
             .build_cartesian_2d(-0.5..(n - 0.5), 0.0..1.0)?;
-        chart
-            .configure_mesh()
+        house_mesh(&mut chart.configure_mesh())
             .disable_x_mesh()
             .x_labels(0)
             .y_labels(11)
             .y_label_formatter(&|v| fixed(*v, 1))
             .y_desc("win rate")
-            .label_style(text(TICK_SIZE))
-            .axis_desc_style(text(LABEL_SIZE))
-            .bold_line_style(LIGHT_GREY)
-            .light_line_style(WHITE)
             .draw()?;
 
         if sides.len() >= 2 {
