@@ -11,7 +11,7 @@
 //! share random numbers, which makes this conservative.)
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use super::charts;
@@ -362,11 +362,6 @@ pub fn render(diff: &Diff) -> Result<Vec<ReportFile>, ReportError> {
             bytes: charts::diff::render(diff)?,
         },
     ])
-}
-
-/// Whether a path looks like a report folder (has `cells.csv`).
-pub fn is_report(dir: &Path) -> bool {
-    dir.join(CELLS_CSV).is_file()
 }
 
 #[cfg(test)]
