@@ -354,6 +354,7 @@ fn create(
     remove_staging(&tmp, kind)?;
     fs::create_dir(&tmp).map_err(ReportError::io("create folder", &tmp))?;
     let filled = fill(&tmp, files).and_then(|()| put(&tmp.join(MANIFEST), manifest));
+    crate::process::failpoint("report-staged");
     let renamed = filled.and_then(|()| {
         fs::rename(&tmp, out_dir).map_err(ReportError::io("rename into place", out_dir))
     });
@@ -406,8 +407,11 @@ fn swap(
     let writing = staging.join(format!("{MANIFEST}.writing"));
     put(&writing, &manifest_bytes(kind, &all, false))?;
     rename(&writing, &out_dir.join(MANIFEST))?;
-    for f in files {
+    for (i, f) in files.iter().enumerate() {
         rename(&staging.join(f.name), &out_dir.join(f.name))?;
+        if i == 0 {
+            crate::process::failpoint("report-half-swapped");
+        }
     }
     // Files an earlier run wrote that this report no longer has.
     for old in wrote {
@@ -495,18 +499,13 @@ fn remove_stale(dir: &Path, prefix: &str, kind: Kind) {
             continue;
         };
         let path = entry.path();
-        if pid != std::process::id() && !is_running(pid) && is_our_staging(&path, kind) {
+        if pid != std::process::id()
+            && !crate::process::is_running(pid)
+            && is_our_staging(&path, kind)
+        {
             let _ = fs::remove_dir_all(&path);
         }
     }
-}
-
-/// Whether process `pid` is running. Known only where `/proc` exists
-/// (Linux); elsewhere every process counts as running, so nothing that may
-/// still be in use is removed.
-fn is_running(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 /// `out_dir`'s parent folder (`.` for a bare name) and its own name.
