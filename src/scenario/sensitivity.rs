@@ -254,7 +254,7 @@ impl Scenario {
                                         cells.push(Cell {
                                             index: cells.len(),
                                             choice: Vec::new(),
-                                            axis_values: vec![label.clone()],
+                                            axis_values: Vec::new(),
                                             label,
                                             root: tree,
                                             spans: Vec::new(),
