@@ -22,7 +22,7 @@ use super::{progress, Failure};
 use crate::report::sensitivity as report;
 use crate::report::Kind;
 use crate::results::{SensitivityResults, StatInfo, Streams};
-use crate::run::{plan_cells, Budget};
+use crate::run::{plan, plan_cells, Budget};
 use crate::scenario::{self, CellChoice};
 
 /// How many stats the terminal table shows (every stat is in the report).
@@ -75,6 +75,9 @@ fn parse_where(text: &str) -> Result<(String, String), String> {
 
 pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let s = scenario::load(&args.file)?;
+    // The whole scenario is checked as `run` checks it, whichever cell is
+    // left unchanged.
+    plan(&s)?;
     let choice = match (args.cell, args.where_.is_empty()) {
         (Some(i), _) => CellChoice::Index(i),
         (None, false) => CellChoice::Where(args.where_.clone()),

@@ -5,7 +5,7 @@
 use super::frame::TableBuilder;
 use crate::analysis::Difference;
 use crate::report::error::ReportError;
-use crate::report::labels::{fixed, RATE_DECIMALS};
+use crate::report::labels::RATE_DECIMALS;
 use crate::report::model::SensitivityModel;
 use crate::report::names::SENSITIVITY_CSV;
 
@@ -33,8 +33,8 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
         .texts("down", text(&|i| value(&stats[i].down)))
         .texts("up", text(&|i| value(&stats[i].up)));
     let columns = |name: &str, pick: &dyn Fn(usize) -> Option<Difference>| {
-        let of = |f: &dyn Fn(&Difference) -> f64| {
-            text(&|i| pick(i).map_or_else(String::new, |d| fixed(f(&d), RATE_DECIMALS)))
+        let of = |f: &dyn Fn(&Difference) -> f64| -> Vec<Option<f64>> {
+            rows.iter().map(|&i| pick(i).map(|d| f(&d))).collect()
         };
         [
             (name.to_owned(), of(&|d| d.estimate)),
@@ -46,7 +46,7 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
         for (name, values) in columns(&format!("per_step_{}", side.name), &|i| {
             m.effects[i].per_step[k]
         }) {
-            b.texts(&name, values);
+            b.optional_floats(&name, values, RATE_DECIMALS);
         }
         b.ints(
             &format!("rank_{}", side.name),
@@ -60,7 +60,7 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
                 m.effects[i].down[k]
             }))
         {
-            b.texts(&name, values);
+            b.optional_floats(&name, values, RATE_DECIMALS);
         }
     }
     b.finish(rows.len())?.to_csv()
