@@ -22,9 +22,10 @@
 //! per-step effects on that side's win rate are compared with the
 //! *reference*: the stat with the smallest effect among those measured to
 //! within a quarter of their size (95% half-width at most a quarter of the
-//! effect), the finest unit of value that is still known well enough to
-//! count in (hit points, typically); if no stat is that precise, the most
-//! precise significant one. Each other significant stat (95% interval
+//! effect) and at least a tenth of the unit type's largest effect: the
+//! finest unit of value that is still known well enough, and large enough,
+//! to count in (hit points, typically, rather than a stat that barely
+//! matters); if no stat qualifies, the most precise significant one. Each other significant stat (95% interval
 //! excluding zero) is expressed as a ratio of the reference's ("+1 attack ≈
 //! 3.8 hp"), with Fieller's 95% interval for a ratio of two means, computed
 //! from the same batches (so the correlation of the two estimates is
@@ -41,6 +42,9 @@ use crate::engine::BatchStat;
 /// The largest 95% half-width, relative to the effect, of a reference of
 /// equivalent points (see the module docs).
 pub const REFERENCE_PRECISION: f64 = 0.25;
+/// The smallest effect, relative to the unit type's largest, of a reference
+/// of equivalent points.
+pub const REFERENCE_SHARE: f64 = 0.1;
 
 /// Where a stat's steps were fought, and whose it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,10 +278,11 @@ pub fn equivalences(
                 (d.ci.hi - d.ci.lo) / 2.0 / d.estimate.abs()
             })
         };
+        let largest = members.iter().map(|&i| size(i)).fold(0.0f64, f64::max);
         let precise: Vec<usize> = members
             .iter()
             .copied()
-            .filter(|&i| relative(i) <= REFERENCE_PRECISION)
+            .filter(|&i| relative(i) <= REFERENCE_PRECISION && size(i) >= REFERENCE_SHARE * largest)
             .collect();
         let reference = if precise.is_empty() {
             members

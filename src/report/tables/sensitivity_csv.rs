@@ -21,17 +21,17 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
     let rows = &m.order;
     let mut b = TableBuilder::new(SENSITIVITY_CSV);
     let text = |f: &dyn Fn(usize) -> String| rows.iter().map(|&i| f(i)).collect::<Vec<_>>();
-    let value = |step: &Result<(usize, String), String>| {
-        step.as_ref()
-            .map_or_else(|_| String::new(), |s| s.1.clone())
-    };
+    let value = |step: &Result<(usize, String), String>| step.as_ref().ok().map(|s| s.1.clone());
     b.ints("rank", (1..=rows.len() as u64).collect())
         .texts("stat", text(&|i| stats[i].label.clone()))
         .texts("side", text(&|i| m.info.sides[stats[i].side].name.clone()))
         .texts("path", text(&|i| stats[i].path.clone()))
         .texts("value", text(&|i| stats[i].value.clone()))
-        .texts("down", text(&|i| value(&stats[i].down)))
-        .texts("up", text(&|i| value(&stats[i].up)));
+        .optional_texts(
+            "down",
+            rows.iter().map(|&i| value(&stats[i].down)).collect(),
+        )
+        .optional_texts("up", rows.iter().map(|&i| value(&stats[i].up)).collect());
     let columns = |name: &str, pick: &dyn Fn(usize) -> Option<Difference>| {
         let of = |f: &dyn Fn(&Difference) -> f64| -> Vec<Option<f64>> {
             rows.iter().map(|&i| pick(i).map(|d| f(&d))).collect()
