@@ -65,8 +65,7 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
     );
     let subtitle = truncate(
         &format!(
-            "Change in each side's win rate per step up of the stat, with paired 95% \
-             intervals; unchanged: {}",
+            "Per step up of each stat, with paired 95% intervals; unchanged: {}",
             m.results.base_label
         ),
         170,
