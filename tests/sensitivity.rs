@@ -321,31 +321,31 @@ fn p_a_wins(hp_a: i32, hp_b: i32, hit_a: f64, hit_b: f64) -> f64 {
     // win[x][y]: a's chance from the start of a round with x and y HP left,
     // for the rounds still to play; 0 rounds left: a draw.
     let mut win = vec![vec![0.0f64; nb + 1]; na + 1];
-    for _ in 0..ROUNDS {
-        let mut next = vec![vec![0.0f64; nb + 1]; na + 1];
-        for x in 1..=na {
-            for y in 1..=nb {
-                let mut p = 0.0;
-                // a's attack: miss, or 1..=4 damage.
-                let after_a: Vec<(f64, usize)> = std::iter::once((1.0 - hit_a, y))
-                    .chain((1..=4).map(|d| (hit_a / 4.0, y.saturating_sub(d))))
-                    .collect();
-                for (pa, y2) in after_a {
-                    if y2 == 0 {
-                        p += pa;
-                        continue;
-                    }
-                    p += pa * (1.0 - hit_b) * win[x][y2];
-                    for d in 1..=4 {
-                        if x > d {
-                            p += pa * hit_b / 4.0 * win[x - d][y2];
-                        }
-                    }
-                }
-                next[x][y] = p;
+    // One round from x and y HP, given `win` for the rounds after it.
+    let round = |win: &[Vec<f64>], x: usize, y: usize| -> f64 {
+        if x == 0 || y == 0 {
+            return 0.0;
+        }
+        let mut p = 0.0;
+        // a's attack: miss, or 1..=4 damage.
+        let after_a = std::iter::once((1.0 - hit_a, y))
+            .chain((1..=4).map(|d| (hit_a / 4.0, y.saturating_sub(d))));
+        for (pa, y2) in after_a {
+            if y2 == 0 {
+                p += pa;
+                continue;
+            }
+            p += pa * (1.0 - hit_b) * win[x][y2];
+            for d in (1..=4).filter(|&d| x > d) {
+                p += pa * hit_b / 4.0 * win[x - d][y2];
             }
         }
-        win = next;
+        p
+    };
+    for _ in 0..ROUNDS {
+        win = (0..=na)
+            .map(|x| (0..=nb).map(|y| round(&win, x, y)).collect())
+            .collect();
     }
     win[na][nb]
 }
