@@ -574,4 +574,75 @@ mod tests {
             ["rifle", "knife"]
         );
     }
+
+    /// Every example scenario: every stat either has a cell or a reason for
+    /// each step, and dicestep's die sizes step along the ladder.
+    #[test]
+    fn every_example_scenario_steps_its_stats() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert!(files.len() >= 5);
+        for file in files {
+            let s = crate::scenario::load(&file).unwrap();
+            let base = s.pick_cell(&CellChoice::Baseline).unwrap();
+            let sens = s.sensitivity(base).unwrap();
+            assert!(!sens.stats.is_empty(), "{}", file.display());
+            for stat in &sens.stats {
+                for step in &stat.steps {
+                    match step {
+                        Ok((cell, _)) => assert!(*cell > 0 && *cell < sens.cells.len()),
+                        Err(why) => assert!(!why.is_empty(), "{}: {stat:?}", file.display()),
+                    }
+                }
+                if s.rules == "dicestep" && stat.field == "combat" && stat.weapon.is_none() {
+                    let values: Vec<&str> = stat
+                        .steps
+                        .iter()
+                        .filter_map(|x| x.as_ref().ok().map(|v| v.1.as_str()))
+                        .collect();
+                    assert!(
+                        values
+                            .iter()
+                            .all(|v| ["4", "6", "8", "10", "12"].contains(v)),
+                        "{stat:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A copy of a shared stat block (and of a weapon) with the unchanged
+    /// value fights exactly the fights of the unchanged cell: a step changes
+    /// nothing but its value.
+    #[test]
+    fn a_copy_with_the_same_value_fights_the_same_fights() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/duel.toml");
+        let s = crate::scenario::load(&path).unwrap();
+        let base = s.pick_cell(&CellChoice::Baseline).unwrap();
+        let sens = s.sensitivity(base.clone()).unwrap();
+        let mut cells = vec![sens.cells[0].clone()];
+        for label in ["fighter (red) hp", "fighter (blue) longsword attack"] {
+            let stat = sens.stats.iter().find(|x| x.label() == label).unwrap();
+            let value = match stat.value.parse::<i64>() {
+                Ok(i) => StatValue::Int(i),
+                Err(_) => StatValue::Dice(stat.value.clone()),
+            };
+            let tree = stepped_tree(&base.root, stat, &value);
+            assert_ne!(tree, base.root, "{label}: the copy is a different tree");
+            cells.push(Cell {
+                index: cells.len(),
+                root: tree,
+                ..sens.cells[0].clone()
+            });
+        }
+        let plan = crate::run::plan_cells(&sens.scenario, cells).unwrap();
+        let run = plan.run(4096, 99, &|_| {});
+        assert_eq!(run.cells[1].tally, run.cells[0].tally);
+        assert_eq!(run.cells[2].tally, run.cells[0].tally);
+        assert_eq!(run.cells[1].batches, run.cells[0].batches);
+    }
 }
