@@ -159,9 +159,11 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
         let _ = writeln!(
             md,
             "Within each unit type (as one side fields it), each stat with a \
-             significant effect on its side's win rate, in steps of the one with the \
-             smallest significant effect; Fieller's 95% interval for a ratio, from the \
-             same batches.\n"
+             significant effect on its side's win rate (95% interval excluding zero), \
+             in steps of a reference stat: the smallest effect among those measured to \
+             within a quarter of their size and at least a tenth of the unit type's \
+             largest (failing that, the most precise one). Fieller's 95% interval for \
+             a ratio, from the same batches.\n"
         );
         for e in &m.equivalences {
             let _ = writeln!(md, "- {}", equivalence(m, e));
