@@ -451,7 +451,7 @@ impl Ruleset for Dicestep {
             Step::Except {
                 by: 1,
                 value: 0,
-                means: "the kind's default (1 m reach, unlimited range)",
+                means: "the kind's default, 1 m reach or unlimited range",
             },
         ),
         StatStep::weapon(

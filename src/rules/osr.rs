@@ -422,7 +422,7 @@ impl Ruleset for Osr {
             Step::Except {
                 by: 5,
                 value: 0,
-                means: "the default (5 ft reach, or 120 ft range)",
+                means: "the default, 5 ft reach or 120 ft range",
             },
         ),
     ];

@@ -55,6 +55,22 @@ pub enum Step {
     Not(&'static str),
 }
 
+impl Step {
+    /// How the step reads in `skirmish rules NAME`.
+    pub fn describe(&self) -> String {
+        match *self {
+            Step::By(by) => format!("±{by}"),
+            Step::DieSize => {
+                "one die size along d4, d6, d8, d10, d12 (0, no die: not stepped)".to_owned()
+            }
+            Step::Except { by, value, means } => {
+                format!("±{by}, never from or onto {value} ({means})")
+            }
+            Step::Not(why) => format!("not stepped: {why}"),
+        }
+    }
+}
+
 /// A ruleset's declaration of how one of its fields steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StatStep {
@@ -344,6 +360,18 @@ mod tests {
         assert!(matches!(down, Ok(StatValue::Float(f)) if (f - 0.4).abs() < 1e-12));
         assert!(matches!(up, Ok(StatValue::Float(f)) if (f - 0.6).abs() < 1e-12));
         assert!(neighbours(&SHARE, Step::By(1), &StatValue::Float(1.0))[1].is_err());
+    }
+
+    #[test]
+    fn steps_describe_themselves() {
+        assert_eq!(Step::By(5).describe(), "±5");
+        let except = Step::Except {
+            by: 1,
+            value: 0,
+            means: "no shield",
+        };
+        assert_eq!(except.describe(), "±1, never from or onto 0 (no shield)");
+        assert!(Step::Not("a policy").describe().starts_with("not stepped"));
     }
 
     #[test]

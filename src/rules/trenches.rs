@@ -323,7 +323,7 @@ impl Ruleset for Trenches {
         Step::Except {
             by: 1,
             value: 0,
-            means: "the kind's default (5 m reach, unlimited range)",
+            means: "the kind's default, 5 m reach or unlimited range",
         },
     )];
 
