@@ -24,6 +24,7 @@
 
 pub mod balance;
 pub mod batch_means;
+pub mod sensitivity;
 
 use crate::engine::tally::{BatchStat, Tally};
 use batch_means::BatchSum;

@@ -92,12 +92,19 @@ impl<R: Ruleset> Simulate for Cells<R> {
 
 /// Compile every cell of `scenario` (this is `skirmish validate`).
 pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
-    crate::with_ruleset!(scenario.rules.as_str(), R => plan_for::<R>(scenario),
+    plan_cells(scenario, scenario.cells()?)
+}
+
+/// Compile `cells`, given rather than expanded from the scenario's matrix
+/// (`skirmish sensitivity`: the unchanged cell and one cell per stepped
+/// stat). `scenario` describes them: its root is what the report calls the
+/// base scenario.
+pub fn plan_cells(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, ScenarioError> {
+    crate::with_ruleset!(scenario.rules.as_str(), R => plan_for::<R>(scenario, cells),
         _ => unreachable!("the scenario layer accepts only known rulesets"))
 }
 
-fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
-    let cells = scenario.cells()?;
+fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, ScenarioError> {
     // The report's round cap: the largest, when `max_rounds` is an axis.
     let max_rounds = cells
         .iter()

@@ -20,6 +20,7 @@ mod output;
 mod progress;
 mod rules_help;
 mod run;
+mod sensitivity;
 mod signals;
 
 #[derive(Parser, Debug)]
@@ -55,6 +56,10 @@ enum Command {
     /// Search a numeric value (a unit count, hit points, a bonus, a distance)
     /// for where a side's win rate crosses a target (reports/<name>-balance/).
     Balance(balance::BalanceArgs),
+    /// Step each numeric stat of each unit type one step up and down and
+    /// rank the stats by their effect on each side's win rate
+    /// (reports/<name>-sensitivity/).
+    Sensitivity(sensitivity::SensitivityArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -167,7 +172,7 @@ pub(crate) fn parse_fights(text: &str) -> Result<u64, String> {
 }
 
 /// `--seed`: a whole number from 0 to 2^64 − 1.
-fn parse_seed(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
     let digits: String = text.chars().filter(|&c| c != '_').collect();
     digits.parse().map_err(|_| {
         format!(
@@ -223,6 +228,7 @@ pub fn main() -> ExitCode {
         Command::Validate { files } => validate(&files),
         Command::Diff(args) => diff(&args),
         Command::Balance(args) => balance::balance(&args),
+        Command::Sensitivity(args) => sensitivity::sensitivity(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {

@@ -62,10 +62,12 @@ pub enum Kind {
     Diff,
     /// `skirmish balance`: `reports/<name>-balance/`.
     Balance,
+    /// `skirmish sensitivity`: `reports/<name>-sensitivity/`.
+    Sensitivity,
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Run, Kind::Diff, Kind::Balance];
+    const ALL: [Kind; 4] = [Kind::Run, Kind::Diff, Kind::Balance, Kind::Sensitivity];
 
     /// The word in the manifest's `kind = ...` line.
     pub fn label(self) -> &'static str {
@@ -73,6 +75,7 @@ impl Kind {
             Kind::Run => "run",
             Kind::Diff => "diff",
             Kind::Balance => "balance",
+            Kind::Sensitivity => "sensitivity",
         }
     }
 
@@ -82,6 +85,7 @@ impl Kind {
             Kind::Run => "scenario report",
             Kind::Diff => "diff",
             Kind::Balance => "balance report",
+            Kind::Sensitivity => "sensitivity report",
         }
     }
 
@@ -100,6 +104,11 @@ impl Kind {
             ],
             Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
             Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],
+            Kind::Sensitivity => &[
+                names::SENSITIVITY_CSV,
+                names::SENSITIVITY_PNG,
+                names::SUMMARY_MD,
+            ],
         }
     }
 }
@@ -152,7 +161,7 @@ pub(crate) fn parse_manifest(text: &str) -> Result<Manifest, String> {
                     Kind::ALL
                         .into_iter()
                         .find(|k| k.label() == value)
-                        .ok_or_else(|| bad("expected kind run, diff or balance"))?,
+                        .ok_or_else(|| bad("expected kind run, diff, balance or sensitivity"))?,
                 )
             }
             "state" if value == "writing" => complete = false,
@@ -687,7 +696,7 @@ mod tests {
             .contains("kind"));
         assert!(parse_manifest("kind = chart\n")
             .unwrap_err()
-            .contains("run, diff or balance"));
+            .contains("run, diff, balance or sensitivity"));
     }
 
     #[test]

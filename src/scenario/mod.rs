@@ -14,12 +14,14 @@ pub mod doc;
 pub mod error;
 mod matrix;
 pub mod schema;
+mod sensitivity;
 
 pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell};
 use schema::{Ctx, Field, Fields, Kind, Lit};
+pub use sensitivity::{CellChoice, Sensitivity, Stat};
 
 /// Most fights a run may fight, all cells together (per cell too, then).
 ///
