@@ -156,6 +156,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             "--export-batches writes one run's batches: give one scenario, without --check".into(),
         ));
     }
+    if let Some(file) = &args.export_batches {
+        crate::journal::parquet::check_target(file).map_err(bad)?;
+    }
     // The command line may ask for more fights than the files did: refuse
     // before any work a run that could not be done.
     for (s, p) in &plans {
