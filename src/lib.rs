@@ -7,12 +7,15 @@
 //!   allocation per fight, integer [`engine::Tally`]s out.
 //! - [`run`]: the parallel, deterministic runner (rayon over cells × batches).
 //! - [`analysis`]: pure statistics, `Tally` → summaries.
+//! - [`replay`]: one fight of a run fought again and told event by event
+//!   (the kernel's observer, [`engine::observe`], supplies the events).
 //! - [`report`]: polars tables, plotters charts, markdown; atomic writes.
 //! - [`cli`]: the command line (clap), progress bars (indicatif).
 pub mod analysis;
 pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod replay;
 pub mod report;
 pub mod results;
 pub mod rules;

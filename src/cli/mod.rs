@@ -19,6 +19,7 @@ use crate::scenario::{self, ScenarioError};
 mod balance;
 mod output;
 mod progress;
+mod replay;
 mod rules_help;
 
 #[derive(Parser, Debug)]
@@ -51,6 +52,9 @@ enum Command {
     /// Search a numeric value (a unit count, hit points, a bonus, a distance)
     /// for where a side's win rate crosses a target (reports/<name>-balance/).
     Balance(balance::BalanceArgs),
+    /// Fight one fight of a run again, exactly as the run fought it, and
+    /// print it turn by turn (every die, every roll, why it ended).
+    Replay(replay::ReplayArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -204,6 +208,7 @@ pub fn main() -> ExitCode {
         Command::Validate { files } => validate(&files),
         Command::Diff(args) => diff(&args),
         Command::Balance(args) => balance::balance(&args),
+        Command::Replay(args) => replay::replay(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {
@@ -356,7 +361,7 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         } else {
             Streams::Common
         };
-        let results = pool.install(|| p.run_with(budget, seed, streams, &|n| bar.inc(n)));
+        let mut results = pool.install(|| p.run_with(budget, seed, streams, &|n| bar.inc(n)));
         let total: u64 = results.cells.iter().map(|c| c.tally.fights).sum();
         let seconds = started.elapsed().as_secs_f64();
         bar.finish_and_clear();
@@ -374,6 +379,9 @@ fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 "s"
             },
         );
+        // fights.md: the baseline's typical fight and upset, found after the
+        // timing (they are the report's, not the run's).
+        results.fights = crate::replay::shown_fights(p, &results, budget.batch());
         if args.check {
             differs |= check(&results, &dir, &timing)?;
         } else {
