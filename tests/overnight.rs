@@ -506,7 +506,13 @@ fn export_batches_writes_every_batch_record() {
     assert_eq!(fights, 4 * 2000);
     // An existing file is never overwritten: refused before any work.
     let o = sb.run(&[
-        "run", file, "--out", "again", "--quiet", "--export-batches", "batches.parquet",
+        "run",
+        file,
+        "--out",
+        "again",
+        "--quiet",
+        "--export-batches",
+        "batches.parquet",
     ]);
     assert_eq!(o.code, 2, "{o:#?}");
     assert!(o.stderr.contains("the file exists"), "{}", o.stderr);
