@@ -368,12 +368,21 @@ struct Books<'a> {
 
 impl Books<'_> {
     fn record(&mut self, record: Record) -> Result<(), RunError> {
-        let folded = self.ledger.add(&record)?;
+        self.ledger.add(&record)?;
         if let Some(j) = self.journal.as_deref_mut() {
-            if folded {
+            j.append(&Line::Batch(record))?;
+        }
+        Ok(())
+    }
+
+    /// Folds the ledger and compacts the journal when rows have piled up;
+    /// only between chunks, never inside a worker (see
+    /// [`Ledger::fold_due`]).
+    fn fold_if_due(&mut self) -> Result<(), RunError> {
+        if self.ledger.fold_due() {
+            self.ledger.fold()?;
+            if let Some(j) = self.journal.as_deref_mut() {
                 j.rewrite(self.ledger)?;
-            } else {
-                j.append(&Line::Batch(record))?;
             }
         }
         Ok(())
@@ -679,7 +688,15 @@ impl Plan {
         };
         loop {
             let items = {
-                let books = books.lock().unwrap_or_else(|p| p.into_inner());
+                let mut books = books.lock().unwrap_or_else(|p| p.into_inner());
+                if books.error.is_none() {
+                    if let Err(e) = books.fold_if_due() {
+                        books.error = Some(e);
+                    }
+                }
+                if books.error.is_some() {
+                    break;
+                }
                 cursor.next_chunk(ranges, books.ledger, fights, batch)
             };
             if items.is_empty() {
@@ -729,8 +746,8 @@ impl Plan {
 
 /// Most batches handed to rayon at once: enough that the pause between
 /// chunks (the slowest batch of a chunk) does not show, few enough that the
-/// list is small (1.5 MB).
-const CHUNK: usize = 1 << 16;
+/// list and the rows the ledger holds before it may fold stay small.
+const CHUNK: usize = 1 << 13;
 
 /// Where the next chunk of batches to fight starts.
 struct Cursor {
@@ -840,6 +857,66 @@ mod tests {
         assert_eq!(batch_sizes(1000, batch_size(1000)).len(), 8);
         // Large runs: 4096, as with the old fixed batches.
         assert_eq!(batch_size(1_000_000), MAX_BATCH);
+    }
+
+    /// The fixture of the CLI tests: 4 cells.
+    fn small_plan() -> (Scenario, Plan) {
+        let source = crate::scenario::Source {
+            path: "small.toml".into(),
+            text: include_str!("../tests/fixtures/small.toml").into(),
+        };
+        let scenario = crate::scenario::parse(source).expect("parses");
+        let p = plan(&scenario).expect("compiles");
+        (scenario, p)
+    }
+
+    #[test]
+    fn folding_and_compacting_while_two_threads_fight_changes_nothing() {
+        // A ledger that folds whenever it can (between chunks, and between
+        // the rounds of a precision run), a journal rewritten at each fold,
+        // on a pool of 2 threads: the result is the plain run's, and the
+        // journal read back holds it all.
+        let (scenario, p) = small_plan();
+        let precision = Budget::Precision {
+            fights: 2000,
+            target: 0.02,
+            max_fights: 200_000,
+        };
+        for budget in [Budget::Fights(20_000), precision] {
+            let work = Work::whole(budget, 7, Streams::Common);
+            let expected = p.run_with(work.budget, work.seed, work.streams, &|_| {});
+            let dir = tempfile::tempdir().expect("temp dir");
+            let path = dir.path().join("small.journal");
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .expect("pool");
+            let (mut journal, ledger, _) =
+                Journal::open(&path, &p.header(&scenario, &work), false).expect("opens");
+            let mut ledger = ledger.folding_at(3);
+            let never = AtomicBool::new(false);
+            let finish = pool
+                .install(|| p.execute(&work, &mut ledger, Some(&mut journal), &|_| {}, &never))
+                .expect("runs");
+            assert_eq!(finish, Finish::Complete);
+            let results = p.results(&work, &mut ledger).expect("aggregates");
+            assert_eq!(results, expected, "{budget:?}");
+            journal.close().expect("closes");
+            let (_, mut back) = crate::journal::read(&path).expect("reads");
+            assert!(back.complete);
+            assert_eq!(p.results(&work, &mut back).expect("aggregates"), expected);
+        }
+        // The precision run took more than one round.
+        let (_, back) = {
+            let work = Work::whole(precision, 7, Streams::Common);
+            let mut ledger = p.ledger(&work);
+            let never = AtomicBool::new(false);
+            p.execute(&work, &mut ledger, None, &|_| {}, &never)
+                .expect("runs");
+            ((), ledger)
+        };
+        let rounds = back.wanted.expect("decided");
+        assert!(rounds.iter().any(|&w| w > 16), "{rounds:?}");
     }
 
     #[test]

@@ -148,6 +148,8 @@ pub struct Ledger {
     pub wanted: Option<Vec<u64>>,
     /// Every batch of the work is done (the journal said so).
     pub complete: bool,
+    /// Fewest new rows [`Ledger::fold_due`] waits for.
+    fold_at: usize,
 }
 
 /// Why journal lines could not be added to a ledger.
@@ -187,10 +189,18 @@ impl Ledger {
             done: vec![Ranges::default(); cells],
             wanted: None,
             complete: false,
+            fold_at: FOLD_AT,
         };
         ledger.groups = ledger.take_group_rows();
         ledger.lengths = ledger.take_length_rows();
         ledger
+    }
+
+    /// This ledger, due for a fold from `rows` new rows on (tests make it
+    /// fold often).
+    pub fn folding_at(mut self, rows: usize) -> Ledger {
+        self.fold_at = rows.max(1);
+        self
     }
 
     /// The names of the summed columns of the groups table.
@@ -202,9 +212,8 @@ impl Ledger {
         &self.done[cell]
     }
 
-    /// Adds a finished batch; true if that folded the table (a journal
-    /// is then rewritten from it).
-    pub fn add(&mut self, r: &Record) -> Result<bool, LedgerError> {
+    /// Adds a finished batch. Never folds (see [`Ledger::fold_due`]).
+    pub fn add(&mut self, r: &Record) -> Result<(), LedgerError> {
         let cell = self.check_cell(r.cell)?;
         if self.done[cell].contains(r.batch) {
             return Err(LedgerError::Twice {
@@ -217,19 +226,23 @@ impl Ledger {
         for &(rounds, fights) in &r.lengths {
             self.push_length(r.cell, rounds, fights);
         }
-        if self.rows.cell.len() >= FOLD_AT.max(self.groups.height().min(FOLD_MOST)) {
-            self.fold()?;
-            return Ok(true);
-        }
-        Ok(false)
+        Ok(())
+    }
+
+    /// Whether enough rows have piled up for a fold. Adding never folds by
+    /// itself: a fold runs polars, on polars' own thread pool, and a rayon
+    /// worker that waits for another pool runs jobs of its own pool
+    /// meanwhile, which must not happen while it holds the lock the
+    /// runner's workers add batches under. The runner folds between
+    /// chunks of work instead.
+    pub fn fold_due(&self) -> bool {
+        self.rows.cell.len() >= self.fold_at.max(self.groups.height().min(FOLD_MOST))
     }
 
     /// Adds a line read from a journal (a header's work must match).
     pub fn apply(&mut self, line: Line) -> Result<(), LedgerError> {
         match line {
-            Line::Batch(r) => {
-                self.add(&r)?;
-            }
+            Line::Batch(r) => self.add(&r)?,
             Line::Group { record, batches } => {
                 self.check_cell(record.cell)?;
                 self.push_group(&record, record.batch, batches);
@@ -571,6 +584,9 @@ mod tests {
         let mut ledger = Ledger::new(3, 2, 1, grouping);
         for r in &records {
             ledger.add(r).expect("adds");
+            if ledger.fold_due() {
+                ledger.fold().expect("folds");
+            }
         }
         // The folded table stays bounded by cells × MAX_GROUPS.
         assert!(ledger.groups().expect("folds").height() as u64 <= 3 * MAX_GROUPS);
