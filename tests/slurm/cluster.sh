@@ -50,6 +50,16 @@ running() {
 stop() {
     [ -d "$dir" ] || return 0
     local f pid
+    # Jobs still running (a test that timed out) are cancelled first: their
+    # processes are slurmd's grandchildren and would outlive it. Only this
+    # cluster's jobs: scancel talks to this cluster's slurmctld alone.
+    if [ -s "$dir/slurmctld.pid" ] && running "$(cat "$dir/slurmctld.pid")"; then
+        SLURM_CONF="$dir/slurm.conf" scancel --user="$(id -un)" 2>/dev/null || true
+        for _ in $(seq 1 100); do
+            [ -z "$(SLURM_CONF="$dir/slurm.conf" squeue -h -t running,completing 2>/dev/null)" ] && break
+            sleep 0.1
+        done
+    fi
     for f in "${pid_files[@]}"; do
         [ -s "$dir/$f" ] || continue
         pid=$(cat "$dir/$f")
@@ -113,7 +123,7 @@ start() {
     chmod 600 "$dir/munge.key"
     munged --force --socket="$dir/munge.socket" --key-file="$dir/munge.key" \
         --pid-file="$dir/munged.pid" --seed-file="$dir/munged.seed" \
-        --log-file="$dir/munged.log" ||
+        --log-file="$dir/munged.log" </dev/null >>"$dir/munged.log" 2>&1 ||
         fail "munged did not start"
 
     local base port
@@ -170,8 +180,10 @@ CONF
 
     # -D keeps each daemon in the foreground of its own background job, which
     # is how Slurm runs without systemd; its pid file is what `stop` uses.
-    slurmctld -D -f "$SLURM_CONF" >>"$dir/slurmctld.log" 2>&1 &
-    slurmd -D -f "$SLURM_CONF" >>"$dir/slurmd.log" 2>&1 &
+    # Their standard streams go to their logs, so that a caller reading this
+    # script's output to its end is not kept waiting by a daemon.
+    slurmctld -D -f "$SLURM_CONF" </dev/null >>"$dir/slurmctld.log" 2>&1 &
+    slurmd -D -f "$SLURM_CONF" </dev/null >>"$dir/slurmd.log" 2>&1 &
 
     # The node is usable once slurmd has registered and sinfo calls it idle:
     # typically 1-3 s.
