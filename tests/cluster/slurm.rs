@@ -68,6 +68,9 @@ impl Cluster {
             .prefix("skirmish-slurm-")
             .tempdir_in("/tmp")
             .expect("create the cluster's folder");
+        // Shown if the test fails: where the logs are, and what to pass to
+        // `tests/slurm/cluster.sh stop` should this process be killed.
+        eprintln!("Slurm test cluster in {}", dir.path().display());
         let cluster = Cluster { dir };
         let out = cluster.script("start");
         assert!(

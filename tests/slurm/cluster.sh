@@ -20,8 +20,12 @@
 # in DIR, not a port. Everything listens on this machine only: the node's
 # address is 127.0.0.1.
 #
-# `stop` ends the three daemons recorded in DIR's pid files (only those) and
-# waits for them to exit. It is safe to call twice or after a failed start.
+# `stop` cancels the cluster's jobs, ends the three daemons recorded in DIR's
+# pid files (only those) and waits for them to exit. It is safe to call
+# twice or after a failed start. tests/cluster.rs calls it when the test
+# ends, passing or failing; a test process killed outright leaves the
+# daemons running: stop them with this command and the folder the test
+# printed.
 #
 # Slurm 22.05 (Debian 12) runs here as root with proctrack/linuxproc and
 # task/none: no cgroups and no systemd are needed. Installed by
@@ -98,10 +102,13 @@ fail() {
     exit 1
 }
 
+# Whether TCP port $1 is taken on this machine, by any socket in any state
+# (read from /proc, so that nothing beyond the kernel is needed).
 port_in_use() {
-    # ss lists listening TCP sockets numerically; the port ends the
-    # local-address column.
-    ss -Htln | awk '{print $4}' | grep -qE "[:.]$1\$"
+    local hex
+    hex=$(printf ':%04X' "$1")
+    awk -v h="$hex" 'FNR > 1 && substr($2, length($2) - 4) == h { found = 1 }
+        END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 start() {
