@@ -24,6 +24,7 @@
 
 pub mod balance;
 pub mod batch_means;
+pub mod sensitivity;
 
 use crate::engine::tally::{BatchStat, Tally};
 use batch_means::BatchSum;
@@ -313,7 +314,7 @@ fn sums(batches: &[BatchStat], f: impl Fn(&BatchStat) -> u64) -> Vec<BatchSum> {
     batches
         .iter()
         .map(|b| BatchSum {
-            fights: u64::from(b.fights),
+            fights: b.fights,
             sum: f(b) as f64,
         })
         .collect()
@@ -344,9 +345,9 @@ pub fn compare(
         };
         Comparison {
             win_rates: (0..cell.wins.len().min(base.wins.len()))
-                .map(|side| paired(&|b| u64::from(b.wins[side])))
+                .map(|side| paired(&|b| b.wins[side]))
                 .collect(),
-            rounds_mean: paired(&|b| u64::from(b.rounds)),
+            rounds_mean: paired(&|b| b.rounds),
             method: Method::BatchMeans { batches: common },
         }
     } else {
@@ -722,7 +723,7 @@ mod tests {
         // 20 then 30; baseline: 5 then 5, rounds 20 then 20.
         // Win-rate differences 0.1, 0.3: mean 0.2, s = √0.02, half =
         // t(1) · s/√2 = 12.706204736 · 0.1.
-        let stat = |wins: u32, rounds: u32| BatchStat {
+        let stat = |wins: u64, rounds: u64| BatchStat {
             fights: 10,
             wins: [wins, 10 - wins, 0, 0],
             draws: 0,
@@ -731,7 +732,7 @@ mod tests {
         let summary = |a: &BatchStat, b: &BatchStat| {
             let mut t = Tally {
                 fights: 20,
-                wins: [u64::from(a.wins[0] + b.wins[0]), 0, 0, 0],
+                wins: [(a.wins[0] + b.wins[0]), 0, 0, 0],
                 ..Tally::default()
             };
             t.wins[1] = 20 - t.wins[0];

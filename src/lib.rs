@@ -6,6 +6,8 @@
 //! - [`engine`] + [`rules`]: the kernel. Generic over the ruleset, no I/O, no
 //!   allocation per fight, integer [`engine::Tally`]s out.
 //! - [`run`]: the parallel, deterministic runner (rayon over cells × batches).
+//! - [`journal`]: the durable record of finished batches (resume, shards,
+//!   merge), aggregated with polars.
 //! - [`analysis`]: pure statistics, `Tally` → summaries.
 //! - [`report`]: polars tables, plotters charts, markdown; atomic writes.
 //! - [`cli`]: the command line (clap), progress bars (indicatif).
@@ -13,6 +15,8 @@ pub mod analysis;
 pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod journal;
+pub mod process;
 pub mod report;
 pub mod results;
 pub mod rules;

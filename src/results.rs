@@ -155,3 +155,36 @@ impl BalanceResults {
         format!("{:.decimals$}", self.crossing.estimate)
     }
 }
+
+/// What `skirmish sensitivity` fought: the unchanged cell and one cell per
+/// step of each stat, as one run (cell 0 is the unchanged cell).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SensitivityResults {
+    /// Cell 0 is the unchanged cell; the others are its stepped copies.
+    pub run: RunResults,
+    /// How the scenario names the unchanged cell (`cell 3 (options.crit =
+    /// none)`, or `base scenario`).
+    pub base_label: String,
+    /// Every stat, in side, unit, field order.
+    pub stats: Vec<StatInfo>,
+}
+
+/// One stat of a unit type as one side fields it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatInfo {
+    /// `raider hp`, `raider rifle attack`, `fighter (red) hp`.
+    pub label: String,
+    /// The dotted path of the field in the scenario file.
+    pub path: String,
+    /// Index of the side that fields it.
+    pub side: usize,
+    /// Stats with the same subject belong to one unit type as one side
+    /// fields it.
+    pub subject: usize,
+    /// Its value in the unchanged cell.
+    pub value: String,
+    /// The step down and the step up: the cell and the value there, or why
+    /// the step was not taken.
+    pub down: Result<(usize, String), String>,
+    pub up: Result<(usize, String), String>,
+}

@@ -20,6 +20,7 @@
 //! (see [`batch_size`]). One size serves every cell of a run, so batch `b` of
 //! every cell covers the same fights of the same stream.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -27,6 +28,9 @@ use rayon::prelude::*;
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
 use crate::engine::{BatchStat, Encounter, Fight, Tally};
+use crate::journal::{
+    Grouping, Header, Journal, JournalError, Ledger, LedgerError, Line, Record, Shard,
+};
 use crate::results::{CellResult, Precision, RunResults, ScenarioInfo, Setup, SideInfo, Streams};
 use crate::rules::Ruleset;
 use crate::scenario::compile::{compile, Compiled};
@@ -47,7 +51,7 @@ pub const MIN_BATCH: u32 = 128;
 pub const TARGET_BATCHES: u64 = 32;
 /// With a precision target, the most batches a cell may need to reach its
 /// `max_fights` cap: bounds the per-batch statistics kept per cell.
-pub const PRECISION_MAX_BATCHES: u64 = 4096;
+pub const PRECISION_MAX_BATCHES: u64 = crate::journal::MAX_GROUPS;
 
 /// Fights per batch of a run of `fights` fights per cell: `fights /`
 /// [`TARGET_BATCHES`] rounded up, within [`MIN_BATCH`]..=[`MAX_BATCH`]. The
@@ -88,12 +92,19 @@ impl<R: Ruleset> Simulate for Cells<R> {
 
 /// Compile every cell of `scenario` (this is `skirmish validate`).
 pub fn plan(scenario: &Scenario) -> Result<Plan, ScenarioError> {
-    crate::with_ruleset!(scenario.rules.as_str(), R => plan_for::<R>(scenario),
+    plan_cells(scenario, scenario.cells()?)
+}
+
+/// Compile `cells`, given rather than expanded from the scenario's matrix
+/// (`skirmish sensitivity`: the unchanged cell and one cell per stepped
+/// stat). `scenario` describes them: its root is what the report calls the
+/// base scenario.
+pub fn plan_cells(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, ScenarioError> {
+    crate::with_ruleset!(scenario.rules.as_str(), R => plan_for::<R>(scenario, cells),
         _ => unreachable!("the scenario layer accepts only known rulesets"))
 }
 
-fn plan_for<R: Ruleset>(scenario: &Scenario) -> Result<Plan, ScenarioError> {
-    let cells = scenario.cells()?;
+fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, ScenarioError> {
     // The report's round cap: the largest, when `max_rounds` is an axis.
     let max_rounds = cells
         .iter()
@@ -228,17 +239,117 @@ impl Budget {
     }
 }
 
-/// One cell's fights so far.
-#[derive(Clone)]
-struct Acc {
-    tally: Tally,
-    batches: Vec<BatchStat>,
+/// What a run is asked to do: how many fights, from which seed, with
+/// which streams, and which share of the batches (a shard).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Work {
+    pub budget: Budget,
+    pub seed: u64,
+    pub streams: Streams,
+    pub shard: Shard,
+}
+
+impl Work {
+    /// All of a run, on one machine.
+    pub fn whole(budget: Budget, seed: u64, streams: Streams) -> Work {
+        Work {
+            budget,
+            seed,
+            streams,
+            shard: Shard::WHOLE,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Every batch of the work is in the ledger.
+    Complete,
+    /// Stopped on request (a signal) before the end; what was done is in
+    /// the ledger (and journal).
+    Stopped,
+}
+
+/// Why a run could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+}
+
+/// What the workers share: the ledger, the journal, and the first error.
+struct Books<'a> {
+    ledger: &'a mut Ledger,
+    journal: Option<&'a mut Journal>,
+    error: Option<RunError>,
+}
+
+impl Books<'_> {
+    fn record(&mut self, record: Record) -> Result<(), RunError> {
+        let folded = self.ledger.add(&record)?;
+        if let Some(j) = self.journal.as_deref_mut() {
+            if folded {
+                j.rewrite(self.ledger)?;
+            } else {
+                j.append(&Line::Batch(record))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Plan {
     /// Total fights a run of `fights` per cell will fight.
     pub fn total_fights(&self, fights: u64) -> u64 {
         fights * self.cells.len() as u64
+    }
+
+    /// Total fights of `work`'s share (with a precision target: at most).
+    pub fn shard_fights(&self, work: &Work) -> u64 {
+        let batch = u64::from(work.budget.batch());
+        match work.budget {
+            Budget::Fights(fights) => {
+                let (from, to) = work.shard.range(fights.div_ceil(batch));
+                let end = (to * batch).min(fights);
+                end.saturating_sub(from * batch) * self.cells.len() as u64
+            }
+            Budget::Precision { max_fights, .. } => self.total_fights(max_fights),
+        }
+    }
+
+    /// The header of `work` on this plan's `scenario`: what its journal
+    /// is the work of.
+    pub fn header(&self, scenario: &Scenario, work: &Work) -> Header {
+        Header {
+            program: crate::journal::program(),
+            name: scenario.name.clone(),
+            path: scenario.source.path.clone(),
+            text: scenario.source.text.clone(),
+            seed: work.seed,
+            amount: work.budget,
+            batch: work.budget.batch(),
+            streams: match work.streams {
+                Streams::Common => "common".into(),
+                Streams::Independent => "independent".into(),
+            },
+            cells: self.cells.len() as u32,
+            sides: self.info.sides.len() as u32,
+            counters: self.info.counters.len() as u32,
+            shard: work.shard,
+        }
+    }
+
+    /// A ledger for `work` on this plan, empty.
+    pub fn ledger(&self, work: &Work) -> Ledger {
+        Ledger::new(
+            self.cells.len(),
+            self.info.sides.len(),
+            self.info.counters.len(),
+            Grouping::of(&work.budget, work.budget.batch()),
+        )
     }
 
     /// Fight `fights` fights in every cell with `seed`, on the current rayon
@@ -248,7 +359,25 @@ impl Plan {
     }
 
     /// Fight every cell under `budget`, with common or independent random
-    /// streams, on the current rayon pool.
+    /// streams, on the current rayon pool, keeping everything in memory.
+    pub fn run_with(
+        &self,
+        budget: Budget,
+        seed: u64,
+        streams: Streams,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> RunResults {
+        let work = Work::whole(budget, seed, streams);
+        let mut ledger = self.ledger(&work);
+        let never = AtomicBool::new(false);
+        self.execute(&work, &mut ledger, None, progress, &never)
+            .and_then(|_| self.results(&work, &mut ledger))
+            .expect("a run in memory has no journal to fail and records each batch once")
+    }
+
+    /// Fight what `work` asks that `ledger` does not have yet, on the
+    /// current rayon pool, adding each finished batch to the ledger and
+    /// the journal, until all is done or `stop` is set.
     ///
     /// A precision run proceeds in rounds: after each round the statistics of
     /// every cell (all its batches so far) decide which cells are not yet
@@ -258,99 +387,159 @@ impl Plan {
     /// least as many batches as any cell, so every difference is paired over
     /// all of the cell's batches. Decisions depend only on the results of
     /// whole rounds, never on timing, so the result is the same at any thread
-    /// count.
-    pub fn run_with(
+    /// count; each round's decision is journalled, so a resumed run takes
+    /// the same decisions.
+    pub fn execute(
         &self,
-        budget: Budget,
-        seed: u64,
-        streams: Streams,
+        work: &Work,
+        ledger: &mut Ledger,
+        mut journal: Option<&mut Journal>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> RunResults {
+        stop: &AtomicBool,
+    ) -> Result<Finish, RunError> {
         let n_cells = self.cells.len();
-        let size = budget.batch();
+        let size = work.budget.batch();
         let batch = u64::from(size);
-        let mut acc = vec![
-            Acc {
-                tally: Tally::default(),
-                batches: Vec::new(),
-            };
-            n_cells
-        ];
-        let mut capped = vec![false; n_cells];
-        let precision = match budget {
+        match work.budget {
             Budget::Fights(fights) => {
-                let sizes = batch_sizes(fights, size);
-                self.fight(&mut acc, &vec![sizes; n_cells], seed, streams, progress);
-                None
+                let (from, to) = work.shard.range(fights.div_ceil(batch));
+                let ranges = vec![(from, to); n_cells];
+                let finish = self.fight(
+                    work,
+                    &ranges,
+                    fights,
+                    ledger,
+                    journal.as_deref_mut(),
+                    progress,
+                    stop,
+                )?;
+                if finish == Finish::Stopped {
+                    return Ok(finish);
+                }
             }
             Budget::Precision {
                 fights,
-                target,
                 max_fights,
+                target,
             } => {
                 let cap = max_fights.div_ceil(batch).max(1);
                 let start = fights.div_ceil(batch).max(PRECISION_MIN_BATCHES).min(cap);
-                let mut wanted = vec![start; n_cells];
+                let mut wanted = match ledger.wanted.clone() {
+                    Some(w) => w,
+                    None => {
+                        let w = vec![start; n_cells];
+                        ledger.wanted = Some(w.clone());
+                        if let Some(j) = journal.as_deref_mut() {
+                            j.append(&Line::Wanted(w.clone()))?;
+                        }
+                        w
+                    }
+                };
+                let mut capped = vec![false; n_cells];
                 loop {
-                    let plan: Vec<Vec<u32>> = wanted
-                        .iter()
-                        .zip(&acc)
-                        .map(|(&w, a)| vec![size; (w as usize).saturating_sub(a.batches.len())])
-                        .collect();
-                    if plan.iter().all(Vec::is_empty) {
+                    let ranges: Vec<(u64, u64)> = wanted.iter().map(|&w| (0, w)).collect();
+                    let finish = self.fight(
+                        work,
+                        &ranges,
+                        u64::MAX,
+                        ledger,
+                        journal.as_deref_mut(),
+                        progress,
+                        stop,
+                    )?;
+                    if finish == Finish::Stopped {
+                        return Ok(finish);
+                    }
+                    let next = self.next_batches(ledger, target, cap, &mut capped)?;
+                    if next == wanted {
                         break;
                     }
-                    self.fight(&mut acc, &plan, seed, streams, progress);
-                    wanted = self.next_batches(&acc, target, cap, &mut capped);
+                    wanted = next;
+                    ledger.wanted = Some(wanted.clone());
+                    if let Some(j) = journal.as_deref_mut() {
+                        j.append(&Line::Wanted(wanted.clone()))?;
+                    }
                 }
-                Some(Precision { target, max_fights })
+            }
+        }
+        ledger.complete = true;
+        if let Some(j) = journal {
+            j.rewrite(ledger)?;
+        }
+        Ok(Finish::Complete)
+    }
+
+    /// The report's view of a complete ledger of `work`.
+    pub fn results(&self, work: &Work, ledger: &mut Ledger) -> Result<RunResults, RunError> {
+        let capped = match work.budget {
+            Budget::Fights(_) => vec![false; self.cells.len()],
+            Budget::Precision {
+                target, max_fights, ..
+            } => {
+                let cap = max_fights.div_ceil(u64::from(work.budget.batch())).max(1);
+                let mut capped = vec![false; self.cells.len()];
+                self.next_batches(ledger, target, cap, &mut capped)?;
+                capped
             }
         };
-        let cells = acc
+        let cells = ledger
+            .results()?
             .into_iter()
             .zip(&self.cells)
             .zip(capped)
             .enumerate()
-            .map(|(index, ((a, values), capped))| CellResult {
+            .map(|(index, (((tally, batches), values), capped))| CellResult {
                 index,
                 axis_values: values.clone(),
-                tally: a.tally,
-                batches: a.batches,
+                tally,
+                batches,
                 capped,
             })
             .collect();
         let mut info = self.info.clone();
-        info.seed = seed;
-        info.fights = match budget {
+        info.seed = work.seed;
+        info.fights = match work.budget {
             Budget::Fights(f) | Budget::Precision { fights: f, .. } => f,
         };
-        info.streams = streams;
-        info.precision = precision;
-        RunResults {
+        info.streams = work.streams;
+        info.precision = match work.budget {
+            Budget::Fights(_) => None,
+            Budget::Precision {
+                target, max_fights, ..
+            } => Some(Precision { target, max_fights }),
+        };
+        Ok(RunResults {
             scenario: info,
             cells,
-        }
+        })
     }
 
     /// How many batches each cell should have after the next round of a
     /// precision run (equal to what it has: done). Marks cells that are
     /// unfinished but at the cap.
-    fn next_batches(&self, acc: &[Acc], target: f64, cap: u64, capped: &mut [bool]) -> Vec<u64> {
+    fn next_batches(
+        &self,
+        ledger: &mut Ledger,
+        target: f64,
+        cap: u64,
+        capped: &mut [bool],
+    ) -> Result<Vec<u64>, RunError> {
         let sides = self.info.sides.len();
+        let acc = ledger.results()?;
         let summaries: Vec<analysis::Summary> = acc
             .iter()
-            .map(|a| analysis::summarize(&a.tally, sides, 0))
+            .map(|(t, _)| analysis::summarize(t, sides, 0))
             .collect();
         let pairs: Vec<(&analysis::Summary, &[BatchStat])> = summaries
             .iter()
-            .zip(acc)
-            .map(|(s, a)| (s, a.batches.as_slice()))
+            .zip(&acc)
+            .map(|(s, (_, b))| (s, b.as_slice()))
             .collect();
         let base = self.info.baseline;
         let comparisons = analysis::compare_all(&pairs, base);
         let mut wanted: Vec<u64> = Vec::with_capacity(acc.len());
-        for (i, ((s, c), a)) in summaries.iter().zip(&comparisons).zip(acc).enumerate() {
-            let have = a.batches.len() as u64;
+        for (i, ((s, c), (_, b))) in summaries.iter().zip(&comparisons).zip(&acc).enumerate() {
+            let have = b.len() as u64;
             if analysis::precise_enough(s, c, target) {
                 capped[i] = false;
                 wanted.push(have);
@@ -378,86 +567,92 @@ impl Plan {
         if let Some(w) = wanted.get_mut(base) {
             *w = (*w).max(most);
         }
-        wanted
+        Ok(wanted)
     }
 
-    /// Fight the batches in `plan[cell]` (their sizes), appended after each
-    /// cell's existing batches, in parallel over (cell, batch).
+    /// Fight every batch of `ranges[cell]` (of fights `0..fights` of the
+    /// cell) that the ledger does not have, in parallel over (cell, batch).
+    #[allow(clippy::too_many_arguments)]
     fn fight(
         &self,
-        acc: &mut [Acc],
-        plan: &[Vec<u32>],
-        seed: u64,
-        streams: Streams,
+        work: &Work,
+        ranges: &[(u64, u64)],
+        fights: u64,
+        ledger: &mut Ledger,
+        journal: Option<&mut Journal>,
         progress: &(dyn Fn(u64) + Sync),
-    ) {
-        let items: Vec<(usize, u64, u32)> = plan
+        stop: &AtomicBool,
+    ) -> Result<Finish, RunError> {
+        let batch = u64::from(work.budget.batch());
+        let items: Vec<(usize, u64, u32)> = ranges
             .iter()
             .enumerate()
-            .flat_map(|(cell, sizes)| {
-                let first = acc[cell].batches.len() as u64;
-                sizes
-                    .iter()
-                    .enumerate()
-                    .map(move |(k, &size)| (cell, first + k as u64, size))
+            .flat_map(|(cell, &(from, to))| {
+                let done = ledger.done(cell);
+                (from..to)
+                    .filter(|&b| !done.contains(b))
+                    .map(move |b| (cell, b, (fights - b * batch).min(batch) as u32))
+                    .collect::<Vec<_>>()
             })
             .collect();
-        let slots: Vec<Mutex<&mut Acc>> = acc
-            .iter_mut()
-            .zip(plan)
-            .map(|(a, sizes)| {
-                let len = a.batches.len() + sizes.len();
-                a.batches.resize(len, BatchStat::default());
-                Mutex::new(a)
-            })
-            .collect();
-        items.par_iter().for_each(|&(cell, batch, size)| {
-            let stream = match streams {
-                Streams::Common => batch,
+        let sides = self.info.sides.len();
+        let counters = self.info.counters.len();
+        let books = Mutex::new(Books {
+            ledger,
+            journal,
+            error: None,
+        });
+        items.par_iter().for_each(|&(cell, b, size)| {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let stream = match work.streams {
+                Streams::Common => b,
                 // A stream of its own per (cell, batch): cell + 1 in the high
                 // bits keeps it apart from every common stream.
-                Streams::Independent => ((cell as u64 + 1) << 40) | batch,
+                Streams::Independent => ((cell as u64 + 1) << 40) | b,
             };
             let mut tally = Tally::default();
-            self.sim.batch(cell, seed, stream, size, &mut tally);
-            let stat = batch_stat(&tally);
+            self.sim.batch(cell, work.seed, stream, size, &mut tally);
+            let record = Record::of_batch(cell as u32, b, &tally, sides, counters);
             {
-                // Poisoning needs a panic inside this block, which only
-                // integer addition runs; recover the data regardless.
-                let mut slot = slots[cell].lock().unwrap_or_else(|p| p.into_inner());
-                slot.tally += &tally;
-                slot.batches[batch as usize] = stat;
+                // A panic while the lock is held can only come from the
+                // ledger's own code; recover the data regardless.
+                let mut books = books.lock().unwrap_or_else(|p| p.into_inner());
+                if books.error.is_some() {
+                    return;
+                }
+                if let Err(e) = books.record(record) {
+                    books.error = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
             }
             progress(u64::from(size));
         });
+        let books = books.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = books.error {
+            return Err(e);
+        }
+        if let Some(j) = books.journal {
+            j.sync()?;
+        }
+        Ok(if stop.load(Ordering::Relaxed) {
+            Finish::Stopped
+        } else {
+            Finish::Complete
+        })
     }
 }
 
 /// The sizes of the batches of `fights` fights in batches of `size`: full
 /// batches, the last one partial.
+#[cfg(test)]
 fn batch_sizes(fights: u64, size: u32) -> Vec<u32> {
     let batch = u64::from(size);
     (0..fights.div_ceil(batch))
         .map(|b| (fights - b * batch).min(batch) as u32)
         .collect()
-}
-
-fn batch_stat(t: &Tally) -> BatchStat {
-    let mut wins = [0u32; crate::engine::MAX_SIDES];
-    for (w, &t) in wins.iter_mut().zip(&t.wins) {
-        *w = t as u32;
-    }
-    BatchStat {
-        fights: t.fights as u32,
-        wins,
-        draws: t.draws as u32,
-        rounds: t
-            .rounds
-            .iter()
-            .enumerate()
-            .map(|(r, &n)| r as u64 * n)
-            .sum::<u64>() as u32,
-    }
 }
 
 #[cfg(test)]

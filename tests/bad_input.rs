@@ -430,7 +430,7 @@ fn max_rounds_axis_changes_how_often_fights_time_out() {
 }
 
 /// Command-line numbers: clear messages, exit 2, nothing written; a run too
-/// big for memory is refused before any work.
+/// big to finish is refused before any work.
 #[test]
 fn fight_counts_on_the_command_line_are_checked_before_any_work() {
     let cases: &[(&[&str], &[&str])] = &[
@@ -439,19 +439,24 @@ fn fight_counts_on_the_command_line_are_checked_before_any_work() {
             &["--fights", "whole number of fights", "`-1`"],
         ),
         (
-            &["--fights", "1e12"],
+            &["--fights", "1e16"],
             &["--fights", "more than a run can fight"],
         ),
         (&["--fights", "2.5"], &["--fights", "`2.5`"]),
         (&["--max-fights", "-5"], &["--max-fights", "`-5`"]),
         (&["--seed", "-1"], &["--seed", "`-1`"]),
-        // 4 cells × 3e9 fights: each cell is within bounds, the run is not.
+        // 4 cells × 3e14 fights: each cell is within bounds, the run is not.
         (
-            &["--fights", "3e9"],
-            &["small.toml", "4 cells", "12000000000 fights", "at most"],
+            &["--fights", "3e14"],
+            &[
+                "small.toml",
+                "4 cells",
+                "1200000000000000 fights",
+                "at most",
+            ],
         ),
         (
-            &["--precision", "0.01", "--max-fights", "5e9"],
+            &["--precision", "0.01", "--max-fights", "5e14"],
             &["small.toml", "`max_fights`", "at most"],
         ),
     ];

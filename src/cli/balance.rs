@@ -249,11 +249,13 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         let checked = crate::report::compare(Kind::Balance, &rendered, &dir)
             .with_context(|| format!("reading {}", dir.display()))
             .map_err(Failure::Other)?;
-        return Ok(if super::print_check(&s.name, &dir, &timing, &checked) {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(
+            if super::run::print_check(&s.name, &dir, &timing, &checked) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            },
+        );
     }
     report::write(&results, &dir)
         .with_context(|| format!("writing the balance report of {}", s.source.path))

@@ -6,20 +6,22 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
 use crate::report::Kind;
-use crate::results::Streams;
-use crate::run::{plan, Budget, Plan};
+use crate::run::{plan, Plan};
 use crate::scenario::{self, ScenarioError};
 
 mod balance;
+mod merge;
 mod output;
 mod progress;
 mod rules_help;
+mod run;
+mod sensitivity;
+mod signals;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -38,7 +40,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate scenarios and write their reports (reports/<name>/).
+    /// Interrupted runs resume when the same command is run again.
     Run(RunArgs),
+    /// Write the report of a run from its shards' journals (`run --shard`).
+    Merge(merge::MergeArgs),
     /// Parse, expand and compile scenarios without simulating.
     Validate {
         /// Scenario files (TOML).
@@ -51,6 +56,10 @@ enum Command {
     /// Search a numeric value (a unit count, hit points, a bonus, a distance)
     /// for where a side's win rate crosses a target (reports/<name>-balance/).
     Balance(balance::BalanceArgs),
+    /// Step each numeric stat of each unit type one step up and down and
+    /// rank the stats by their effect on each side's win rate
+    /// (reports/<name>-sensitivity/).
+    Sensitivity(sensitivity::SensitivityArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -59,7 +68,7 @@ enum Command {
 }
 
 #[derive(Args, Debug)]
-struct RunArgs {
+pub(crate) struct RunArgs {
     /// Scenario files (TOML).
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -95,6 +104,20 @@ struct RunArgs {
     /// by batch (common random numbers): differences get wider intervals.
     #[arg(long)]
     independent_streams: bool,
+    /// Fight only shard K of N of every cell's batches and write its
+    /// journal (<out>/<name>.shard-K-of-N.journal) for `skirmish merge`.
+    /// `auto` takes K and N from a Slurm job array; `auto/N` takes K from
+    /// Kubernetes' JOB_COMPLETION_INDEX (or Slurm's array index).
+    #[arg(long, value_name = "K/N|auto|auto/N", value_parser = run::parse_shard)]
+    shard: Option<run::ShardArg>,
+    /// Discard the journal of an earlier, different run of this scenario
+    /// (instead of refusing it) and start over.
+    #[arg(long)]
+    fresh: bool,
+    /// Also write the run's batch records (counts and sums per batch of
+    /// each cell) to this Parquet file, for analysis in a notebook.
+    #[arg(long, value_name = "FILE.parquet")]
+    export_batches: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -140,8 +163,8 @@ pub(crate) fn parse_fights(text: &str) -> Result<u64, String> {
     match value {
         Some(v) if (1..=max).contains(&v) => Ok(v),
         Some(v) if v > max => Err(format!(
-            "{} fights is more than a run can fight ({max}, all cells together: its per-batch \
-             records would not fit in memory)",
+            "{} fights is more than a run can fight ({max}, all cells together: years of \
+             work even on a cluster)",
             text
         )),
         _ => Err(expected()),
@@ -149,7 +172,7 @@ pub(crate) fn parse_fights(text: &str) -> Result<u64, String> {
 }
 
 /// `--seed`: a whole number from 0 to 2^64 − 1.
-fn parse_seed(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
     let digits: String = text.chars().filter(|&c| c != '_').collect();
     digits.parse().map_err(|_| {
         format!(
@@ -172,7 +195,7 @@ fn parse_precision(text: &str) -> Result<f64, String> {
 }
 
 /// Why a command failed, and so which exit code it gets.
-enum Failure {
+pub(crate) enum Failure {
     /// The user's input is wrong: exit 2.
     BadInput(anyhow::Error),
     /// Anything else: exit 1.
@@ -200,10 +223,12 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Run(args) => run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Merge(args) => merge::merge(&args),
         Command::Validate { files } => validate(&files),
         Command::Diff(args) => diff(&args),
         Command::Balance(args) => balance::balance(&args),
+        Command::Sensitivity(args) => sensitivity::sensitivity(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {
@@ -221,7 +246,7 @@ pub fn main() -> ExitCode {
 
 /// Load and compile every file; any error stops everything before anything
 /// is simulated or written.
-fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Plan)>, Failure> {
+pub(crate) fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Plan)>, Failure> {
     let mut plans: Vec<(scenario::Scenario, Plan)> = Vec::new();
     for file in files {
         let s = scenario::load(file)?;
@@ -298,125 +323,6 @@ fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
         },
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
-    let plans = plan_all(&args.files)?;
-    // The command line may ask for more fights than the files did: refuse
-    // before any work a run that would not fit in memory.
-    for (s, p) in &plans {
-        let precise = args.precision.or(s.precision).is_some_and(|t| t > 0.0);
-        scenario::check_run_size(
-            &s.source.path,
-            p.cells.len(),
-            args.fights.unwrap_or(s.fights),
-            precise.then(|| args.max_fights.unwrap_or(s.max_fights)),
-        )?;
-    }
-    if !args.check {
-        let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
-        for (s, _) in &plans {
-            output::preflight(Kind::Run, &args.out.join(&s.name), &inputs)?;
-        }
-    }
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        builder = builder.num_threads(t as usize);
-    }
-    let pool = builder
-        .build()
-        .context("cannot start the worker threads")
-        .map_err(Failure::Other)?;
-    let mut differs = false;
-    for (s, p) in &plans {
-        let fights = args.fights.unwrap_or(s.fights);
-        let seed = args.seed.unwrap_or(s.seed);
-        let dir = args.out.join(&s.name);
-        let precision = args.precision.or(s.precision).filter(|&t| t > 0.0);
-        let budget = match precision {
-            None => Budget::Fights(fights),
-            Some(target) => Budget::Precision {
-                fights,
-                target,
-                max_fights: args.max_fights.unwrap_or(s.max_fights),
-            },
-        };
-        // With a precision target the number of fights is only known at the
-        // end: the bar counts toward the cap, an upper bound, and says so.
-        let (bar_total, kind) = match budget {
-            Budget::Precision { max_fights, .. } => {
-                (p.total_fights(max_fights), progress::Total::AtMost)
-            }
-            _ => (p.total_fights(fights), progress::Total::Exact),
-        };
-        let bar = progress::fights_bar(bar_total, kind, &s.name, args.quiet);
-        let started = Instant::now();
-        let streams = if args.independent_streams {
-            Streams::Independent
-        } else {
-            Streams::Common
-        };
-        let results = pool.install(|| p.run_with(budget, seed, streams, &|n| bar.inc(n)));
-        let total: u64 = results.cells.iter().map(|c| c.tally.fights).sum();
-        let seconds = started.elapsed().as_secs_f64();
-        bar.finish_and_clear();
-        let rate = total as f64 / seconds.max(1e-9);
-        let timing = format!(
-            "{} cell{}, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
-            crate::report::numbers::grouped(p.cells.len() as u64),
-            if p.cells.len() == 1 { "" } else { "s" },
-            crate::report::numbers::grouped(total),
-            progress::human(rate),
-            pool.current_num_threads(),
-            if pool.current_num_threads() == 1 {
-                ""
-            } else {
-                "s"
-            },
-        );
-        if args.check {
-            differs |= check(&results, &dir, &timing)?;
-        } else {
-            crate::report::write(&results, &dir)
-                .with_context(|| format!("writing the report of {}", s.source.path))
-                .map_err(Failure::Other)?;
-            println!("{}: {timing} → {}", s.name, dir.display());
-        }
-    }
-    Ok(if differs {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-/// Compare a fresh run with the report on disk; true if anything differs.
-fn check(results: &crate::results::RunResults, dir: &Path, timing: &str) -> Result<bool, Failure> {
-    let rendered = crate::report::render(results)
-        .context("rendering the report")
-        .map_err(Failure::Other)?;
-    let checked = crate::report::compare(Kind::Run, &rendered, dir)
-        .with_context(|| format!("reading {}", dir.display()))
-        .map_err(Failure::Other)?;
-    Ok(print_check(&results.scenario.name, dir, timing, &checked))
-}
-
-/// Prints what `--check` found; true if the report differs. Files skirmish
-/// did not write are listed but allowed (see [`crate::report::Checked`]).
-fn print_check(name: &str, dir: &Path, timing: &str, checked: &crate::report::Checked) -> bool {
-    let differs = !checked.differences.is_empty();
-    if differs {
-        println!("{name}: differs from {} ({timing}):", dir.display());
-        for d in &checked.differences {
-            println!("  {d}");
-        }
-    } else {
-        println!("{name}: identical to {} ({timing})", dir.display());
-    }
-    for kept in &checked.kept {
-        println!("  {kept}: not written by skirmish (kept, not compared)");
-    }
-    differs
 }
 
 fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::rules::{Modelled, Ruleset, NAMES};
+use crate::rules::{FieldTable, Modelled, Ruleset, NAMES};
 use crate::scenario::compile::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
 use crate::scenario::schema::Field;
 
@@ -48,6 +48,7 @@ fn describe_ruleset<R: Ruleset>() -> String {
         SIDE_ENTRY_FIELDS,
     );
     unmodelled::<R>(&mut out);
+    steps::<R>(&mut out);
     let _ = writeln!(out, "Counters (cells.csv, mean per fight):");
     for c in R::COUNTERS {
         let _ = writeln!(out, "  {:<24} {}", c.name, c.doc);
@@ -70,6 +71,32 @@ fn unmodelled<R: Ruleset>(out: &mut String) {
     }
     for u in R::UNMODELLED {
         let _ = writeln!(out, "  {:<32} {}", u.setting_text(), u.why);
+    }
+    out.push('\n');
+}
+
+/// How `skirmish sensitivity` steps the fields that do not take their
+/// kind's default step.
+fn steps<R: Ruleset>(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Steps of `skirmish sensitivity` (other numeric fields of [units.NAME] and \
+         [weapons.NAME]: integers ±1, dice one die size):"
+    );
+    if R::STEPS.is_empty() {
+        let _ = writeln!(out, "  none other");
+    }
+    for s in R::STEPS {
+        let table = match s.table {
+            FieldTable::Unit => "units",
+            FieldTable::Weapon => "weapons",
+        };
+        let _ = writeln!(
+            out,
+            "  {:<24} {}",
+            format!("{table}.{}", s.field),
+            s.step.describe()
+        );
     }
     out.push('\n');
 }

@@ -869,7 +869,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
 /// The direction side `side` faces on the front: even sides +1, odd −1.
 #[inline]
 pub fn facing(side: u8) -> i32 {
-    if side % 2 == 0 {
+    if side.is_multiple_of(2) {
         1
     } else {
         -1

@@ -79,11 +79,11 @@ fn add_all(into: &mut [u64], from: &[u64]) {
 /// batch-means confidence intervals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BatchStat {
-    pub fights: u32,
-    pub wins: [u32; MAX_SIDES],
-    pub draws: u32,
+    pub fights: u64,
+    pub wins: [u64; MAX_SIDES],
+    pub draws: u64,
     /// Sum of fight lengths in rounds over the batch.
-    pub rounds: u32,
+    pub rounds: u64,
 }
 
 #[cfg(test)]

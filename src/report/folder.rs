@@ -62,10 +62,12 @@ pub enum Kind {
     Diff,
     /// `skirmish balance`: `reports/<name>-balance/`.
     Balance,
+    /// `skirmish sensitivity`: `reports/<name>-sensitivity/`.
+    Sensitivity,
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Run, Kind::Diff, Kind::Balance];
+    const ALL: [Kind; 4] = [Kind::Run, Kind::Diff, Kind::Balance, Kind::Sensitivity];
 
     /// The word in the manifest's `kind = ...` line.
     pub fn label(self) -> &'static str {
@@ -73,6 +75,7 @@ impl Kind {
             Kind::Run => "run",
             Kind::Diff => "diff",
             Kind::Balance => "balance",
+            Kind::Sensitivity => "sensitivity",
         }
     }
 
@@ -82,6 +85,7 @@ impl Kind {
             Kind::Run => "scenario report",
             Kind::Diff => "diff",
             Kind::Balance => "balance report",
+            Kind::Sensitivity => "sensitivity report",
         }
     }
 
@@ -100,6 +104,11 @@ impl Kind {
             ],
             Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
             Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],
+            Kind::Sensitivity => &[
+                names::SENSITIVITY_CSV,
+                names::SENSITIVITY_PNG,
+                names::SUMMARY_MD,
+            ],
         }
     }
 }
@@ -152,7 +161,7 @@ pub(crate) fn parse_manifest(text: &str) -> Result<Manifest, String> {
                     Kind::ALL
                         .into_iter()
                         .find(|k| k.label() == value)
-                        .ok_or_else(|| bad("expected kind run, diff or balance"))?,
+                        .ok_or_else(|| bad("expected kind run, diff, balance or sensitivity"))?,
                 )
             }
             "state" if value == "writing" => complete = false,
@@ -354,6 +363,7 @@ fn create(
     remove_staging(&tmp, kind)?;
     fs::create_dir(&tmp).map_err(ReportError::io("create folder", &tmp))?;
     let filled = fill(&tmp, files).and_then(|()| put(&tmp.join(MANIFEST), manifest));
+    crate::process::failpoint("report-staged");
     let renamed = filled.and_then(|()| {
         fs::rename(&tmp, out_dir).map_err(ReportError::io("rename into place", out_dir))
     });
@@ -406,8 +416,11 @@ fn swap(
     let writing = staging.join(format!("{MANIFEST}.writing"));
     put(&writing, &manifest_bytes(kind, &all, false))?;
     rename(&writing, &out_dir.join(MANIFEST))?;
-    for f in files {
+    for (i, f) in files.iter().enumerate() {
         rename(&staging.join(f.name), &out_dir.join(f.name))?;
+        if i == 0 {
+            crate::process::failpoint("report-half-swapped");
+        }
     }
     // Files an earlier run wrote that this report no longer has.
     for old in wrote {
@@ -495,18 +508,13 @@ fn remove_stale(dir: &Path, prefix: &str, kind: Kind) {
             continue;
         };
         let path = entry.path();
-        if pid != std::process::id() && !is_running(pid) && is_our_staging(&path, kind) {
+        if pid != std::process::id()
+            && !crate::process::is_running(pid)
+            && is_our_staging(&path, kind)
+        {
             let _ = fs::remove_dir_all(&path);
         }
     }
-}
-
-/// Whether process `pid` is running. Known only where `/proc` exists
-/// (Linux); elsewhere every process counts as running, so nothing that may
-/// still be in use is removed.
-fn is_running(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 /// `out_dir`'s parent folder (`.` for a bare name) and its own name.
@@ -688,7 +696,7 @@ mod tests {
             .contains("kind"));
         assert!(parse_manifest("kind = chart\n")
             .unwrap_err()
-            .contains("run, diff or balance"));
+            .contains("run, diff, balance or sensitivity"));
     }
 
     #[test]

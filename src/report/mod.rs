@@ -10,7 +10,9 @@
 //! a re-run with the same seed gives byte-identical files.
 //!
 //! `skirmish balance` has its own report ([`balance`]: probes.csv,
-//! balance.md, balance.png), written and checked with the same helpers.
+//! balance.md, balance.png), and so has `skirmish sensitivity`
+//! ([`sensitivity`]: sensitivity.csv, sensitivity.png, summary.md), written
+//! and checked with the same helpers.
 //!
 //! Layout (each part imports only the parts above it, never a sibling part):
 //!
@@ -23,9 +25,10 @@
 //! - `charts/`: one module per PNG file, over `charts::style` and
 //!   `charts::fonts` (plotters);
 //! - `documents/`: one module per Markdown file (summary.md, diff.md,
-//!   balance.md);
+//!   balance.md, a sensitivity report's summary.md);
 //! - the assemblers: this module's [`render`] (a run's report), [`diff`]
-//!   (reads and compares two reports) and [`balance`], which call the tables,
+//!   (reads and compares two reports), [`balance`] and [`sensitivity`],
+//!   which call the tables,
 //!   charts and documents in a fixed order; `check` compares a rendered
 //!   report with one on disk.
 
@@ -40,6 +43,7 @@ mod labels;
 mod model;
 mod names;
 pub mod numbers;
+pub mod sensitivity;
 mod tables;
 
 use std::path::Path;

@@ -7,9 +7,10 @@
 //! none of them, so no two parts of the report layer import each other.
 
 use super::error::ReportError;
+use crate::analysis::sensitivity::{self, Equivalence, StatCells, StatEffect};
 use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
-use crate::results::{CellResult, RunResults, ScenarioInfo};
+use crate::results::{CellResult, RunResults, ScenarioInfo, SensitivityResults};
 
 /// How many cells "Largest effects" in summary.md lists.
 pub(crate) const LARGEST_EFFECTS: usize = 5;
@@ -133,5 +134,87 @@ impl Diff {
     /// The changes that moved beyond their joint uncertainty.
     pub fn moved(&self) -> impl Iterator<Item = &Change> {
         self.changes.iter().filter(|c| c.moved)
+    }
+}
+
+/// What every output of a sensitivity report reads: the results plus the
+/// effects, rankings and equivalent points computed once from them.
+pub(crate) struct SensitivityModel<'a> {
+    pub(crate) results: &'a SensitivityResults,
+    pub(crate) info: &'a ScenarioInfo,
+    /// The unchanged cell.
+    pub(crate) base: Summary,
+    /// One per stat, in stat order.
+    pub(crate) effects: Vec<StatEffect>,
+    /// Stat indices, largest effect on any side first.
+    pub(crate) order: Vec<usize>,
+    /// Per side, each stat's 1-based rank by its effect on that side.
+    pub(crate) side_ranks: Vec<Vec<usize>>,
+    pub(crate) equivalences: Vec<Equivalence>,
+    /// Batches of the unchanged cell (every cell has as many).
+    pub(crate) batches: usize,
+}
+
+impl<'a> SensitivityModel<'a> {
+    pub(crate) fn new(results: &'a SensitivityResults) -> Result<Self, ReportError> {
+        validate(&results.run)?;
+        let info = &results.run.scenario;
+        let cells = results.run.cells.len();
+        let cell_of = |step: &Result<(usize, String), String>| step.as_ref().ok().map(|s| s.0);
+        let mut stats = Vec::with_capacity(results.stats.len());
+        for (i, s) in results.stats.iter().enumerate() {
+            let (down, up) = (cell_of(&s.down), cell_of(&s.up));
+            if s.side >= info.sides.len()
+                || [down, up].iter().flatten().any(|&c| c == 0 || c >= cells)
+            {
+                return Err(ReportError::Inconsistent(format!(
+                    "stat {i} ({}) names a side or cell the run does not have",
+                    s.label
+                )));
+            }
+            stats.push(StatCells {
+                down,
+                up,
+                subject: s.subject,
+                side: s.side,
+            });
+        }
+        let sides = info.sides.len();
+        let summaries: Vec<Summary> = results
+            .run
+            .cells
+            .iter()
+            .map(|c| analysis::summarize(&c.tally, sides, info.counters.len()))
+            .collect();
+        let pairs: Vec<(&Summary, &[crate::engine::BatchStat])> = summaries
+            .iter()
+            .zip(&results.run.cells)
+            .map(|(s, c)| (s, c.batches.as_slice()))
+            .collect();
+        let effects = sensitivity::effects(&pairs, &stats, sides);
+        let order = sensitivity::ranking(&effects, None);
+        let side_ranks = (0..sides)
+            .map(|side| {
+                let mut rank = vec![0; effects.len()];
+                for (r, &i) in sensitivity::ranking(&effects, Some(side))
+                    .iter()
+                    .enumerate()
+                {
+                    rank[i] = r + 1;
+                }
+                rank
+            })
+            .collect();
+        let equivalences = sensitivity::equivalences(&pairs, &stats, &effects);
+        Ok(SensitivityModel {
+            results,
+            info,
+            base: summaries[0].clone(),
+            effects,
+            order,
+            side_ranks,
+            equivalences,
+            batches: results.run.cells[0].batches.len(),
+        })
     }
 }

@@ -24,3 +24,7 @@ pub const DIFF_PNG: &str = "diff.png";
 pub const PROBES_CSV: &str = "probes.csv";
 pub const BALANCE_MD: &str = "balance.md";
 pub const BALANCE_PNG: &str = "balance.png";
+
+/// File names of a sensitivity report (its summary is [`SUMMARY_MD`]).
+pub const SENSITIVITY_CSV: &str = "sensitivity.csv";
+pub const SENSITIVITY_PNG: &str = "sensitivity.png";

@@ -42,6 +42,7 @@
 //! "within 1 m of" a unit is |Δposition| ≤ 1, and a target's two "opposite
 //! sides" are below and above its place on the front.
 
+use super::{StatStep, Step};
 use crate::dice::Dice;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
@@ -399,6 +400,77 @@ impl Ruleset for Dicestep {
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Alternating;
     const INITIATIVE_STAT: &'static str = "dex";
+
+    const STEPS: &'static [StatStep] = &[
+        StatStep::unit("str", Step::DieSize),
+        StatStep::unit("dex", Step::DieSize),
+        StatStep::unit("combat", Step::DieSize),
+        StatStep::unit("athletics", Step::DieSize),
+        StatStep::unit(
+            "stamina_reserve",
+            Step::Not("a policy: stamina it keeps back"),
+        ),
+        StatStep::unit(
+            "attacks",
+            Step::Not("a policy: most attacks it makes in a turn"),
+        ),
+        StatStep::unit(
+            "shield",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "no shield",
+            },
+        ),
+        StatStep::unit(
+            "shield_parry",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "the default parry of +1",
+            },
+        ),
+        StatStep::unit(
+            "shield_durability",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "the unlisted durability",
+            },
+        ),
+        StatStep::weapon(
+            "crit_damage",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "twice damage",
+            },
+        ),
+        StatStep::weapon(
+            "range",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "the kind's default, 1 m reach or unlimited range",
+            },
+        ),
+        StatStep::weapon(
+            "parry",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "the default parry of +1",
+            },
+        ),
+        StatStep::weapon(
+            "durability",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "the unlisted durability",
+            },
+        ),
+    ];
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::int("str", 0, 100, 6, "strength die size (6 = d6; 0 = no die)"),

@@ -22,6 +22,7 @@
 //! The conformance table (`escalation_conformance.rs`, printed by `skirmish
 //! rules escalation`) traces every rule of the text to the code and tests.
 
+use super::{StatStep, Step};
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
@@ -332,6 +333,18 @@ impl Ruleset for Escalation {
     const DISTANCE_UNIT: &'static str = "spaces";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
     const INITIATIVE_STAT: &'static str = "agility (initiators last)";
+
+    const STEPS: &'static [StatStep] = &[
+        StatStep::unit("delay", Step::Not("a policy: how much later it acts")),
+        StatStep::weapon(
+            "range",
+            Step::Except {
+                by: 1,
+                value: 0,
+                means: "no range (a melee weapon)",
+            },
+        ),
+    ];
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points; 0 HP: defeated"),

@@ -36,6 +36,7 @@ pub mod dicestep;
 pub mod escalation;
 pub mod field;
 pub mod osr;
+pub mod step;
 pub mod thrum;
 pub mod trenches;
 
@@ -43,6 +44,7 @@ pub use dicestep::Dicestep;
 pub use escalation::Escalation;
 pub use field::{Field, FieldError, FieldReader, Kind, Lit};
 pub use osr::Osr;
+pub use step::{FieldTable, StatStep, Step};
 pub use thrum::Thrum;
 pub use trenches::Trenches;
 
@@ -81,6 +83,12 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// it never looks at. Default: none (every real ruleset declares its
     /// own, even when empty; the default serves test rulesets).
     const UNMODELLED: &'static [Unmodelled] = &[];
+    /// How `skirmish sensitivity` steps the numeric stat-block and weapon
+    /// fields that do not take their kind's default step (±1, one die size;
+    /// see [`step`]): larger units, die sizes kept as integers, values that
+    /// mean something else, and fields that are not combat stats. Default:
+    /// every numeric field steps by its kind's default.
+    const STEPS: &'static [StatStep] = &[];
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.

@@ -33,6 +33,7 @@
 //! units attack and defend at disadvantage; deafened and frightened have no
 //! effect.
 
+use super::{StatStep, Step};
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
@@ -405,6 +406,26 @@ impl Ruleset for Osr {
     const DISTANCE_UNIT: &'static str = "ft";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
     const INITIATIVE_STAT: &'static str = "dex (score), or delay_to";
+
+    const STEPS: &'static [StatStep] = &[
+        StatStep::unit("speed", Step::By(5)),
+        StatStep::unit(
+            "delay_to",
+            Step::Not("a policy: the DEX score it waits for"),
+        ),
+        StatStep::unit(
+            "retreat_at",
+            Step::Not("a policy: the HP at which it retreats"),
+        ),
+        StatStep::weapon(
+            "range",
+            Step::Except {
+                by: 5,
+                value: 0,
+                means: "the default, 5 ft reach or 120 ft range",
+            },
+        ),
+    ];
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),

@@ -43,6 +43,7 @@
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
 //! points inflicted by hits, 1 per point.
 
+use super::{StatStep, Step};
 use crate::dice::Dice;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
@@ -380,6 +381,11 @@ impl Ruleset for Thrum {
     const DISTANCE_UNIT: &'static str = "squares";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "initiative − delay";
+
+    const STEPS: &'static [StatStep] = &[StatStep::unit(
+        "delay",
+        Step::Not("a policy: how much later it acts"),
+    )];
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new(

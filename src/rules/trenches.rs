@@ -42,6 +42,7 @@
 //! disadvantage beyond). Exhaustion: 2 speed reduced, 3 disadvantage on
 //! attacks, 4 HP halved, 5 speed 0, 6 dead.
 
+use super::{StatStep, Step};
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
@@ -316,6 +317,15 @@ impl Ruleset for Trenches {
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
+
+    const STEPS: &'static [StatStep] = &[StatStep::weapon(
+        "range",
+        Step::Except {
+            by: 1,
+            value: 0,
+            means: "the kind's default, 5 m reach or unlimited range",
+        },
+    )];
 
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),

@@ -14,21 +14,25 @@ pub mod doc;
 pub mod error;
 mod matrix;
 pub mod schema;
+mod sensitivity;
 
 pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell};
 use schema::{Ctx, Field, Fields, Kind, Lit};
+pub use sensitivity::{CellChoice, Sensitivity, Stat};
 
 /// Most fights a run may fight, all cells together (per cell too, then).
 ///
-/// A run keeps a small record per batch of every cell for the paired
-/// comparisons (about 60 bytes per 4096 fights while it runs), so its memory
-/// grows with the number of fights: 10 billion fights is about 150 MB of
-/// records. Bigger requests are refused before any work (see
-/// [`check_run_size`]) rather than exhausting memory hours in.
-pub const MAX_FIGHTS: i64 = 10_000_000_000;
+/// A run's memory and journal are bounded by its number of cells, not of
+/// fights (batches are folded into at most 4096 groups per cell, see
+/// [`crate::journal`]), so this is only a sanity bound: 10^15 fights is
+/// years of work for a machine that fights a million a second, and keeps
+/// every count far from overflowing 64 bits and every batch's stream
+/// distinct. Bigger requests are refused before any work (see
+/// [`check_run_size`]).
+pub const MAX_FIGHTS: i64 = 1_000_000_000_000_000;
 
 /// The scenario's own top-level keys (besides the tables `options`,
 /// `weapons`, `units`, `sides` and `matrix`).
@@ -296,7 +300,7 @@ pub fn not_an_axis(path: &str) -> Option<&'static str> {
     })
 }
 
-/// Refuse a run whose fights would not fit in memory: at most
+/// Refuse a run too big to ever finish: at most
 /// [`MAX_FIGHTS`] fights, all `cells` together, counting `max_fights` per
 /// cell when a precision target may take a cell that far. Checked before any
 /// work, so nothing is simulated or written.
@@ -321,7 +325,7 @@ pub fn check_run_size(
         at: Place::file(file),
         message: format!(
             "{cells} cell{} × {per_cell} fights per cell ({what}) is {total} fights; a run \
-             fights at most {MAX_FIGHTS} (its per-batch records must fit in memory): ask for \
+             fights at most {MAX_FIGHTS} (years of work even on a cluster): ask for \
              fewer fights per cell or fewer cells",
             if cells == 1 { "" } else { "s" },
         ),

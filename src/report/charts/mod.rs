@@ -8,5 +8,6 @@ pub(crate) mod effects;
 pub(crate) mod fonts;
 pub(crate) mod heatmap;
 pub(crate) mod rounds;
+pub(crate) mod sensitivity;
 pub(crate) mod style;
 pub(crate) mod win_rate;

@@ -4,4 +4,5 @@
 
 pub(crate) mod balance_md;
 pub(crate) mod diff_md;
+pub(crate) mod sensitivity_md;
 pub(crate) mod summary_md;

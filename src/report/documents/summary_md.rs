@@ -384,7 +384,7 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
                     .cells
                     .first()
                     .and_then(|c| c.batches.first())
-                    .map_or(0, |b| u64::from(b.fights))
+                    .map_or(0, |b| b.fights)
             ),
             grouped(batches.saturating_sub(1))
         ),
@@ -495,13 +495,13 @@ mod tests {
                 setup(": half cover", "none"),
             ],
         };
-        let cell = |index: usize, values: [&str; 2], per_batch: u32| {
+        let cell = |index: usize, values: [&str; 2], per_batch: u64| {
             let batches: Vec<BatchStat> = (0..20)
                 .map(|b| {
                     // Alternate ±5 around the mean so batches have a spread,
                     // in opposite phase in cells 2 and 3: their differences
                     // from the baseline are −0.12 and −0.08 in turn.
-                    let wins = if (b + index / 2) % 2 == 0 {
+                    let wins = if (b + index / 2).is_multiple_of(2) {
                         per_batch + 5
                     } else {
                         per_batch - 5
@@ -516,7 +516,7 @@ mod tests {
                 .collect();
             let mut tally = Tally {
                 fights: 10_000,
-                wins: [u64::from(per_batch) * 20, 0, 0, 0],
+                wins: [per_batch * 20, 0, 0, 0],
                 ..Tally::default()
             };
             tally.wins[1] = 10_000 - tally.wins[0];

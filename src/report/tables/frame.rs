@@ -62,6 +62,22 @@ impl TableBuilder {
         self.push(Column::new(name.into(), values), Format::Decimals(decimals))
     }
 
+    /// A text column with missing values (written as empty fields).
+    pub(crate) fn optional_texts(&mut self, name: &str, values: Vec<Option<String>>) -> &mut Self {
+        self.push(Column::new(name.into(), values), Format::AsIs)
+    }
+
+    /// A float column with missing values (written as empty fields),
+    /// `decimals` decimal places.
+    pub(crate) fn optional_floats(
+        &mut self,
+        name: &str,
+        values: Vec<Option<f64>>,
+        decimals: usize,
+    ) -> &mut Self {
+        self.push(Column::new(name.into(), values), Format::Decimals(decimals))
+    }
+
     fn push(&mut self, column: Column, format: Format) -> &mut Self {
         self.columns.push(column);
         self.formats.push(format);
@@ -128,12 +144,14 @@ mod tests {
         b.ints("n", vec![1, 20])
             .texts("name", vec!["a".into(), "b,c".into()])
             .floats("rate", vec![0.5, 1.0 / 3.0], 4)
-            .floats("mean", vec![-0.0001, 2.0], 1);
+            .floats("mean", vec![-0.0001, 2.0], 1)
+            .optional_floats("maybe", vec![None, Some(0.25)], 2)
+            .optional_texts("note", vec![Some("x".into()), None]);
         let csv = b.finish(2).and_then(|t| t.to_csv());
         let csv = csv.map(String::from_utf8);
         assert_eq!(
             csv.ok().and_then(Result::ok).as_deref(),
-            Some("n,name,rate,mean\n1,a,0.5000,0.0\n20,\"b,c\",0.3333,2.0\n")
+            Some("n,name,rate,mean,maybe,note\n1,a,0.5000,0.0,,x\n20,\"b,c\",0.3333,2.0,0.25,\n")
         );
     }
 

@@ -6,3 +6,4 @@ pub(crate) mod diff_csv;
 pub(crate) mod frame;
 pub(crate) mod probes_csv;
 pub(crate) mod rounds_csv;
+pub(crate) mod sensitivity_csv;

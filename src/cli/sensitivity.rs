@@ -1,0 +1,216 @@
+//! `skirmish sensitivity FILE [--cell N | --where AXIS=VALUE...]`: step each
+//! numeric stat of each unit type one step up and one down from an unchanged
+//! matrix cell, fight every step as a cell with common random numbers, and
+//! rank the stats by their effect on each side's win rate.
+//!
+//! The scenario layer builds the cells ([`crate::scenario::Sensitivity`]),
+//! the runner fights them as one run ([`crate::run::plan_cells`]), the
+//! analysis ranks them ([`crate::analysis::sensitivity`]) and the report
+//! layer writes `reports/<name>-sensitivity/`
+//! ([`crate::report::sensitivity`]). All cells are fought at once, in
+//! parallel over (cell, batch), so the report is the same at any
+//! `--threads`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context};
+use clap::Args;
+
+use super::{progress, Failure};
+use crate::report::sensitivity as report;
+use crate::report::Kind;
+use crate::results::{SensitivityResults, StatInfo, Streams};
+use crate::run::{plan, plan_cells, Budget};
+use crate::scenario::{self, CellChoice};
+
+/// How many stats the terminal table shows (every stat is in the report).
+const SHOWN: usize = 12;
+
+#[derive(Args, Debug)]
+pub(super) struct SensitivityArgs {
+    /// Scenario file (TOML).
+    file: PathBuf,
+    /// The matrix cell to leave unchanged (default: the scenario's
+    /// baseline cell).
+    #[arg(long, conflicts_with = "where_")]
+    cell: Option<usize>,
+    /// The unchanged cell by axis values, e.g. `--where options.crit=none`
+    /// (repeatable; axes not named keep the baseline cell's value).
+    #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
+    where_: Vec<(String, String)>,
+    /// Fights per cell (default: the scenario's `fights`).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_fights)]
+    fights: Option<u64>,
+    /// Random seed (overrides the scenario's `seed`).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Folder the report goes in, as `<name>-sensitivity/`.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Re-run and compare with the report already in --out instead of
+    /// writing: exit 0 if identical, 1 if anything differs.
+    #[arg(long)]
+    check: bool,
+}
+
+/// `--where AXIS=VALUE`.
+fn parse_where(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((axis, value)) if !axis.trim().is_empty() => {
+            Ok((axis.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!(
+            "expected AXIS=VALUE, e.g. `options.crit=none`, found `{text}`"
+        )),
+    }
+}
+
+pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
+    let s = scenario::load(&args.file)?;
+    // The whole scenario is checked as `run` checks it, whichever cell is
+    // left unchanged.
+    plan(&s)?;
+    let choice = match (args.cell, args.where_.is_empty()) {
+        (Some(i), _) => CellChoice::Index(i),
+        (None, false) => CellChoice::Where(args.where_.clone()),
+        (None, true) => CellChoice::Baseline,
+    };
+    let base = s.pick_cell(&choice)?;
+    let sens = s.sensitivity(base)?;
+    if sens.cells.len() < 2 {
+        return Err(Failure::BadInput(anyhow!(
+            "{}: no stat of any unit type can be stepped ({} stats, every step refused; \
+             run `skirmish rules {}` for the fields)",
+            s.source.path,
+            sens.stats.len(),
+            s.rules
+        )));
+    }
+    let fights = args.fights.unwrap_or(s.fights);
+    let seed = args.seed.unwrap_or(s.seed);
+    scenario::check_run_size(&s.source.path, sens.cells.len(), fights, None)?;
+    let dir = args.out.join(report::folder_name(&s.name));
+    if !args.check {
+        super::output::preflight(Kind::Sensitivity, &dir, &[args.file.as_path()])?;
+    }
+    let stats = stat_infos(&sens, &s)?;
+    let cells = sens.cells.len();
+    let plan = plan_cells(&sens.scenario, sens.cells)?;
+
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(t as usize);
+    }
+    let pool = builder
+        .build()
+        .context("cannot start the worker threads")
+        .map_err(Failure::Other)?;
+    let bar = progress::fights_bar(
+        plan.total_fights(fights),
+        progress::Total::Exact,
+        &format!("{} sensitivity", s.name),
+        args.quiet,
+    );
+    let started = Instant::now();
+    let run = pool.install(|| {
+        plan.run_with(Budget::Fights(fights), seed, Streams::Common, &|n| {
+            bar.inc(n)
+        })
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let total: u64 = run.cells.iter().map(|c| c.tally.fights).sum();
+    let threads = pool.current_num_threads();
+    let timing = format!(
+        "{} stats, {} cells, {} fights in {seconds:.2} s: {} fights/s on {threads} thread{}",
+        stats.len(),
+        crate::report::numbers::grouped(cells as u64),
+        crate::report::numbers::grouped(total),
+        progress::human(total as f64 / seconds.max(1e-9)),
+        if threads == 1 { "" } else { "s" },
+    );
+    let results = SensitivityResults {
+        run,
+        base_label: sens.base_label,
+        stats,
+    };
+    let table = report::terminal(&results, SHOWN)
+        .context("rendering the table")
+        .map_err(Failure::Other)?;
+    println!(
+        "{}: effect of one step up of each stat on each side's win rate \
+         (95% intervals), unchanged: {}",
+        s.name, results.base_label
+    );
+    print!("{table}");
+    if args.check {
+        let rendered = report::render(&results)
+            .context("rendering the sensitivity report")
+            .map_err(Failure::Other)?;
+        let checked = crate::report::compare(Kind::Sensitivity, &rendered, &dir)
+            .with_context(|| format!("reading {}", dir.display()))
+            .map_err(Failure::Other)?;
+        return Ok(
+            if super::run::print_check(&s.name, &dir, &timing, &checked) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            },
+        );
+    }
+    report::write(&results, &dir)
+        .with_context(|| format!("writing the sensitivity report of {}", s.source.path))
+        .map_err(Failure::Other)?;
+    println!("{}: {timing} → {}", s.name, dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The stats as the report sees them: sides by index, subjects numbered.
+fn stat_infos(
+    sens: &scenario::Sensitivity,
+    s: &scenario::Scenario,
+) -> Result<Vec<StatInfo>, Failure> {
+    let sides: Vec<String> = match sens.scenario.root.get("sides").map(|n| &n.value) {
+        Some(scenario::Value::Table(t)) => t.keys().map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    let mut subjects: Vec<(String, String)> = Vec::new();
+    sens.stats
+        .iter()
+        .map(|stat| {
+            let side = sides.iter().position(|x| *x == stat.side).ok_or_else(|| {
+                Failure::Other(anyhow!(
+                    "{}: side `{}` of stat `{}` is not a side",
+                    s.source.path,
+                    stat.side,
+                    stat.label()
+                ))
+            })?;
+            let key = (stat.side.clone(), stat.unit.clone());
+            let subject = match subjects.iter().position(|k| *k == key) {
+                Some(i) => i,
+                None => {
+                    subjects.push(key);
+                    subjects.len() - 1
+                }
+            };
+            Ok(StatInfo {
+                label: stat.label(),
+                path: stat.path(),
+                side,
+                subject,
+                value: stat.value.clone(),
+                down: stat.steps[0].clone(),
+                up: stat.steps[1].clone(),
+            })
+        })
+        .collect()
+}

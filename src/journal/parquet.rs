@@ -1,0 +1,88 @@
+//! `--export-batches FILE.parquet`: the batch records of a run for
+//! analysts, one row per batch group of each cell (per batch while a cell
+//! has at most [`MAX_GROUPS`](super::MAX_GROUPS) batches).
+//!
+//! Columns: `cell`, one column per matrix axis (named by its path, as in
+//! cells.csv), `group`, `batches`, `fights`, `draws`, `rounds_sum`, then
+//! per side `wins_<side>`, `survivors_<side>`, `damage_<side>`, then the
+//! ruleset's counters by name: counts and sums, never rates.
+
+use std::fs::File;
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::journal::ledger::{Ledger, LedgerError};
+
+/// Why the export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{path}: cannot write: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Polars { path: String, source: PolarsError },
+    #[error("{0}")]
+    Ledger(#[from] LedgerError),
+}
+
+/// Writes the ledger's batch groups to `path` (Parquet), with the columns
+/// named by `sides` and `counters`, and each cell's axis values.
+pub fn write(
+    ledger: &mut Ledger,
+    axes: &[String],
+    cell_values: &[Vec<String>],
+    sides: &[String],
+    counters: &[&str],
+    path: &Path,
+) -> Result<(), ExportError> {
+    let shown = path.display().to_string();
+    let polars = |source| ExportError::Polars {
+        path: shown.clone(),
+        source,
+    };
+    let mut frame = ledger.groups()?.clone();
+    // Column names for people: sides and counters by name.
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for what in ["wins", "survivors", "damage"] {
+        for (s, side) in sides.iter().enumerate() {
+            renames.push((format!("{what}_{s}"), format!("{what}_{side}")));
+        }
+    }
+    for (c, name) in counters.iter().enumerate() {
+        renames.push((format!("counter_{c}"), (*name).to_owned()));
+    }
+    for (from, to) in &renames {
+        frame.rename(from, to.as_str().into()).map_err(polars)?;
+    }
+    let cells = frame
+        .column("cell")
+        .map_err(polars)?
+        .u32()
+        .map_err(polars)?
+        .clone();
+    for (a, axis) in axes.iter().enumerate().rev() {
+        let values: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                c.and_then(|c| cell_values.get(c as usize))
+                    .and_then(|v| v.get(a))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        frame
+            .insert_column(1, Column::new(axis.as_str().into(), values))
+            .map_err(polars)?;
+    }
+    let mut file = File::create(path).map_err(|source| ExportError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    ParquetWriter::new(&mut file)
+        .finish(&mut frame)
+        .map_err(polars)?;
+    Ok(())
+}

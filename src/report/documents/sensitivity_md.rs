@@ -1,0 +1,207 @@
+//! `summary.md` of a sensitivity report: the question, the unchanged cell,
+//! every stat ranked by its effect per step with 95% intervals, the chart,
+//! equivalent points, and the steps not taken with the reason. The ranked
+//! rows are also what `skirmish sensitivity` prints ([`rows`]).
+
+use std::fmt::Write as _;
+
+use crate::analysis::sensitivity::Equivalence;
+use crate::analysis::Difference;
+use crate::report::labels::fixed;
+use crate::report::model::SensitivityModel;
+use crate::report::names::{SENSITIVITY_CSV, SENSITIVITY_PNG};
+use crate::report::numbers::rate_with_interval;
+use crate::report::numbers::{decimals_for, difference, difference_interval, grouped};
+
+/// An effect and its interval: `+0.081 [+0.074, +0.088]`; `0 (no effect)`
+/// when every batch gave exactly 0 (the rules never read the stat here);
+/// `—` without a step.
+fn effect(d: Option<Difference>) -> String {
+    match d {
+        None => "—".to_owned(),
+        Some(d) if d.estimate == 0.0 && d.ci.lo == 0.0 && d.ci.hi == 0.0 => {
+            "0 (no effect)".to_owned()
+        }
+        Some(d) => format!("{} {}", difference(&d), difference_interval(&d)),
+    }
+}
+
+/// The header of the ranked table: rank, stat, value, steps, then one
+/// column per side.
+pub(crate) fn header(m: &SensitivityModel) -> Vec<String> {
+    let mut h: Vec<String> = ["rank", "stat", "value", "down / up"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    h.extend(
+        m.info
+            .sides
+            .iter()
+            .map(|s| format!("{} win rate per step", s.name)),
+    );
+    h
+}
+
+/// The ranked rows, largest effect first, at most `limit` of them.
+pub(crate) fn rows(m: &SensitivityModel, limit: usize) -> Vec<Vec<String>> {
+    m.order
+        .iter()
+        .take(limit)
+        .enumerate()
+        .map(|(rank, &i)| {
+            let stat = &m.results.stats[i];
+            let step = |s: &Result<(usize, String), String>| {
+                s.as_ref().map_or_else(|_| "—".to_owned(), |s| s.1.clone())
+            };
+            let mut row = vec![
+                (rank + 1).to_string(),
+                stat.label.clone(),
+                stat.value.clone(),
+                format!("{} / {}", step(&stat.down), step(&stat.up)),
+            ];
+            row.extend(m.effects[i].per_step.iter().map(|d| effect(*d)));
+            row
+        })
+        .collect()
+}
+
+/// `one step up of raider attack (4 → 5) is worth about 3.8 [3.1, 4.6]
+/// steps up of raider hp, on the raiders' win rate`.
+pub(crate) fn equivalence(m: &SensitivityModel, e: &Equivalence) -> String {
+    let stats = &m.results.stats;
+    let d = decimals_for((e.ci.hi - e.ci.lo) / 2.0, 0);
+    format!(
+        "one step up of `{}` is worth about {} [{}, {}] steps up of `{}`, on the win rate \
+         of `{}`",
+        stats[e.stat].label,
+        fixed(e.ratio, d),
+        fixed(e.ci.lo, d),
+        fixed(e.ci.hi, d),
+        stats[e.reference].label,
+        m.info.sides[e.side].name
+    )
+}
+
+/// `summary.md`.
+pub(crate) fn render(m: &SensitivityModel) -> String {
+    let info = m.info;
+    let r = m.results;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {}: which stat matters\n", info.name);
+    if !info.description.is_empty() {
+        let _ = writeln!(md, "{}\n", info.description);
+    }
+    let cells = r.run.cells.len();
+    let fights: u64 = r.run.cells.iter().map(|c| c.tally.fights).sum();
+    let _ = writeln!(
+        md,
+        "**Question.** Which stat moves each side's win rate most? Every numeric stat of \
+         every unit type, as each side fields it (and of the weapons it carries), is \
+         stepped one step down and one step up from the unchanged cell, {}; each step \
+         is a cell of its own. The effect per step is (up − down) / 2, or the one step \
+         taken when the other is not, signed as a step up.\n",
+        r.base_label
+    );
+    let _ = writeln!(
+        md,
+        "Rules `{}`, seed {}, {} fights per cell in {} batches, {} cells (the unchanged \
+         one and {} steps): {} fights. Fights longer than {} rounds are draws. Every cell \
+         draws batch *b* from the same random stream (common random numbers), so each \
+         effect is a paired difference with a batch-means 95% interval (Student's t, {} \
+         degrees of freedom).\n",
+        info.rules,
+        info.seed,
+        grouped(info.fights),
+        m.batches,
+        grouped(cells as u64),
+        grouped(cells as u64 - 1),
+        grouped(fights),
+        info.max_rounds,
+        m.batches.saturating_sub(1),
+    );
+    let _ = writeln!(md, "Win rates in the unchanged cell:\n");
+    for (side, p) in info.sides.iter().zip(&m.base.wins) {
+        let _ = writeln!(
+            md,
+            "- `{}`: {}",
+            side.name,
+            rate_with_interval(p.estimate, &p.ci)
+        );
+    }
+    let _ = writeln!(md, "\n## Ranking\n");
+    let _ = writeln!(
+        md,
+        "Largest effect on any side's win rate first; a stat with no effect (the \
+         rules never read it in this fight) or no step taken comes last. \
+         `{SENSITIVITY_CSV}` holds the same ranking with the rank by each side, \
+         and each step's own effect.\n"
+    );
+    let header = header(m);
+    let _ = writeln!(md, "| {} |", header.join(" | "));
+    let align: Vec<&str> = header
+        .iter()
+        .enumerate()
+        .map(|(i, _)| if i == 1 { "---" } else { "---:" })
+        .collect();
+    let _ = writeln!(md, "|{}|", align.join("|"));
+    for row in rows(m, usize::MAX) {
+        let _ = writeln!(md, "| {} |", row.join(" | "));
+    }
+    let _ = writeln!(md, "\n![the effect of each stat]({SENSITIVITY_PNG})\n");
+    let _ = writeln!(md, "## Equivalent points\n");
+    if m.equivalences.is_empty() {
+        let _ = writeln!(
+            md,
+            "No unit type has two stats whose effects on its side's win rate are both \
+             significant (95% interval excluding zero): no equivalences to state.\n"
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "Within each unit type (as one side fields it), each stat with a \
+             significant effect on its side's win rate (95% interval excluding zero), \
+             in steps of a reference stat: the smallest effect among those measured to \
+             within a quarter of their size and at least a tenth of the unit type's \
+             largest (failing that, the most precise one). Fieller's 95% interval for \
+             a ratio, from the same batches.\n"
+        );
+        for e in &m.equivalences {
+            let _ = writeln!(md, "- {}", equivalence(m, e));
+        }
+        let _ = writeln!(md);
+    }
+    let skipped: Vec<String> = r
+        .stats
+        .iter()
+        .flat_map(|s| {
+            [("down", &s.down), ("up", &s.up)]
+                .into_iter()
+                .filter_map(move |(dir, step)| {
+                    step.as_ref()
+                        .err()
+                        .map(|why| format!("- `{}` ({}), step {dir}: {why}", s.label, s.value))
+                })
+        })
+        .collect();
+    let _ = writeln!(md, "## Steps not taken\n");
+    if skipped.is_empty() {
+        let _ = writeln!(md, "Every stat was stepped both ways.\n");
+    } else {
+        for line in skipped {
+            let _ = writeln!(md, "{line}");
+        }
+        let _ = writeln!(md);
+    }
+    let _ = writeln!(
+        md,
+        "## What a step is\n\n\
+         An integer stat steps by 1 (the ruleset may declare a larger unit, such as 5 ft), \
+         within the range the ruleset declares for it; dice step their die one size along \
+         d4, d6, d8, d10, d12, keeping the number of dice and the modifier (`1d8+3` → \
+         `1d6+3` / `1d10+3`), and so do die sizes a ruleset keeps as integers. A value \
+         that means something else (a range of 0: the weapon's default reach) is not \
+         stepped from or onto. `skirmish rules {}` lists the fields.",
+        info.rules
+    );
+    md
+}
