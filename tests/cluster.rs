@@ -105,19 +105,31 @@ fn number_after(text: &str, word: &str) -> u32 {
         .unwrap_or_else(|_| panic!("no number after `{word}` in {text:?}"))
 }
 
-#[test]
-fn slurm_array_shards_merge_to_the_single_run_report() {
-    let cluster = slurm::Cluster::start();
-    let sb = Sandbox::new();
-    let scenario = sb.write("small.toml", common::SMALL);
+/// What one submission of the Slurm example did: scontrol's records of
+/// the array's tasks (sorted by task id) and of the merge job.
+struct Submission {
+    tasks: Vec<slurm::JobRecord>,
+    merge: Vec<slurm::JobRecord>,
+    /// What to read if an assertion fails (see `Cluster::diagnostics`).
+    diagnostics: String,
+}
 
-    // The example's own submission script, as a designer runs it: the
-    // array from slurm.sbatch (--array=0-7 as written) and the merge after
-    // it. Relative paths are relative to the sandbox, where the jobs run.
+impl Submission {
+    /// The array's task ids, in order.
+    fn task_ids(&self) -> Vec<&str> {
+        self.tasks.iter().map(|t| t.get("ArrayTaskId")).collect()
+    }
+}
+
+/// Runs the example's own submission script as a designer runs it
+/// (`submit-slurm.sh small.toml shards merged`, from the sandbox: the
+/// array from slurm.sbatch, `--array=0-7` as written, and the merge after
+/// it) with `skirmish` as the binary, and waits until both jobs are over.
+fn submit_and_wait(cluster: &slurm::Cluster, sb: &Sandbox, skirmish: &Path) -> Submission {
     let submit = cluster
         .command(repo("scenarios/cluster/submit-slurm.sh"))
-        .args([scenario, "shards", "merged"])
-        .env("SKIRMISH", SKIRMISH)
+        .args(["small.toml", "shards", "merged"])
+        .env("SKIRMISH", skirmish)
         .current_dir(sb.path())
         .output()
         .expect("run submit-slurm.sh");
@@ -127,32 +139,45 @@ fn slurm_array_shards_merge_to_the_single_run_report() {
         "submit-slurm.sh failed: {said}{}",
         String::from_utf8_lossy(&submit.stderr)
     );
-    let array = number_after(&said, "array job");
-    let merge = number_after(&said, "merge: job");
-    let ids = [array, merge];
-
+    let ids = [
+        number_after(&said, "array job"),
+        number_after(&said, "merge: job"),
+    ];
     if let Err(e) = cluster.wait(&ids, Duration::from_secs(180)) {
         panic!("{e}\n{}", cluster.diagnostics(&ids, sb.path()));
     }
-    let tasks = cluster.jobs(array);
-    let mut task_ids: Vec<String> = tasks
+    let mut tasks = cluster.jobs(ids[0]);
+    tasks.sort_by_key(|t| t.get("ArrayTaskId").parse::<u32>().unwrap_or(u32::MAX));
+    Submission {
+        tasks,
+        merge: cluster.jobs(ids[1]),
+        diagnostics: cluster.diagnostics(&ids, sb.path()),
+    }
+}
+
+/// The 8 task ids of the example's array.
+const TASK_IDS: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
+
+#[test]
+fn slurm_array_shards_merge_to_the_single_run_report() {
+    let cluster = slurm::Cluster::start();
+    let sb = Sandbox::new();
+    let scenario = sb.write("small.toml", common::SMALL);
+
+    let done = submit_and_wait(&cluster, &sb, Path::new(SKIRMISH));
+    let all_ok = done
+        .tasks
         .iter()
-        .map(|t| t.get("ArrayTaskId").to_owned())
-        .collect();
-    task_ids.sort_by_key(|t| t.parse::<u32>().unwrap_or(u32::MAX));
-    let merged_job = cluster.jobs(merge);
-    let all_ok = tasks
-        .iter()
-        .chain(&merged_job)
+        .chain(&done.merge)
         .all(slurm::JobRecord::succeeded);
     assert!(
-        all_ok && task_ids == ["0", "1", "2", "3", "4", "5", "6", "7"],
-        "every task of the 8-task array and the merge succeed; tasks {task_ids:?}\n{}",
-        cluster.diagnostics(&ids, sb.path())
+        all_ok && done.task_ids() == TASK_IDS,
+        "every task of the 8-task array and the merge succeed\n{}",
+        done.diagnostics
     );
     // The merge was held until the whole array had finished.
-    let merge_start = merged_job[0].get("StartTime");
-    for task in &tasks {
+    let merge_start = done.merge[0].get("StartTime");
+    for task in &done.tasks {
         assert!(
             task.get("EndTime") <= merge_start,
             "merge started at {merge_start}, before {} ended",
@@ -160,6 +185,91 @@ fn slurm_array_shards_merge_to_the_single_run_report() {
         );
     }
 
+    assert_journals(&sb.join("shards"), 8);
+    let single = single_run(&sb, scenario, "single");
+    assert_same_report(&sb.join("merged").join(SCENARIO_NAME), &single);
+}
+
+/// The README's recovery procedure: a task fails, Slurm cancels the merge
+/// instead of running it on 7 journals; submitting again with the same
+/// arguments leaves the finished shards' journals as they were, runs the
+/// missing shard and the merge. Runs beside the test above, so two test
+/// clusters share the machine.
+#[test]
+fn slurm_failed_shard_cancels_the_merge_and_resubmitting_finishes_the_report() {
+    let cluster = slurm::Cluster::start();
+    let sb = Sandbox::new();
+    let scenario = sb.write("small.toml", common::SMALL);
+    // The binary as the jobs see it: array task 3 fails the first time it
+    // runs (mkdir is atomic: exactly one run fails), everything else is
+    // the real skirmish.
+    sb.write(
+        "skirmish-failing-once",
+        &format!(
+            "#!/bin/sh\n\
+             if [ \"${{SLURM_ARRAY_TASK_ID:-}}\" = 3 ] && mkdir task-3-failed 2>/dev/null; then\n\
+             echo 'task 3 fails on purpose' >&2; exit 1\n\
+             fi\n\
+             exec '{SKIRMISH}' \"$@\"\n"
+        ),
+    );
+    let wrapper = sb.join("skirmish-failing-once");
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("make the wrapper executable");
+
+    let first = submit_and_wait(&cluster, &sb, &wrapper);
+    let states: Vec<(&str, &str)> = first
+        .tasks
+        .iter()
+        .map(|t| (t.get("ArrayTaskId"), t.get("JobState")))
+        .collect();
+    let expected: Vec<(&str, &str)> = TASK_IDS
+        .iter()
+        .map(|&id| (id, if id == "3" { "FAILED" } else { "COMPLETED" }))
+        .collect();
+    assert_eq!(
+        states, expected,
+        "task 3 alone failed\n{}",
+        first.diagnostics
+    );
+    assert_eq!(
+        (first.merge[0].get("JobState"), first.merge[0].get("Reason")),
+        ("CANCELLED", "DependencyNeverSatisfied"),
+        "the merge was cancelled for its failed dependency\n{}",
+        first.diagnostics
+    );
+    assert!(!sb.join("merged").exists(), "no report from 7 shards");
+    let finished: Vec<(String, Vec<u8>)> = journals(8)
+        .into_iter()
+        .filter(|j| j != "small.shard-4-of-8.journal")
+        .map(|j| {
+            let bytes = std::fs::read(sb.join("shards").join(&j))
+                .unwrap_or_else(|e| panic!("{j} after the first submission: {e}"));
+            (j, bytes)
+        })
+        .collect();
+
+    let second = submit_and_wait(&cluster, &sb, &wrapper);
+    let all_ok = second
+        .tasks
+        .iter()
+        .chain(&second.merge)
+        .all(slurm::JobRecord::succeeded);
+    assert!(
+        all_ok && second.task_ids() == TASK_IDS,
+        "the resubmitted array and its merge succeed\n{}",
+        second.diagnostics
+    );
+    for (journal, bytes) in &finished {
+        let now = std::fs::read(sb.join("shards").join(journal)).expect("journal kept");
+        assert!(
+            now == *bytes,
+            "{journal} was finished, yet changed when resubmitted"
+        );
+    }
     assert_journals(&sb.join("shards"), 8);
     let single = single_run(&sb, scenario, "single");
     assert_same_report(&sb.join("merged").join(SCENARIO_NAME), &single);
