@@ -584,17 +584,6 @@ impl Plan {
         stop: &AtomicBool,
     ) -> Result<Finish, RunError> {
         let batch = u64::from(work.budget.batch());
-        let items: Vec<(usize, u64, u32)> = ranges
-            .iter()
-            .enumerate()
-            .flat_map(|(cell, &(from, to))| {
-                let done = ledger.done(cell);
-                (from..to)
-                    .filter(|&b| !done.contains(b))
-                    .map(move |b| (cell, b, (fights - b * batch).min(batch) as u32))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
         let sides = self.info.sides.len();
         let counters = self.info.counters.len();
         let books = Mutex::new(Books {
@@ -602,34 +591,52 @@ impl Plan {
             journal,
             error: None,
         });
-        items.par_iter().for_each(|&(cell, b, size)| {
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            let stream = match work.streams {
-                Streams::Common => b,
-                // A stream of its own per (cell, batch): cell + 1 in the high
-                // bits keeps it apart from every common stream.
-                Streams::Independent => ((cell as u64 + 1) << 40) | b,
+        // Work is handed to rayon a chunk at a time, so the list of batches
+        // to fight stays small however many a cell has.
+        let mut cursor = Cursor {
+            cell: 0,
+            batch: None,
+        };
+        loop {
+            let items = {
+                let books = books.lock().unwrap_or_else(|p| p.into_inner());
+                cursor.next_chunk(ranges, books.ledger, fights, batch)
             };
-            let mut tally = Tally::default();
-            self.sim.batch(cell, work.seed, stream, size, &mut tally);
-            let record = Record::of_batch(cell as u32, b, &tally, sides, counters);
-            {
-                // A panic while the lock is held can only come from the
-                // ledger's own code; recover the data regardless.
-                let mut books = books.lock().unwrap_or_else(|p| p.into_inner());
-                if books.error.is_some() {
-                    return;
-                }
-                if let Err(e) = books.record(record) {
-                    books.error = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
+            if items.is_empty() {
+                break;
             }
-            progress(u64::from(size));
-        });
+            items.par_iter().for_each(|&(cell, b, size)| {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let stream = match work.streams {
+                    Streams::Common => b,
+                    // A stream of its own per (cell, batch): cell + 1 in the
+                    // high bits keeps it apart from every common stream.
+                    Streams::Independent => ((cell as u64 + 1) << 40) | b,
+                };
+                let mut tally = Tally::default();
+                self.sim.batch(cell, work.seed, stream, size, &mut tally);
+                let record = Record::of_batch(cell as u32, b, &tally, sides, counters);
+                {
+                    // A panic while the lock is held can only come from the
+                    // ledger's own code; recover the data regardless.
+                    let mut books = books.lock().unwrap_or_else(|p| p.into_inner());
+                    if books.error.is_some() {
+                        return;
+                    }
+                    if let Err(e) = books.record(record) {
+                        books.error = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                progress(u64::from(size));
+            });
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
         let books = books.into_inner().unwrap_or_else(|p| p.into_inner());
         if let Some(e) = books.error {
             return Err(e);
@@ -642,6 +649,52 @@ impl Plan {
         } else {
             Finish::Complete
         })
+    }
+}
+
+/// Most batches handed to rayon at once: enough that the pause between
+/// chunks (the slowest batch of a chunk) does not show, few enough that the
+/// list is small (1.5 MB).
+const CHUNK: usize = 1 << 16;
+
+/// Where the next chunk of batches to fight starts.
+struct Cursor {
+    cell: usize,
+    /// The next batch of `cell` (`None`: its range's start).
+    batch: Option<u64>,
+}
+
+impl Cursor {
+    /// The next up to [`CHUNK`] batches `(cell, batch, fights)` of
+    /// `ranges[cell]` that the ledger does not have, in cell order.
+    fn next_chunk(
+        &mut self,
+        ranges: &[(u64, u64)],
+        ledger: &Ledger,
+        fights: u64,
+        batch: u64,
+    ) -> Vec<(usize, u64, u32)> {
+        let mut items = Vec::new();
+        while items.len() < CHUNK && self.cell < ranges.len() {
+            let (from, to) = ranges[self.cell];
+            let done = ledger.done(self.cell);
+            let mut b = self.batch.unwrap_or(from);
+            while items.len() < CHUNK {
+                b = done.first_missing_from(b);
+                if b >= to {
+                    break;
+                }
+                items.push((self.cell, b, (fights - b * batch).min(batch) as u32));
+                b += 1;
+            }
+            if b >= to {
+                self.cell += 1;
+                self.batch = None;
+            } else {
+                self.batch = Some(b);
+            }
+        }
+        items
     }
 }
 
@@ -680,6 +733,41 @@ mod tests {
         assert_eq!(batch_sizes(1000, batch_size(1000)).len(), 8);
         // Large runs: 4096, as with the old fixed batches.
         assert_eq!(batch_size(1_000_000), MAX_BATCH);
+    }
+
+    #[test]
+    fn chunks_list_every_missing_batch_once_in_order() {
+        use crate::journal::{Grouping, Line};
+        let mut ledger = Ledger::new(3, 2, 0, Grouping(None));
+        for (cell, from, to) in [(0u32, 10u64, 70_000u64), (1, 0, 5), (2, 0, 200_000)] {
+            ledger
+                .apply(Line::Done { cell, from, to })
+                .expect("applies");
+        }
+        let ranges = [(0, 150_000), (0, 7), (100, 200_000)];
+        let mut cursor = Cursor {
+            cell: 0,
+            batch: None,
+        };
+        let mut all = Vec::new();
+        loop {
+            let chunk = cursor.next_chunk(&ranges, &ledger, 150_000 * 128 - 1, 128);
+            assert!(chunk.len() <= CHUNK);
+            if chunk.is_empty() {
+                break;
+            }
+            all.extend(chunk);
+        }
+        let expected: Vec<(usize, u64)> = (0..10)
+            .chain(70_000..150_000)
+            .map(|b| (0, b))
+            .chain([(1, 5), (1, 6)])
+            .collect();
+        let got: Vec<(usize, u64)> = all.iter().map(|&(c, b, _)| (c, b)).collect();
+        assert_eq!(got, expected);
+        // The last batch of the cell is the partial one.
+        assert_eq!(all.iter().find(|i| i.1 == 149_999).map(|i| i.2), Some(127));
+        assert_eq!(all[0].2, 128);
     }
 
     #[test]

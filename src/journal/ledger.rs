@@ -34,6 +34,11 @@ pub const MAX_GROUPS: u64 = 4096;
 /// folded ones (and at least this many) keeps the cost per batch constant.
 const FOLD_AT: usize = 4096;
 
+/// Most rows that pile up before a fold: past this, a fold costs more than
+/// a row's share (at most [`MAX_GROUPS`] folded rows a cell), but memory
+/// stays bounded.
+const FOLD_MOST: usize = 1 << 18;
+
 /// Which batches of a cell are done: sorted, disjoint, non-adjacent
 /// half-open ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -61,6 +66,15 @@ impl Ranges {
     pub fn contains(&self, b: u64) -> bool {
         let i = self.0.partition_point(|&(_, end)| end <= b);
         self.0.get(i).is_some_and(|&(lo, _)| lo <= b)
+    }
+
+    /// The first batch from `b` on that is not done.
+    pub fn first_missing_from(&self, b: u64) -> u64 {
+        let i = self.0.partition_point(|&(_, end)| end <= b);
+        match self.0.get(i) {
+            Some(&(lo, hi)) if lo <= b => hi,
+            _ => b,
+        }
     }
 
     /// How many of the batches `from..to` are done.
@@ -203,7 +217,7 @@ impl Ledger {
         for &(rounds, fights) in &r.lengths {
             self.push_length(r.cell, rounds, fights);
         }
-        if self.rows.cell.len() >= FOLD_AT.max(self.groups.height()) {
+        if self.rows.cell.len() >= FOLD_AT.max(self.groups.height().min(FOLD_MOST)) {
             self.fold()?;
             return Ok(true);
         }
@@ -619,6 +633,10 @@ mod tests {
         }
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![(0, 6), (9, 10)]);
         assert!(r.contains(5) && r.contains(9) && !r.contains(6) && !r.contains(10));
+        assert_eq!(
+            [0, 5, 6, 9, 10].map(|b| r.first_missing_from(b)),
+            [6, 6, 6, 10, 10]
+        );
         assert_eq!(r.count_within(4, 10), 3);
         r.insert(6, 9);
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![(0, 10)]);
