@@ -18,7 +18,19 @@ use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A source of die rolls.
+///
+/// Dice are also the channel a fight's observer listens on (see
+/// [`crate::engine::observe`]): [`Dice::note`] takes the rules' events, and
+/// only [`Watched`](crate::engine::observe::Watched) dice pass them on.
 pub trait Dice {
+    /// Whether these dice carry an observer that wants events. False for
+    /// every source but `Watched`: code guarded by it is compiled away.
+    const WATCHED: bool = false;
+
+    /// An event of the fight these dice roll for (ignored unless watched).
+    #[inline(always)]
+    fn note(&mut self, _event: &crate::engine::observe::Event) {}
+
     /// One roll of a die with `sides` faces: a value in `1..=sides`.
     /// `sides` is at least 1.
     fn roll(&mut self, sides: u32) -> u32;

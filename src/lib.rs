@@ -9,6 +9,8 @@
 //! - [`journal`]: the durable record of finished batches (resume, shards,
 //!   merge), aggregated with polars.
 //! - [`analysis`]: pure statistics, `Tally` → summaries.
+//! - [`replay`]: one fight of a run fought again and told event by event
+//!   (the kernel's observer, [`engine::observe`], supplies the events).
 //! - [`report`]: polars tables, plotters charts, markdown; atomic writes.
 //! - [`cli`]: the command line (clap), progress bars (indicatif).
 pub mod analysis;
@@ -17,6 +19,7 @@ pub mod dice;
 pub mod engine;
 pub mod journal;
 pub mod process;
+pub mod replay;
 pub mod report;
 pub mod results;
 pub mod rules;

@@ -109,6 +109,24 @@ pub struct CellResult {
 pub struct RunResults {
     pub scenario: ScenarioInfo,
     pub cells: Vec<CellResult>,
+    /// Fights of the baseline cell told turn by turn for `fights.md` (a
+    /// typical one and an upset); empty until the runner's caller asks for
+    /// them ([`crate::replay::shown_fights`]).
+    pub fights: Vec<ShownFight>,
+}
+
+/// One fight of a run told turn by turn, for a report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownFight {
+    /// What kind of fight it is (`typical`, `upset`: a `--pick` name).
+    pub pick: String,
+    pub cell: usize,
+    /// The fight's number in its cell; `None` when no fight is of this kind
+    /// (`text` then says why).
+    pub fight: Option<u64>,
+    /// The fight as `skirmish replay` prints it (no colours), or why there
+    /// is none.
+    pub text: String,
 }
 
 /// What `skirmish balance` found: the search along one numeric axis for the

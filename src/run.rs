@@ -27,7 +27,8 @@ use rayon::prelude::*;
 
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
-use crate::engine::{BatchStat, Encounter, Fight, Tally};
+use crate::engine::observe::Recorder;
+use crate::engine::{BatchStat, Encounter, Fight, Outcome, Tally};
 use crate::journal::{
     Grouping, Header, Journal, JournalError, Ledger, LedgerError, Line, Record, Shard,
 };
@@ -69,13 +70,47 @@ pub struct Plan {
     pub info: ScenarioInfo,
     /// Each cell's axis values, in cell order.
     pub cells: Vec<Vec<String>>,
+    /// Each cell's unit names and sides, in encounter order (what a replay
+    /// calls them).
+    pub unit_names: Vec<Vec<(String, u8)>>,
     sim: Box<dyn Simulate>,
+}
+
+/// One fight fought again with an observer: everything that happened, how
+/// it ended, and its tally (exactly what the run added for it).
+#[derive(Clone, Debug)]
+pub struct Tape {
+    pub events: Vec<crate::engine::observe::Event>,
+    pub outcome: Outcome,
+    pub tally: Tally,
+}
+
+/// The stream batch `batch` of cell `cell` draws from: the batch alone with
+/// common random numbers; with independent streams, one of its own per
+/// (cell, batch), cell + 1 in the high bits keeping it apart from every
+/// common stream.
+pub fn stream_of(streams: Streams, cell: usize, batch: u64) -> u64 {
+    match streams {
+        Streams::Common => batch,
+        Streams::Independent => ((cell as u64 + 1) << 40) | batch,
+    }
 }
 
 /// One cell's batches, for one ruleset; the only dynamic dispatch is here,
 /// once per batch, so the fight loop itself is monomorphised.
 trait Simulate: Send + Sync {
     fn batch(&self, cell: usize, seed: u64, batch: u64, fights: u32, tally: &mut Tally);
+    /// Fight `offset` of the batch on `stream`, watched.
+    fn watch(&self, cell: usize, seed: u64, stream: u64, offset: u32) -> Tape;
+    /// The outcome of each fight of `batches` (their sizes, in order) on
+    /// `stream(batch)`, until `visit` returns false.
+    fn scan(
+        &self,
+        cell: usize,
+        seed: u64,
+        batches: &[(u64, u32)],
+        visit: &mut dyn FnMut(Outcome) -> bool,
+    );
 }
 
 struct Cells<R: Ruleset> {
@@ -87,6 +122,47 @@ impl<R: Ruleset> Simulate for Cells<R> {
         let mut dice = RngDice::for_batch(seed, batch);
         let mut fight = Fight::<R>::new();
         fight.run_into(&self.encounters[cell], &mut dice, fights, tally);
+    }
+
+    fn watch(&self, cell: usize, seed: u64, stream: u64, offset: u32) -> Tape {
+        let enc = &self.encounters[cell];
+        let mut dice = RngDice::for_batch(seed, stream);
+        let mut fight = Fight::<R>::new();
+        // The fights before it in its batch, as the run fought them, leave
+        // the stream where the run's fight `offset` began.
+        fight.prepare(enc);
+        for _ in 0..offset {
+            fight.next_fight(enc, &mut dice);
+        }
+        let mut recorder = Recorder::default();
+        let outcome = fight.next_fight_watched(enc, &mut dice, &mut recorder);
+        let mut tally = Tally::default();
+        fight.record(enc, outcome, &mut tally);
+        Tape {
+            events: recorder.events,
+            outcome,
+            tally,
+        }
+    }
+
+    fn scan(
+        &self,
+        cell: usize,
+        seed: u64,
+        batches: &[(u64, u32)],
+        visit: &mut dyn FnMut(Outcome) -> bool,
+    ) {
+        let enc = &self.encounters[cell];
+        let mut fight = Fight::<R>::new();
+        for &(stream, size) in batches {
+            let mut dice = RngDice::for_batch(seed, stream);
+            fight.prepare(enc);
+            for _ in 0..size {
+                if !visit(fight.next_fight(enc, &mut dice)) {
+                    return;
+                }
+            }
+        }
     }
 }
 
@@ -112,11 +188,13 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         .max()
         .unwrap_or(scenario.max_rounds);
     let mut encounters = Vec::with_capacity(cells.len());
+    let mut unit_names = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     for cell in &cells {
         let compiled = compile_cell::<R>(scenario, cell)?;
         encounters.push(compiled.encounter);
+        unit_names.push(compiled.unit_names.clone());
         // What this cell fights with, so the summary can show what each
         // cell changes rather than only the base scenario's values.
         setups.push(Setup {
@@ -156,6 +234,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
     Ok(Plan {
         info,
         cells: cells.into_iter().map(|c| c.axis_values).collect(),
+        unit_names,
         sim: Box::new(Cells { encounters }),
     })
 }
@@ -511,6 +590,7 @@ impl Plan {
         Ok(RunResults {
             scenario: info,
             cells,
+            fights: Vec::new(),
         })
     }
 
@@ -609,12 +689,7 @@ impl Plan {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
-                let stream = match work.streams {
-                    Streams::Common => b,
-                    // A stream of its own per (cell, batch): cell + 1 in the
-                    // high bits keeps it apart from every common stream.
-                    Streams::Independent => ((cell as u64 + 1) << 40) | b,
-                };
+                let stream = stream_of(work.streams, cell, b);
                 let mut tally = Tally::default();
                 self.sim.batch(cell, work.seed, stream, size, &mut tally);
                 let record = Record::of_batch(cell as u32, b, &tally, sides, counters);
@@ -698,9 +773,41 @@ impl Cursor {
     }
 }
 
+impl Plan {
+    /// Fight `fight` (0-based) of cell `cell` of a run with `seed`, batches
+    /// of `size` and `streams`, fought again exactly as the run fought it
+    /// (batch `fight / size`, after the fights before it in that batch),
+    /// with every event recorded.
+    pub fn watch(&self, cell: usize, seed: u64, streams: Streams, size: u32, fight: u64) -> Tape {
+        let batch = fight / u64::from(size);
+        let offset = (fight % u64::from(size)) as u32;
+        self.sim
+            .watch(cell, seed, stream_of(streams, cell, batch), offset)
+    }
+
+    /// Call `visit` with the outcome of each of the first `fights` fights
+    /// of cell `cell` (as [`Plan::watch`] numbers them) in order, until it
+    /// returns false. One thread: the same answer on any machine.
+    pub fn scan(
+        &self,
+        cell: usize,
+        seed: u64,
+        streams: Streams,
+        size: u32,
+        fights: u64,
+        visit: &mut dyn FnMut(Outcome) -> bool,
+    ) {
+        let batches: Vec<(u64, u32)> = batch_sizes(fights, size)
+            .into_iter()
+            .enumerate()
+            .map(|(b, n)| (stream_of(streams, cell, b as u64), n))
+            .collect();
+        self.sim.scan(cell, seed, &batches, visit);
+    }
+}
+
 /// The sizes of the batches of `fights` fights in batches of `size`: full
 /// batches, the last one partial.
-#[cfg(test)]
 fn batch_sizes(fights: u64, size: u32) -> Vec<u32> {
     let batch = u64::from(size);
     (0..fights.div_ceil(batch))

@@ -504,6 +504,19 @@ fn export_batches_writes_every_batch_record() {
         .and_then(|c| c.u64().map(|c| c.iter().flatten().sum()))
         .expect("fights");
     assert_eq!(fights, 4 * 2000);
+    // An existing file is never overwritten: refused before any work.
+    let o = sb.run(&[
+        "run",
+        file,
+        "--out",
+        "again",
+        "--quiet",
+        "--export-batches",
+        "batches.parquet",
+    ]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(o.stderr.contains("the file exists"), "{}", o.stderr);
+    assert!(!sb.join("again").exists());
     // The export agrees with the report: attackers' wins per cell.
     let cells = fs::read_to_string(sb.join("out/small/cells.csv")).expect("cells.csv");
     let (header, rows) = common::parse_csv(&cells);

@@ -61,6 +61,9 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
             by_name.len()
         )));
     }
+    if let Some(file) = &args.export_batches {
+        crate::journal::parquet::check_target(file).map_err(|e| bad(anyhow!(e)))?;
+    }
     let mut merged = Vec::new();
     for (name, parts) in by_name {
         check_parts(&name, &parts).map_err(bad)?;
@@ -111,6 +114,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
             .results(&work, &mut ledger)
             .context("aggregating the shards")
             .map_err(Failure::Other)?;
+        let results = super::run::with_fights(&p, results, &work);
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", scenario.name))
             .map_err(Failure::Other)?;

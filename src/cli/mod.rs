@@ -18,6 +18,7 @@ mod balance;
 mod merge;
 mod output;
 mod progress;
+mod replay;
 mod rules_help;
 mod run;
 mod sensitivity;
@@ -60,6 +61,9 @@ enum Command {
     /// rank the stats by their effect on each side's win rate
     /// (reports/<name>-sensitivity/).
     Sensitivity(sensitivity::SensitivityArgs),
+    /// Fight one fight of a run again, exactly as the run fought it, and
+    /// print it turn by turn (every die, every roll, why it ended).
+    Replay(replay::ReplayArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -229,6 +233,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff(&args),
         Command::Balance(args) => balance::balance(&args),
         Command::Sensitivity(args) => sensitivity::sensitivity(&args),
+        Command::Replay(args) => replay::replay(&args),
         Command::Rules { name } => rules(name.as_deref()),
     };
     match result {

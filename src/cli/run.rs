@@ -156,6 +156,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             "--export-batches writes one run's batches: give one scenario, without --check".into(),
         ));
     }
+    if let Some(file) = &args.export_batches {
+        crate::journal::parquet::check_target(file).map_err(bad)?;
+    }
     // The command line may ask for more fights than the files did: refuse
     // before any work a run that could not be done.
     for (s, p) in &plans {
@@ -223,6 +226,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             bar.finish_and_clear();
             let total = results.cells.iter().map(|c| c.tally.fights).sum();
             let timing = timing(p, total, started, pool.current_num_threads());
+            let results = pool.install(|| with_fights(p, results, &work));
             differs |= check(&results, &dir, &timing)?;
             continue;
         }
@@ -310,6 +314,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .results(&work, &mut ledger)
             .context("aggregating the journal")
             .map_err(Failure::Other)?;
+        let results = pool.install(|| with_fights(p, results, &work));
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
@@ -325,6 +330,14 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `results` with the fights its report tells (fights.md: the baseline
+/// cell's typical fight and upset, found by fighting them again; they are
+/// the report's, not the run's, so they come after the timing).
+pub(crate) fn with_fights(p: &Plan, mut results: RunResults, work: &Work) -> RunResults {
+    results.fights = crate::replay::shown_fights(p, &results, work.budget.batch());
+    results
 }
 
 /// The precision target in force, if any.

@@ -7,9 +7,10 @@
 //! services: distances, targeting, harm bookkeeping and counters.
 
 use super::initiative::{insert_by_key, shuffle_ties, sort_by_keys};
+use super::observe::{EndCause, Event, Observer, Watched, NOBODY};
 use super::{
-    Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting, Ties, UnitSpec,
-    MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
+    Condition, Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting,
+    Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
 use crate::rules::{Quick, Ruleset};
@@ -80,6 +81,30 @@ pub struct Fight<R: Ruleset> {
     /// The state every fight of the encounter starts from, built once by
     /// [`Fight::prepare`]: starting a fight is then a copy, not a rebuild.
     start: Start<R::State>,
+    /// What a watched fight's observer last heard of each unit; untouched
+    /// unless the dice are watched.
+    seen: Seen,
+}
+
+/// The units' shared state as last reported to an observer: comparing with
+/// it finds movement, conditions and units going out or coming back, which
+/// rulesets change directly, without any ruleset reporting them.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    position: [i32; MAX_UNITS],
+    conditions: [Conditions; MAX_UNITS],
+    /// Bit `i` set: unit `i` was out.
+    out: u64,
+}
+
+impl Default for Seen {
+    fn default() -> Self {
+        Seen {
+            position: [0; MAX_UNITS],
+            conditions: [Conditions::NONE; MAX_UNITS],
+            out: 0,
+        }
+    }
 }
 
 /// The start of a fight of one encounter: units placed and entered, side
@@ -149,6 +174,7 @@ impl<R: Ruleset> Default for Fight<R> {
             order: [0; MAX_UNITS],
             keys: [InitiativeRoll::default(); MAX_UNITS],
             start: Start::default(),
+            seen: Seen::default(),
         }
     }
 }
@@ -263,11 +289,22 @@ impl<R: Ruleset> Fight<R> {
         let mut tied = false;
         for i in 0..n {
             self.keys[i] = R::roll_initiative(&enc.units[i].stats, dice);
+            if D::WATCHED {
+                let total = self.keys[i].total;
+                self.watch(
+                    dice,
+                    Event::Initiative {
+                        unit: i as u8,
+                        total,
+                    },
+                );
+            }
             self.order[i] = i as u8;
             tied |= insert_by_key(&mut self.order[..n], i, &self.keys);
         }
         if tied && enc.initiative.ties == Ties::Random {
             shuffle_ties(&mut self.order[..n], &self.keys, dice);
+            self.note_order(dice, "initiative ties broken at random");
         }
     }
 
@@ -289,6 +326,12 @@ impl<R: Ruleset> Fight<R> {
                 let first = enc.specs().iter().find(|u| u.side as usize == s);
                 if let Some(first) = first {
                     side_roll[s] = R::roll_initiative(&first.stats, dice);
+                    if D::WATCHED {
+                        let unit = enc.specs().iter().position(|u| u.side as usize == s);
+                        let total = side_roll[s].total;
+                        let unit = unit.unwrap_or(0) as u8;
+                        self.watch(dice, Event::Initiative { unit, total });
+                    }
                 }
                 side_order[s] = s as u8;
             }
@@ -318,7 +361,31 @@ impl<R: Ruleset> Fight<R> {
             }
             enc.initiative.ties
         };
+        if D::WATCHED && enc.initiative.kind == InitiativeKind::Fixed {
+            for k in 0..n {
+                let unit = self.order[k];
+                let total = self.keys[unit as usize].total;
+                self.watch(dice, Event::Initiative { unit, total });
+            }
+        }
         sort_by_keys(&mut self.order[..n], &self.keys, ties, dice);
+        self.note_order(dice, "turn order set (ties broken by the initiative rule)");
+    }
+
+    /// A watched fight hears how the turn order was settled (after the
+    /// dice that broke ties, if any).
+    #[inline(always)]
+    fn note_order<D: Dice>(&mut self, dice: &mut D, what: &'static str) {
+        if D::WATCHED {
+            self.watch(
+                dice,
+                Event::Note {
+                    unit: NOBODY,
+                    target: NOBODY,
+                    what,
+                },
+            );
+        }
     }
 
     /// Fight one fight from the start. `self` is reset first.
@@ -346,11 +413,22 @@ impl<R: Ruleset> Fight<R> {
             };
         }
         let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
+        if D::WATCHED {
+            self.seen = Seen {
+                position: std::array::from_fn(|i| self.units[i].position),
+                conditions: std::array::from_fn(|i| self.units[i].conditions),
+                out: !self.in_fight,
+            };
+            self.watch(dice, Event::Round { round: 1 });
+        }
         self.make_order(enc, dice);
         // `1..max + 1`, not `1..=max`: the inclusive range keeps a flag that
         // costs the loop (`max_rounds` is at most `MAX_ROUNDS`: no overflow).
         for round in 1..enc.max_rounds + 1 {
             self.round = round;
+            if D::WATCHED && round > 1 {
+                self.watch(dice, Event::Round { round });
+            }
             if rerolls && round > 1 {
                 self.make_order(enc, dice);
             }
@@ -384,6 +462,9 @@ impl<R: Ruleset> Fight<R> {
         // Separate `Turn`s for the fast path and the calls out of line: a
         // `Turn` passed by reference to a function that is not inlined must
         // live on the stack, and the fast path's can then live in registers.
+        if D::WATCHED {
+            self.watch(dice, Event::Turn { unit: actor as u8 });
+        }
         let quick = if QUICK {
             R::quick_turn(&mut Turn {
                 enc,
@@ -405,7 +486,57 @@ impl<R: Ruleset> Fight<R> {
             Quick::Declined => R::take_turn(&mut turn),
             Quick::Resume(at) => R::resume_turn(&mut turn, at),
         }
+        if D::WATCHED {
+            self.report_changes(dice);
+        }
         self.over()
+    }
+
+    /// Tell a watched fight's observer about `event`, after what changed
+    /// since it last heard (see [`Seen`]).
+    fn watch<D: Dice>(&mut self, dice: &mut D, event: Event) {
+        self.report_changes(dice);
+        dice.note(&event);
+    }
+
+    /// Report movement, conditions gained and lost, and units going out or
+    /// coming back since the observer last heard (watched fights only).
+    fn report_changes<D: Dice>(&mut self, dice: &mut D) {
+        for i in 0..self.n {
+            let unit = &self.units[i];
+            let seen = &mut self.seen;
+            let id = i as u8;
+            if unit.position != seen.position[i] {
+                dice.note(&Event::Moved {
+                    unit: id,
+                    from: seen.position[i],
+                    to: unit.position,
+                });
+                seen.position[i] = unit.position;
+            }
+            if unit.conditions != seen.conditions[i] {
+                for &condition in Condition::ALL {
+                    let gained = unit.conditions.has(condition);
+                    if gained != seen.conditions[i].has(condition) {
+                        dice.note(&Event::Condition {
+                            unit: id,
+                            condition,
+                            gained,
+                        });
+                    }
+                }
+                seen.conditions[i] = unit.conditions;
+            }
+            let bit = 1u64 << i;
+            if (seen.out & bit != 0) != unit.out {
+                dice.note(&if unit.out {
+                    Event::Out { unit: id }
+                } else {
+                    Event::Back { unit: id }
+                });
+                seen.out ^= bit;
+            }
+        }
     }
 
     fn ordered_round<D: Dice, const QUICK: bool>(
@@ -527,7 +658,55 @@ impl<R: Ruleset> Fight<R> {
         *dice = local;
     }
 
+    /// The next fight of a batch, from the start [`Fight::prepare`] built,
+    /// finished as [`Fight::run_into`] finishes each of its fights: the same
+    /// fight `run_into` would fight from the same dice.
+    ///
+    /// Every turn is the ruleset's full [`Ruleset::take_turn`], as in
+    /// [`Fight::next_fight_watched`] (the fast paths give the same fights,
+    /// tests/quick_turns.rs). That also keeps the batch loop's own copy of
+    /// the fight loop its only caller: given a second one, the compiler
+    /// stopped inlining it into the batch loop, which then ran 6% more
+    /// instructions per fight.
+    pub fn next_fight<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) -> Outcome {
+        let outcome = self.run_with::<D, false>(enc, dice);
+        R::finish(self, enc, outcome);
+        outcome
+    }
+
+    /// [`Fight::next_fight`] with `observer` told everything that happens,
+    /// ending with [`Event::End`]. Every turn is the ruleset's full
+    /// [`Ruleset::take_turn`] (where the rules report what their rolls
+    /// meant): the fast paths give exactly the same fights from the same
+    /// dice (tests/quick_turns.rs), so this is the fight `run_into` fought.
+    pub fn next_fight_watched<D: Dice, O: Observer>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        observer: &mut O,
+    ) -> Outcome {
+        let mut watched = Watched { dice, observer };
+        let outcome = self.run_with::<Watched<'_, D, O>, false>(enc, &mut watched);
+        R::finish(self, enc, outcome);
+        let cause = match outcome.winner {
+            Some(_) => EndCause::LastSideStanding,
+            None if self.sides_standing == 0 => EndCause::NobodyStanding,
+            None => EndCause::RoundCap,
+        };
+        self.watch(
+            &mut watched,
+            Event::End {
+                winner: outcome.winner,
+                rounds: outcome.rounds,
+                cause,
+            },
+        );
+        outcome
+    }
+
     /// Add the fight just fought to `tally`.
+    // Always inlined into the batch loop, whatever else calls it.
+    #[inline(always)]
     pub fn record(&self, enc: &Encounter<R>, outcome: Outcome, tally: &mut Tally) {
         tally.fights += 1;
         match outcome.winner {
@@ -755,7 +934,11 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             return (candidates != 0).then(|| candidates.trailing_zeros() as usize);
         }
         let pick = self.dice.roll(candidates.count_ones()) as usize - 1;
-        Bits(candidates).nth(pick)
+        let chosen = Bits(candidates).nth(pick);
+        if let (true, Some(target)) = (D::WATCHED, chosen) {
+            self.note_target(target);
+        }
+        chosen
     }
 
     /// The allowed enemy with the best score; ties broken at random.
@@ -795,7 +978,22 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         match n_best {
             0 => None,
             1 => Some(best[0] as usize),
-            k => Some(best[self.dice.roll(k as u32) as usize - 1] as usize),
+            k => {
+                let target = best[self.dice.roll(k as u32) as usize - 1] as usize;
+                self.note_target(target);
+                Some(target)
+            }
+        }
+    }
+
+    /// A watched fight hears which target a die just chose.
+    #[inline(always)]
+    fn note_target(&mut self, target: usize) {
+        if D::WATCHED {
+            self.note(Event::Target {
+                unit: self.actor as u8,
+                target: target as u8,
+            });
         }
     }
 
@@ -816,11 +1014,116 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         }
     }
 
-    /// Book `amount` of harm dealt by the actor's side.
+    /// Book `amount` of harm dealt by the actor's side to `target` (call it
+    /// after the target's state shows the harm: a watched fight reports what
+    /// the target has left).
     #[inline]
-    pub fn harm(&mut self, amount: u32) {
+    pub fn harm(&mut self, target: usize, amount: u32) {
         let side = side_slot(self.unit(self.actor).side as usize);
         self.fight.damage[side] += amount;
+        if D::WATCHED && amount > 0 {
+            let (left, max) = R::vitality(self.unit(target), self.spec(target));
+            self.note(Event::Harm {
+                unit: self.actor as u8,
+                target: target as u8,
+                amount,
+                left,
+                max,
+            });
+        }
+    }
+
+    /// Tell a watched fight's observer about `event` (after the movement,
+    /// conditions and units out since it last heard). Free when the dice are
+    /// not watched: the event is never built.
+    #[inline(always)]
+    pub fn note(&mut self, event: Event) {
+        if D::WATCHED {
+            self.fight.watch(self.dice, event);
+        }
+    }
+
+    /// [`Turn::note`] of a roll by the actor checked against a number (see
+    /// [`Event::Check`]); `target` may be [`NOBODY`]. Returns `passed`.
+    #[inline(always)]
+    pub fn note_check(
+        &mut self,
+        target: usize,
+        rule: &'static str,
+        roll: i32,
+        modifier: i32,
+        need: i32,
+        passed: bool,
+    ) -> bool {
+        self.note_check_by(self.actor, target, rule, roll, modifier, need, passed)
+    }
+
+    /// [`Turn::note_check`] of a roll made by `unit` (a morale check rolled
+    /// for a side, a save), not necessarily the actor.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn note_check_by(
+        &mut self,
+        unit: usize,
+        target: usize,
+        rule: &'static str,
+        roll: i32,
+        modifier: i32,
+        need: i32,
+        passed: bool,
+    ) -> bool {
+        if D::WATCHED {
+            self.note(Event::Check {
+                unit: unit_id(unit),
+                target: unit_id(target),
+                rule,
+                roll,
+                modifier,
+                need,
+                passed,
+            });
+        }
+        passed
+    }
+
+    /// [`Turn::note`] of a roll by the actor used as it is (see
+    /// [`Event::Roll`]); `target` may be [`NOBODY`].
+    #[inline(always)]
+    pub fn note_roll(&mut self, target: usize, rule: &'static str, total: i32) {
+        if D::WATCHED {
+            self.note(Event::Roll {
+                unit: self.actor as u8,
+                target: unit_id(target),
+                rule,
+                total,
+            });
+        }
+    }
+
+    /// [`Turn::note`] of something a rule decided about unit `unit` (not
+    /// necessarily the actor: a unit routing in its side's morale check).
+    #[inline(always)]
+    pub fn note_unit(&mut self, unit: usize, what: &'static str) {
+        if D::WATCHED {
+            self.note(Event::Note {
+                unit: unit_id(unit),
+                target: NOBODY,
+                what,
+            });
+        }
+    }
+
+    /// [`Turn::note`] of something a rule decided about the actor (and
+    /// `target`, or [`NOBODY`]; see [`Event::Note`]).
+    #[inline(always)]
+    pub fn note_that(&mut self, target: usize, what: &'static str) {
+        if D::WATCHED {
+            self.note(Event::Note {
+                unit: self.actor as u8,
+                target: unit_id(target),
+                what,
+            });
+        }
     }
 
     /// Add one to counter `index` (an index into `R::COUNTERS`).
@@ -863,6 +1166,16 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             }
             self.fight.standing[side] += 1;
         }
+    }
+}
+
+/// A unit index as events carry it ([`NOBODY`] passes through).
+#[inline(always)]
+fn unit_id(i: usize) -> u8 {
+    if i >= MAX_UNITS {
+        NOBODY
+    } else {
+        i as u8
     }
 }
 

@@ -16,6 +16,7 @@ mod fields;
 mod fight;
 pub mod initiative;
 mod named;
+pub mod observe;
 pub mod tactic;
 pub mod tally;
 pub mod targeting;

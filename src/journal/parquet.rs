@@ -77,12 +77,43 @@ pub fn write(
             .insert_column(1, Column::new(axis.as_str().into(), values))
             .map_err(polars)?;
     }
-    let mut file = File::create(path).map_err(|source| ExportError::Io {
+    // Written whole or not at all: into a temporary file, renamed into
+    // place.
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let io = |source| ExportError::Io {
         path: shown.clone(),
         source,
-    })?;
-    ParquetWriter::new(&mut file)
+    };
+    let mut file = File::create(&tmp).map_err(io)?;
+    let written = ParquetWriter::new(&mut file)
         .finish(&mut frame)
-        .map_err(polars)?;
-    Ok(())
+        .map_err(polars)
+        .and_then(|_| file.sync_all().map_err(io))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(io));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Refuses, before any work, an export over an existing file (skirmish
+/// never overwrites a file it did not write) or into a missing folder.
+pub fn check_target(path: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(format!(
+            "--export-batches {}: the file exists, and skirmish does not overwrite files: \
+             remove it or give another name",
+            path.display()
+        ));
+    }
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => Err(format!(
+            "--export-batches {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        )),
+        _ => Ok(()),
+    }
 }

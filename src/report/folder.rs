@@ -101,6 +101,7 @@ impl Kind {
                 names::WIN_RATE_PNG,
                 names::ROUNDS_PNG,
                 names::SUMMARY_MD,
+                names::FIGHTS_MD,
             ],
             Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
             Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],

@@ -1,5 +1,5 @@
 //! The report layer: turns [`RunResults`] into the files of `reports/<name>/`
-//! (cells.csv, rounds.csv, win_rate.png, rounds.png, summary.md), writes them
+//! (cells.csv, rounds.csv, win_rate.png, rounds.png, summary.md, fights.md), writes them
 //! atomically, and compares a rendered report with one on disk (`--check`).
 //! Which folders skirmish may write, and how it writes one without touching
 //! files it did not write, is `folder`'s business.
@@ -52,10 +52,10 @@ pub use check::{check, compare, Checked, Difference};
 pub use error::ReportError;
 pub use folder::{preflight, write_files, Kind, MANIFEST};
 pub use model::ReportFile;
-pub use names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG, SUMMARY_MD, WIN_RATE_PNG};
+pub use names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, SUMMARY_MD, WIN_RATE_PNG};
 
 use crate::results::RunResults;
-use documents::summary_md;
+use documents::{fights_md, summary_md};
 use model::Report;
 use tables::{cells_csv, rounds_csv};
 
@@ -82,6 +82,10 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
         ReportFile {
             name: SUMMARY_MD,
             bytes: summary_md::render(&report).into_bytes(),
+        },
+        ReportFile {
+            name: FIGHTS_MD,
+            bytes: fights_md::render(&report).into_bytes(),
         },
     ])
 }

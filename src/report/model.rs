@@ -10,7 +10,7 @@ use super::error::ReportError;
 use crate::analysis::sensitivity::{self, Equivalence, StatCells, StatEffect};
 use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
-use crate::results::{CellResult, RunResults, ScenarioInfo, SensitivityResults};
+use crate::results::{CellResult, RunResults, ScenarioInfo, SensitivityResults, ShownFight};
 
 /// How many cells "Largest effects" in summary.md lists.
 pub(crate) const LARGEST_EFFECTS: usize = 5;
@@ -27,6 +27,8 @@ pub struct ReportFile {
 pub(crate) struct Report<'a> {
     pub(crate) info: &'a ScenarioInfo,
     pub(crate) cells: &'a [CellResult],
+    /// Fights told turn by turn (fights.md).
+    pub(crate) fights: &'a [ShownFight],
     /// One per cell, in cell order.
     pub(crate) summaries: Vec<Summary>,
     /// Each cell compared with the baseline cell, in cell order.
@@ -51,6 +53,7 @@ impl<'a> Report<'a> {
         Ok(Report {
             info,
             cells: &results.cells,
+            fights: &results.fights,
             summaries,
             comparisons,
         })

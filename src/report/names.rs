@@ -14,6 +14,8 @@ pub const WIN_RATE_PNG: &str = "win_rate.png";
 pub const ROUNDS_PNG: &str = "rounds.png";
 /// File name of the summary.
 pub const SUMMARY_MD: &str = "summary.md";
+/// File name of the fights told turn by turn (linked from the summary).
+pub const FIGHTS_MD: &str = "fights.md";
 
 /// File names of a diff report.
 pub const DIFF_MD: &str = "diff.md";

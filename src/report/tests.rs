@@ -133,7 +133,11 @@ fn results(name: &str, axes: &[(&str, &[&str])]) -> RunResults {
     let paths: Vec<&str> = axes.iter().map(|(p, _)| *p).collect();
     let mut scenario = info(name, &paths);
     scenario.fights = 20_000;
-    RunResults { scenario, cells }
+    RunResults {
+        scenario,
+        cells,
+        fights: Vec::new(),
+    }
 }
 
 fn file<'a>(files: &'a [ReportFile], name: &str) -> &'a [u8] {
@@ -177,6 +181,7 @@ fn single_cell_csv_is_exact() {
             batches: Vec::new(),
             capped: false,
         }],
+        fights: Vec::new(),
     };
     let files = rendered(&results);
     // Wilson 95% for 3/4: [0.3006, 0.9544]; for 1/4: [0.0456, 0.6994]
@@ -200,7 +205,14 @@ delta_win_rate_defenders_hi,delta_rounds_mean,delta_rounds_mean_lo,delta_rounds_
     let names: Vec<&str> = files.iter().map(|f| f.name).collect();
     assert_eq!(
         names,
-        [CELLS_CSV, ROUNDS_CSV, WIN_RATE_PNG, ROUNDS_PNG, SUMMARY_MD]
+        [
+            CELLS_CSV,
+            ROUNDS_CSV,
+            WIN_RATE_PNG,
+            ROUNDS_PNG,
+            SUMMARY_MD,
+            FIGHTS_MD
+        ]
     );
     let md = text(&files, SUMMARY_MD);
     assert!(md.starts_with("# tiny\n"), "{md}");
@@ -450,7 +462,7 @@ fn compare_finds_changed_missing_and_extra_files() {
     assert_eq!(shown[2], "rounds.png: differs");
     assert!(
         shown[3].starts_with(
-            ".skirmish-report line 10: expected end of file, found \"file = old.png\""
+            ".skirmish-report line 11: expected end of file, found \"file = old.png\""
         ),
         "{}",
         shown[3]

@@ -44,6 +44,7 @@
 
 use super::{StatStep, Step};
 use crate::dice::Dice;
+use crate::engine::observe::{Event, NOBODY, NO_TARGET};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
     InitiativeRoll, Tactic, Turn, UnitSpec, MAX_SIDES,
@@ -969,7 +970,16 @@ fn luck_bonus(luck: i32) -> i32 {
 #[inline]
 fn luck_roll<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) -> i32 {
     let sides = turn.options().luck_die;
-    turn.dice.roll(sides) as i32 + turn.spec(unit).stats.luck
+    let luck = turn.dice.roll(sides) as i32 + turn.spec(unit).stats.luck;
+    if D::WATCHED {
+        turn.note(Event::Roll {
+            unit: unit as u8,
+            target: NOBODY,
+            rule: "luck die (+ luck)",
+            total: luck,
+        });
+    }
+    luck
 }
 
 /// A normal test by `unit`: dice `a` + `b` + `bonus`, the luck die alongside
@@ -1257,6 +1267,14 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
         0 => turn.spec(patient).stats.health - turn.unit(patient).state.health,
         fixed => fixed,
     };
+    turn.note_check(
+        patient,
+        "resuscitate (STR + athletics + luck)",
+        result,
+        0,
+        difficulty,
+        result >= difficulty,
+    );
     if result >= difficulty {
         turn.unit_mut(patient)
             .conditions
@@ -1298,7 +1316,17 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
         mode,
     );
     let result = pair + stats.proficiency + luck_bonus(luck_roll(turn, me));
-    if result >= turn.spec(victim).stats.constitution {
+    let constitution = turn.spec(victim).stats.constitution;
+    turn.note_check(
+        victim,
+        "killing strike (attribute + skill + proficiency + luck vs constitution)",
+        pair,
+        result - pair,
+        constitution,
+        result >= constitution,
+    );
+    if result >= constitution {
+        turn.note_that(victim, "kills");
         turn.unit_mut(victim).state.dead = true;
         turn.count(counter::KILLING_STRIKES);
         turn.count(counter::DEATHS);
@@ -1583,6 +1611,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             defence = Defence::None;
             misfire = true;
             turn.count(counter::MISFIRES);
+            turn.note_that(other, "misfire (luck die at its lowest): the shot goes to");
         }
     }
     let total = pair + stats.proficiency - penalty;
@@ -1592,6 +1621,14 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     let evasion = their.evasion + size + guard;
     let crit = luck >= weapon.crit;
     let hit = crit || total >= evasion;
+    turn.note_check(
+        target,
+        "attack (attribute + skill + proficiency − multiple attack penalty vs evasion)",
+        pair,
+        total - pair,
+        evasion,
+        hit,
+    );
     let mut result = AttackResult {
         target,
         luck,
@@ -1608,6 +1645,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     turn.count(counter::HITS);
     if crit {
         turn.count(counter::CRITS);
+        turn.note_that(target, "critical (luck die at the weapon's threshold)");
     }
     if opts.declare == Declare::AfterHit && !misfire {
         defence = declare(turn, target, &weapon, &mut free);
@@ -1633,6 +1671,15 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
                 opts.dodge_difficulty
             };
             let dodge = test(turn, target, their.dex_die, their.athletics, guard);
+            turn.note_check_by(
+                target,
+                me,
+                "dodge (DEX + athletics + guard + luck vs the attack)",
+                dodge,
+                0,
+                difficulty,
+                dodge >= difficulty,
+            );
             if dodge >= difficulty {
                 turn.count(counter::DODGES);
                 result.dodged = true;
@@ -1715,7 +1762,7 @@ pub fn apply_damage<D: Dice>(
     st.bloodied |= newly_bloodied;
     let health = st.health;
     if hostile {
-        turn.harm((to_endurance + lost) as u32);
+        turn.harm(target, (to_endurance + lost) as u32);
     }
     if newly_harmed {
         turn.count(counter::HARMED);
@@ -1783,6 +1830,7 @@ fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
     u.conditions.set(Condition::Unconscious);
     u.conditions.set(Condition::Prone);
     turn.count(counter::UNCONSCIOUS);
+    turn.note_unit(unit, "knocked out");
     turn.take_out(unit);
 }
 
@@ -1791,10 +1839,23 @@ fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
 fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
     let luck = luck_roll(turn, unit);
     let step = turn.options().cheat_death_step;
-    let st = &mut turn.unit_mut(unit).state;
+    let st = turn.unit(unit).state;
     if st.dead {
         return;
     }
+    turn.note_check_by(
+        unit,
+        NO_TARGET,
+        "cheat death (luck vs death difficulty)",
+        luck,
+        0,
+        st.death_dc,
+        luck >= st.death_dc,
+    );
+    if luck < st.death_dc {
+        turn.note_unit(unit, "dies");
+    }
+    let st = &mut turn.unit_mut(unit).state;
     if luck >= st.death_dc {
         st.death_dc += step;
     } else {

@@ -35,6 +35,7 @@
 
 use super::{StatStep, Step};
 use crate::dice::{Dice, DiceExpr};
+use crate::engine::observe::NO_TARGET;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
     Outcome, Tactic, Turn, UnitSpec,
@@ -899,8 +900,10 @@ pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
 
 /// An ability check by unit `u`: d20 (with `edge`, and disadvantage if it is
 /// hampered) + the ability's modifier + `bonus` >= `dc`.
+#[allow(clippy::too_many_arguments)]
 fn check<D: Dice>(
     turn: &mut Turn<'_, Osr, D>,
+    rule: &'static str,
     u: usize,
     ability: usize,
     bonus: i32,
@@ -911,8 +914,10 @@ fn check<D: Dice>(
     let stats = &turn.enc.units[u].stats;
     let state = &turn.fight.units[u].state;
     let edge = Edge::from_sources(advantage, disadvantage || hampered(stats, state));
-    let modifier = modifier(state.abilities[ability]);
-    edge.roll(turn.dice) as i32 + modifier + bonus >= dc
+    let modifier = modifier(state.abilities[ability]) + bonus;
+    let natural = edge.roll(turn.dice) as i32;
+    let passed = natural + modifier >= dc;
+    turn.note_check_by(u, NO_TARGET, rule, natural, modifier, dc, passed)
 }
 
 // ---- Tactics ----
@@ -1023,7 +1028,16 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     };
     turn.approach(ally, budget, REACH);
     let bonus = if stats.medic { stats.proficiency } else { 0 };
-    if check(turn, me, WIS, bonus, opts.stabilise_dc, false, false) {
+    if check(
+        turn,
+        "stabilise (WIS)",
+        me,
+        WIS,
+        bonus,
+        opts.stabilise_dc,
+        false,
+        false,
+    ) {
         stabilised(turn, ally);
     }
     true
@@ -1034,6 +1048,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
     let roll = turn.dice.d20();
+    turn.note_roll(u, "injury table", roll as i32);
     // "If not a 1 (dead), they return to 1 HP"; a 20 then "instantly heal[s]
     // 1d8 HP" on top.
     let mut hp = 1;
@@ -1047,6 +1062,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
         2..=7 => {
             let ability = [STR, DEX, CON, INT, WIS, CHA][roll as usize - 2];
             let loss = turn.dice.roll(6) as i32;
+            turn.note_roll(u, "ability loss", loss);
             let unit = turn.unit_mut(u);
             unit.state.abilities[ability] -= loss;
             if unit.state.abilities[ability] <= 0 {
@@ -1061,7 +1077,10 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
             turn.unit_mut(u).state.injured = true;
             turn.count(counter::INJURY_HAMPERED);
         }
-        _ => hp += turn.dice.roll(8) as i32,
+        _ => {
+            hp += turn.dice.roll(8) as i32;
+            turn.note_roll(u, "healed (natural 20)", hp);
+        }
     }
     // "Never go above your max HP."
     let hp = hp.min(turn.spec(u).stats.hp);
@@ -1082,7 +1101,18 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let opts = *turn.options();
     let engaged = turn.enemies_within(me, CLOSE);
     if engaged != 0 {
-        if opts.retreat_dc > 0 && !check(turn, me, DEX, 0, opts.retreat_dc, false, false) {
+        if opts.retreat_dc > 0
+            && !check(
+                turn,
+                "break away (DEX)",
+                me,
+                DEX,
+                0,
+                opts.retreat_dc,
+                false,
+                false,
+            )
+        {
             return;
         }
         if opts.retreat_attacks {
@@ -1102,6 +1132,7 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
         }
     }
     turn.count(counter::RETREATS);
+    turn.note_that(NO_TARGET, "retreats from the fight");
     turn.take_out(me);
     let side = turn.unit(me).side as usize;
     if opts.morale_retreat && turn.spec(me).stats.pc {
@@ -1235,6 +1266,15 @@ pub fn attack<D: Dice>(
             1 if opts.nat20_hits => false,
             _ => total >= dc,
         };
+        turn.note_check_by(
+            target,
+            turn.actor,
+            "defense check",
+            natural as i32,
+            target_stats.ac - 10,
+            dc,
+            held,
+        );
         (natural, total, dc, !held, natural == 1 && opts.nat1_doubles)
     } else {
         let (light_adv, light_dis) = light_on_attack(turn, target, weapon);
@@ -1250,6 +1290,8 @@ pub fn attack<D: Dice>(
             20 if opts.nat20_hits => true,
             _ => meets,
         };
+        let need = target_stats.ac + i32::from(opts.hit_must_beat);
+        turn.note_check(target, "attack", natural as i32, bonus, need, hit);
         (natural, total, target_stats.ac, hit, natural == 20)
     };
     let mut result = AttackResult {
@@ -1267,6 +1309,7 @@ pub fn attack<D: Dice>(
     turn.count(counter::HITS);
     let damage = if doubled {
         turn.count(counter::CRITS);
+        turn.note_that(target, "damage doubled");
         if defended {
             2 * (weapon.damage.roll(turn.dice) + ability_mod)
         } else {
@@ -1276,6 +1319,7 @@ pub fn attack<D: Dice>(
         weapon.damage.roll(turn.dice) + ability_mod
     }
     .max(0);
+    turn.note_roll(target, "damage", damage);
     result.doubled = doubled;
     result.damage = damage;
     apply_damage(turn, target, damage);
@@ -1289,7 +1333,7 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32
     let before = unit.state.hp;
     unit.state.hp = (before - damage).max(0);
     let dealt = before - unit.state.hp;
-    turn.harm(dealt as u32);
+    turn.harm(target, dealt as u32);
     if before > 0 && turn.unit(target).state.hp == 0 {
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
@@ -1443,6 +1487,7 @@ fn morale_check<D: Dice>(
     if fleeing != 0 {
         for u in Bits(fleeing) {
             turn.count(counter::ROUTS);
+            turn.note_unit(u, "routs");
             turn.take_out(u);
         }
         tide(turn, side);
@@ -1489,6 +1534,7 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, disadvantage: boo
         };
     check(
         turn,
+        "morale (WIS)",
         u,
         WIS,
         bonus,

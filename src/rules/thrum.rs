@@ -45,6 +45,7 @@
 
 use super::{StatStep, Step};
 use crate::dice::Dice;
+use crate::engine::observe::{Event, NO_TARGET};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
     InitiativeRoll, Tactic, Turn, UnitSpec,
@@ -876,7 +877,9 @@ pub fn attack<D: Dice>(
         banes += 1;
     }
     let net = net_boons(boons, banes, opts.cancel);
-    let offence = roll_2d6(turn.dice, net, opts.boon_effect) + stats.art + ability.bonus;
+    let offence_dice = roll_2d6(turn.dice, net, opts.boon_effect);
+    let offence = offence_dice + stats.art + ability.bonus;
+    turn.note_roll(target, "offence (2d6 + Art + ability)", offence);
 
     // Defensive roll.
     (boons, banes) = if theirs.state.stance {
@@ -893,15 +896,37 @@ pub fn attack<D: Dice>(
     };
     let net = net_boons(boons, banes, opts.cancel);
     let defence = roll_2d6(turn.dice, net, opts.boon_effect) + modifier;
+    if D::WATCHED {
+        let rule = match (evade, physical) {
+            (true, _) => "defence (2d6 + Evasion)",
+            (false, true) => "defence (2d6 + Resilience)",
+            (false, false) => "defence (2d6 + Resolve)",
+        };
+        turn.note(Event::Roll {
+            unit: target as u8,
+            target: me as u8,
+            rule,
+            total: defence,
+        });
+    }
 
     turn.count(counter::ATTACKS);
     let margin = defence - offence;
     let avoids = margin > 0 || (margin == 0 && opts.ties_to_defender);
     let crit = margin >= opts.crit_margin;
     let hit = !avoids;
+    turn.note_check(
+        target,
+        "attack (offence vs defence)",
+        offence_dice,
+        stats.art + ability.bonus,
+        defence + i32::from(opts.ties_to_defender),
+        hit,
+    );
     if evade {
         if crit {
             turn.count(counter::EVASION_CRITS);
+            turn.note_unit(target, "evades critically (no Vulnerable)");
         } else {
             let v = &mut turn.unit_mut(target).state.vulnerable;
             *v = v.saturating_add(1);
@@ -915,7 +940,7 @@ pub fn attack<D: Dice>(
             Harm::Fatigue => s.fatigue_load += load,
             Harm::Stress => s.stress_load += load,
         }
-        turn.harm(load as u32);
+        turn.harm(target, load as u32);
     }
     // "Attacks with the Finisher tag trigger Incapacity Rolls immediately
     // after the attack resolves if their target is Exhausted": hit or miss.
@@ -938,7 +963,19 @@ pub fn attack<D: Dice>(
 /// Stress Load). Returns true if it panicked.
 pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
     turn.count(counter::PANIC_ROLLS);
-    let roll = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie) + turn.spec(unit).stats.resolve;
+    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
+    let resolve = turn.spec(unit).stats.resolve;
+    let roll = dice + resolve;
+    let stress = turn.unit(unit).state.stress_load;
+    turn.note_check_by(
+        unit,
+        NO_TARGET,
+        "panic roll (2d6 + Resolve over Stress Load)",
+        dice,
+        resolve,
+        stress + 1,
+        roll > stress,
+    );
     let s = &mut turn.unit_mut(unit).state;
     if roll > s.stress_load {
         return false;
@@ -948,6 +985,7 @@ pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
     s.stress_load = 0;
     s.stress_tolerance = (s.stress_tolerance - 1).max(0);
     turn.count(counter::PANICS);
+    turn.note_unit(unit, "panics: stunned, Stress Load moves to Fatigue");
     true
 }
 
@@ -970,8 +1008,20 @@ fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
 /// Returns true if the unit is incapacitated.
 pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
     turn.count(counter::INCAPACITY_ROLLS);
-    let roll = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie) + turn.spec(unit).stats.resilience;
-    if roll > turn.unit(unit).state.fatigue_load {
+    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
+    let resilience = turn.spec(unit).stats.resilience;
+    let roll = dice + resilience;
+    let fatigue = turn.unit(unit).state.fatigue_load;
+    turn.note_check_by(
+        unit,
+        NO_TARGET,
+        "incapacity roll (2d6 + Resilience over Fatigue Load)",
+        dice,
+        resilience,
+        fatigue + 1,
+        roll > fatigue,
+    );
+    if roll > fatigue {
         return false;
     }
     incapacitate(turn, unit);
@@ -982,6 +1032,7 @@ pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> b
 /// drop by 1, and it leaves the fight but keeps its turns.
 fn incapacitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
     turn.count(counter::INCAPACITATIONS);
+    turn.note_unit(unit, "incapacitated");
     let c = turn.unit_mut(unit);
     c.state.incapacitated = true;
     c.state.stance = false;

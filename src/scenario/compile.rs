@@ -23,6 +23,9 @@ pub struct Compiled<R: Ruleset> {
     pub sides: Vec<CompiledSide>,
     /// The options in force, `name = value`.
     pub options: Vec<String>,
+    /// Each unit's name and side, in encounter order: its unit group's
+    /// name, numbered when the group has more than one (`rifleman 2`).
+    pub unit_names: Vec<(String, u8)>,
 }
 
 pub struct CompiledSide {
@@ -187,6 +190,7 @@ pub fn compile<R: Ruleset>(
     let mut n = 0usize;
     let mut group = 0usize;
     let mut sides = Vec::new();
+    let mut unit_names = Vec::new();
     let entry_schema = [SIDE_ENTRY_FIELDS];
     for (side, side_entry) in sides_table.entries.iter().enumerate() {
         let side_path = format!("sides.{}", side_entry.key);
@@ -284,7 +288,13 @@ pub fn compile<R: Ruleset>(
             if group > u8::MAX as usize {
                 return Err(ctx.error(&g.key_span, &path, "too many unit groups"));
             }
-            for _ in 0..count {
+            for k in 0..count {
+                let name = if count == 1 {
+                    g.key.clone()
+                } else {
+                    format!("{} {}", g.key, k + 1)
+                };
+                unit_names.push((name, side as u8));
                 specs[n] = UnitSpec {
                     side: side as u8,
                     group: group as u8,
@@ -323,6 +333,7 @@ pub fn compile<R: Ruleset>(
         },
         sides,
         options: opts.describe(),
+        unit_names,
     })
 }
 

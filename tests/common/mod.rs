@@ -15,9 +15,10 @@ pub const SMALL: &str = include_str!("../fixtures/small.toml");
 
 /// The files every report folder holds, sorted by name: the manifest
 /// recording what skirmish wrote, then the report.
-pub const REPORT_FILES: [&str; 6] = [
+pub const REPORT_FILES: [&str; 7] = [
     ".skirmish-report",
     "cells.csv",
+    "fights.md",
     "rounds.csv",
     "rounds.png",
     "summary.md",

@@ -4,5 +4,6 @@
 
 pub(crate) mod balance_md;
 pub(crate) mod diff_md;
+pub(crate) mod fights_md;
 pub(crate) mod sensitivity_md;
 pub(crate) mod summary_md;

@@ -9,7 +9,7 @@
 use crate::analysis::{self, Effect, Method, Proportion};
 use crate::report::labels::{cell_label, values_label};
 use crate::report::model::{Report, LARGEST_EFFECTS};
-use crate::report::names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
+use crate::report::names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
 use crate::report::numbers::{self, grouped};
 use crate::results::{CellResult, Streams};
 
@@ -19,6 +19,7 @@ pub(crate) fn render(report: &Report) -> String {
     scenario(&mut md, report);
     results_table(&mut md, report);
     charts(&mut md);
+    fights(&mut md, report);
     counters(&mut md, report);
     largest_effects(&mut md, report);
     md.text
@@ -66,6 +67,28 @@ fn code(text: &str) -> String {
 /// supports ([`numbers`]); `cells.csv` has them all to fixed decimals.
 fn rate_with_interval(p: &Proportion) -> String {
     numbers::rate_with_interval(p.estimate, &p.ci)
+}
+
+/// A link to the fights told turn by turn, when the report has some.
+fn fights(md: &mut Markdown, report: &Report) {
+    let Some(first) = report.fights.first() else {
+        return;
+    };
+    let kinds: Vec<String> = report
+        .fights
+        .iter()
+        .map(|f| match f.fight {
+            Some(k) => format!("{} (fight {k})", f.pick),
+            None => format!("{} (none)", f.pick),
+        })
+        .collect();
+    md.heading(2, "Watch a fight");
+    md.line(format!(
+        "Fights of cell {} told turn by turn, every die shown: [{}]({FIGHTS_MD}).",
+        first.cell,
+        kinds.join(", ")
+    ));
+    md.blank();
 }
 
 fn scenario(md: &mut Markdown, report: &Report) {
@@ -538,6 +561,7 @@ mod tests {
                 cell(2, ["half", "double-dice"], 200),
                 cell(3, ["half", "none"], 200),
             ],
+            fights: Vec::new(),
         }
     }
 

@@ -1,0 +1,195 @@
+//! Watching a fight: the events the kernel and the rulesets report, the
+//! [`Observer`] that receives them, and [`Watched`], the dice wrapper that
+//! carries an observer into a fight.
+//!
+//! The observer rides with the dice because the dice already reach every
+//! rule: a ruleset reports what a roll meant through [`Turn::note`], which
+//! hands the event to [`Dice::note`]; [`Watched`] reports every die it rolls
+//! and passes notes on to its observer. Production dice ([`crate::dice::RngDice`])
+//! are not watched: [`Dice::WATCHED`] is false, every `if D::WATCHED` is
+//! compiled away and no event is even built, so the fight loop costs the same
+//! as before and allocates nothing (`kernel_allocates_nothing`). An observer
+//! may allocate (the replay's recorder keeps a `Vec`).
+//!
+//! Events are small `Copy` values naming units by index; turning them into
+//! words is the replay module's business, not the kernel's.
+//!
+//! [`Turn::note`]: super::Turn::note
+
+use super::Condition;
+use crate::dice::Dice;
+
+/// No unit: the `target` of an event that has none.
+pub const NOBODY: u8 = u8::MAX;
+
+/// No unit, as the rules pass it to [`Turn`](super::Turn)'s `note_*`
+/// services (which take unit indices as `usize`).
+pub const NO_TARGET: usize = usize::MAX;
+
+/// Why a fight ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndCause {
+    /// One side has units standing, every other side none.
+    LastSideStanding,
+    /// Every side went down at once.
+    NobodyStanding,
+    /// The round cap (`max_rounds`) was reached: a draw.
+    RoundCap,
+}
+
+impl EndCause {
+    /// The cause in a few words (also its name in `--json`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EndCause::LastSideStanding => "last side standing",
+            EndCause::NobodyStanding => "nobody standing",
+            EndCause::RoundCap => "round cap",
+        }
+    }
+}
+
+/// One thing that happened in a fight. Units are indices into the
+/// encounter's units; [`NOBODY`] where an event has no target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event {
+    /// A die was rolled and its face read (a die rolled only to be thrown
+    /// away, such as a miss's damage die, is not reported).
+    Die { sides: u32, face: u32 },
+    /// A unit's place in the turn order and the number that put it there
+    /// (an initiative roll with its modifier, or a stat), in turn order.
+    Initiative { unit: u8, total: i32 },
+    /// A round begins.
+    Round { round: u32 },
+    /// A unit's turn begins.
+    Turn { unit: u8 },
+    /// `unit` picked `target` at random among equally good choices (the
+    /// die before it made the choice).
+    Target { unit: u8, target: u8 },
+    /// A roll checked against a number: `roll` is what the dice gave (after
+    /// keeping, doubling, ...), `modifier` everything added to it, `need` the
+    /// number to reach (a target number, a defence, an opposed total), and
+    /// `passed` whether it did (hit, save made, morale held). `rule` names
+    /// the rule ("attack", "morale", "death clock", ...).
+    Check {
+        unit: u8,
+        target: u8,
+        rule: &'static str,
+        roll: i32,
+        modifier: i32,
+        need: i32,
+        passed: bool,
+    },
+    /// A roll whose value is used as it is, with no number to reach
+    /// (damage before it is applied, a table roll): `total` = dice + modifier.
+    Roll {
+        unit: u8,
+        target: u8,
+        rule: &'static str,
+        total: i32,
+    },
+    /// `unit` did `amount` harm to `target` (the ruleset's harm unit: hit
+    /// points, endurance and health, loads), which has `left` of `max` left.
+    /// The sum over a fight per side is the fight's damage tally.
+    Harm {
+        unit: u8,
+        target: u8,
+        amount: u32,
+        left: u32,
+        max: u32,
+    },
+    /// Something a rule decided about `unit` (and `target`, if any): a
+    /// critical hit, a misfire, a unit fleeing or dying.
+    Note {
+        unit: u8,
+        target: u8,
+        what: &'static str,
+    },
+    /// A unit moved on the front.
+    Moved { unit: u8, from: i32, to: i32 },
+    /// A unit gained or lost a condition.
+    Condition {
+        unit: u8,
+        condition: Condition,
+        gained: bool,
+    },
+    /// A unit went out of the fight (down, dead, fled).
+    Out { unit: u8 },
+    /// A unit came back into the fight.
+    Back { unit: u8 },
+    /// The fight is over: its winner (`None`: a draw), the rounds it took
+    /// and why it ended.
+    End {
+        winner: Option<u8>,
+        rounds: u32,
+        cause: EndCause,
+    },
+}
+
+/// Receives a fight's events. The default observes nothing, and
+/// [`Observer::ACTIVE`] false lets the kernel skip building events at all.
+pub trait Observer {
+    /// Whether this observer wants events.
+    const ACTIVE: bool = false;
+
+    /// One event, in the order things happened.
+    #[inline(always)]
+    fn event(&mut self, _event: &Event) {}
+}
+
+/// The observer that observes nothing: what every simulated fight runs with.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+/// Keeps every event (a replay's tape).
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub events: Vec<Event>,
+}
+
+impl Observer for Recorder {
+    const ACTIVE: bool = true;
+
+    fn event(&mut self, event: &Event) {
+        self.events.push(*event);
+    }
+}
+
+/// Dice with an observer: every die read is reported as [`Event::Die`] and
+/// every [`Dice::note`] goes to the observer. Rolls the same dice, in the
+/// same order, as the dice it wraps.
+pub struct Watched<'a, D: Dice, O: Observer> {
+    pub dice: &'a mut D,
+    pub observer: &'a mut O,
+}
+
+impl<D: Dice, O: Observer> Dice for Watched<'_, D, O> {
+    const WATCHED: bool = O::ACTIVE;
+
+    fn roll(&mut self, sides: u32) -> u32 {
+        let face = self.dice.roll(sides);
+        self.observer.event(&Event::Die { sides, face });
+        face
+    }
+
+    fn d20(&mut self) -> u32 {
+        let face = self.dice.d20();
+        self.observer.event(&Event::Die { sides: 20, face });
+        face
+    }
+
+    fn roll_if(&mut self, take: bool, sides: u32) -> u32 {
+        // The wrapped dice decide whether an unused die is rolled (so the
+        // stream is the one the run used); only a used one is reported.
+        let face = self.dice.roll_if(take, sides);
+        if take {
+            self.observer.event(&Event::Die { sides, face });
+        }
+        face
+    }
+
+    fn note(&mut self, event: &Event) {
+        self.observer.event(event);
+    }
+}

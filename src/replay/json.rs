@@ -1,0 +1,180 @@
+//! A watched fight for tools: one JSON object per line. The first line
+//! describes the fight (`"event": "fight"`); then one line per event, each
+//! with `event` (its kind), `round`, and its fields, units by name with
+//! their side; the last is `"event": "end"`, then `"event": "tally"` with
+//! the fight's tally (what the run added for this fight).
+
+use serde_json::{json, Map, Value};
+
+use super::{Roster, Watched};
+use crate::engine::observe::{Event, NOBODY};
+
+/// The fight as JSON lines.
+pub fn json_lines(watched: &Watched, roster: &Roster) -> String {
+    let mut lines = Vec::with_capacity(watched.tape.events.len() + 2);
+    lines.push(json!({
+        "event": "fight",
+        "cell": watched.cell,
+        "cell_label": watched.cell_label,
+        "fight": watched.fight,
+        "seed": watched.seed,
+        "batch_size": watched.batch_size,
+        "batch": watched.fight / u64::from(watched.batch_size),
+        "sides": roster.sides,
+        "units": roster.units.iter().enumerate().map(|(i, _)| json!({
+            "unit": roster.unit(i as u8),
+            "side": roster.side(roster.units[i].1),
+        })).collect::<Vec<_>>(),
+        "distance_unit": roster.distance_unit,
+    }));
+    let mut round = 0u32;
+    for event in &watched.tape.events {
+        if let Event::Round { round: r } = *event {
+            round = r;
+        }
+        let mut object = fields(event, roster);
+        object.insert("round".into(), json!(round));
+        lines.push(Value::Object(object));
+    }
+    let tally = &watched.tape.tally;
+    let sides = roster.sides.len();
+    lines.push(json!({
+        "event": "tally",
+        "winner": watched.tape.outcome.winner.map(|s| roster.side(s)),
+        "rounds": watched.tape.outcome.rounds,
+        "damage": (0..sides).map(|s| json!({"side": roster.side(s as u8), "harm": tally.damage[s]})).collect::<Vec<_>>(),
+        "standing": (0..sides).map(|s| json!({"side": roster.side(s as u8), "units": tally.survivors[s]})).collect::<Vec<_>>(),
+    }));
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// An event's kind and fields, units by name (`unit`, `target`) with their
+/// sides (`side`, `target_side`).
+fn fields(event: &Event, roster: &Roster) -> Map<String, Value> {
+    let mut m = Map::new();
+    let mut put = |k: &str, v: Value| {
+        m.insert(k.to_string(), v);
+    };
+    let unit = |put: &mut dyn FnMut(&str, Value), key: &str, side_key: &str, u: u8| {
+        if u != NOBODY {
+            put(key, json!(roster.unit(u)));
+            put(side_key, json!(roster.side_of(u).map(|s| roster.side(s))));
+        }
+    };
+    match *event {
+        Event::Die { sides, face } => {
+            put("event", json!("die"));
+            put("sides", json!(sides));
+            put("face", json!(face));
+        }
+        Event::Initiative { unit: u, total } => {
+            put("event", json!("initiative"));
+            unit(&mut put, "unit", "side", u);
+            put("total", json!(total));
+        }
+        Event::Round { .. } => put("event", json!("round")),
+        Event::Turn { unit: u } => {
+            put("event", json!("turn"));
+            unit(&mut put, "unit", "side", u);
+        }
+        Event::Target { unit: u, target } => {
+            put("event", json!("target"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+        }
+        Event::Check {
+            unit: u,
+            target,
+            rule,
+            roll,
+            modifier,
+            need,
+            passed,
+        } => {
+            put("event", json!("check"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("rule", json!(rule));
+            put("roll", json!(roll));
+            put("modifier", json!(modifier));
+            put("total", json!(roll + modifier));
+            put("need", json!(need));
+            put("passed", json!(passed));
+        }
+        Event::Roll {
+            unit: u,
+            target,
+            rule,
+            total,
+        } => {
+            put("event", json!("roll"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("rule", json!(rule));
+            put("total", json!(total));
+        }
+        Event::Harm {
+            unit: u,
+            target,
+            amount,
+            left,
+            max,
+        } => {
+            put("event", json!("harm"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("amount", json!(amount));
+            put("left", json!(left));
+            put("max", json!(max));
+        }
+        Event::Note {
+            unit: u,
+            target,
+            what,
+        } => {
+            put("event", json!("note"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("what", json!(what));
+        }
+        Event::Moved { unit: u, from, to } => {
+            put("event", json!("moved"));
+            unit(&mut put, "unit", "side", u);
+            put("from", json!(from));
+            put("to", json!(to));
+        }
+        Event::Condition {
+            unit: u,
+            condition,
+            gained,
+        } => {
+            put("event", json!(if gained { "gained" } else { "lost" }));
+            unit(&mut put, "unit", "side", u);
+            put("condition", json!(condition.name()));
+        }
+        Event::Out { unit: u } => {
+            put("event", json!("out"));
+            unit(&mut put, "unit", "side", u);
+        }
+        Event::Back { unit: u } => {
+            put("event", json!("back"));
+            unit(&mut put, "unit", "side", u);
+        }
+        Event::End {
+            winner,
+            rounds,
+            cause,
+        } => {
+            put("event", json!("end"));
+            put("winner", json!(winner.map(|s| roster.side(s))));
+            put("rounds", json!(rounds));
+            put("cause", json!(cause.name()));
+        }
+    }
+    m
+}

@@ -1,0 +1,66 @@
+//! `fights.md`: fights of the baseline cell told turn by turn (a typical one
+//! and an upset, as `skirmish replay --pick` finds them), so a reader of the
+//! report sees how a fight goes without running anything. The text of each
+//! fight is the replay's own narration; this module only lays it out.
+//!
+//! Contains nothing volatile: the fights are a pure function of the seed.
+
+use crate::report::model::Report;
+use crate::results::Streams;
+
+/// `fights.md` as text.
+pub(crate) fn render(report: &Report) -> String {
+    let info = report.info;
+    let mut md = format!("# {}: fights turn by turn\n\n", info.name);
+    if report.fights.is_empty() {
+        md.push_str("No fights were told for this report.\n");
+        return md;
+    }
+    md.push_str(
+        "Each fight below is one the run fought and counted in its tables: the same \
+         dice, in the same order. Every die is shown in brackets on the line of the roll it \
+         made (`[d20 14]`). Under each heading is the command that shows it on a terminal \
+         (add `--json` for one JSON object per event).\n\n",
+    );
+    let streams = match info.streams {
+        Streams::Common => "",
+        Streams::Independent => " --independent-streams",
+    };
+    for shown in report.fights {
+        let pick = capitalised(&shown.pick);
+        match shown.fight {
+            Some(k) => {
+                md.push_str(&format!(
+                    "## {pick} fight: cell {}, fight {k}\n\n",
+                    shown.cell
+                ));
+                md.push_str(&format!(
+                    "    skirmish replay <scenario file> --fights {} --seed {}{streams} --cell {} \
+                     --fight {k}\n\n",
+                    info.fights, info.seed, shown.cell
+                ));
+                md.push_str("```text\n");
+                md.push_str(&shown.text);
+                if !shown.text.ends_with('\n') {
+                    md.push('\n');
+                }
+                md.push_str("```\n\n");
+            }
+            None => {
+                md.push_str(&format!("## {pick} fight: cell {}\n\n", shown.cell));
+                md.push_str(&format!("{}\n\n", shown.text.trim()));
+            }
+        }
+    }
+    md.truncate(md.trim_end().len());
+    md.push('\n');
+    md
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
