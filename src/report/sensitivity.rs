@@ -185,7 +185,11 @@ mod tests {
             setups: Vec::new(),
         };
         SensitivityResults {
-            run: RunResults { scenario, cells },
+            run: RunResults {
+                scenario,
+                cells,
+                fights: Vec::new(),
+            },
             base_label: "base scenario".to_owned(),
             stats: infos,
         }
