@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{anyhow, Context};
+use anyhow::anyhow;
 use clap::Args;
 
 use super::{progress, Failure};
@@ -145,14 +145,7 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     };
     let side = sides[side_index].to_string();
 
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        builder = builder.num_threads(t as usize);
-    }
-    let pool = builder
-        .build()
-        .context("cannot start the worker threads")
-        .map_err(Failure::Other)?;
+    let pool = super::worker_pool(args.threads)?;
     let fights = args.fights.unwrap_or(s.fights);
     let seed = args.seed.unwrap_or(s.seed);
     let bar = progress::fights_bar(
@@ -242,24 +235,12 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         },
     );
     println!("{}: {}", s.name, report::answer(&results));
-    if args.check {
-        let rendered = report::render(&results)
-            .context("rendering the balance report")
-            .map_err(Failure::Other)?;
-        let checked = crate::report::compare(Kind::Balance, &rendered, &dir)
-            .with_context(|| format!("reading {}", dir.display()))
-            .map_err(Failure::Other)?;
-        return Ok(
-            if super::run::print_check(&s.name, &dir, &timing, &checked) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            },
-        );
-    }
-    report::write(&results, &dir)
-        .with_context(|| format!("writing the balance report of {}", s.source.path))
-        .map_err(Failure::Other)?;
-    println!("{}: {timing} → {}", s.name, dir.display());
-    Ok(ExitCode::SUCCESS)
+    super::write_or_check(
+        Kind::Balance,
+        report::render(&results),
+        &s.name,
+        &dir,
+        &timing,
+        args.check,
+    )
 }

@@ -249,6 +249,49 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The pool of `threads` worker threads (default: one per core) a command
+/// simulates on.
+pub(crate) fn worker_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        builder = builder.num_threads(usize::from(t));
+    }
+    builder
+        .build()
+        .context("cannot start the worker threads")
+        .map_err(Failure::Other)
+}
+
+/// Writes a rendered report of `kind` to `dir` and says so, or with
+/// `check` compares it with the one there (exit 1 if it differs).
+pub(crate) fn write_or_check(
+    kind: Kind,
+    rendered: Result<Vec<crate::report::ReportFile>, crate::report::ReportError>,
+    name: &str,
+    dir: &Path,
+    timing: &str,
+    check: bool,
+) -> Result<ExitCode, Failure> {
+    let files = rendered
+        .with_context(|| format!("rendering the {} report", kind.label()))
+        .map_err(Failure::Other)?;
+    if check {
+        let checked = crate::report::compare(kind, &files, dir)
+            .with_context(|| format!("reading {}", dir.display()))
+            .map_err(Failure::Other)?;
+        return Ok(if run::print_check(name, dir, timing, &checked) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+    crate::report::write_files(kind, &files, dir)
+        .with_context(|| format!("writing the {} report of {name}", kind.label()))
+        .map_err(Failure::Other)?;
+    println!("{name}: {timing} → {}", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Load and compile every file; any error stops everything before anything
 /// is simulated or written.
 pub(crate) fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Plan)>, Failure> {

@@ -188,14 +188,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             output::preflight(Kind::Run, &args.out.join(&s.name), &inputs)?;
         }
     }
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        builder = builder.num_threads(t as usize);
-    }
-    let pool = builder
-        .build()
-        .context("cannot start the worker threads")
-        .map_err(Failure::Other)?;
+    let pool = super::worker_pool(args.threads)?;
     let signals = super::signals::Signals::install()
         .context("cannot handle Ctrl-C")
         .map_err(Failure::Other)?;

@@ -105,14 +105,7 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let cells = sens.cells.len();
     let plan = plan_cells(&sens.scenario, sens.cells)?;
 
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = args.threads {
-        builder = builder.num_threads(t as usize);
-    }
-    let pool = builder
-        .build()
-        .context("cannot start the worker threads")
-        .map_err(Failure::Other)?;
+    let pool = super::worker_pool(args.threads)?;
     let bar = progress::fights_bar(
         plan.total_fights(fights),
         progress::Total::Exact,
@@ -151,26 +144,14 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
         s.name, results.base_label
     );
     print!("{table}");
-    if args.check {
-        let rendered = report::render(&results)
-            .context("rendering the sensitivity report")
-            .map_err(Failure::Other)?;
-        let checked = crate::report::compare(Kind::Sensitivity, &rendered, &dir)
-            .with_context(|| format!("reading {}", dir.display()))
-            .map_err(Failure::Other)?;
-        return Ok(
-            if super::run::print_check(&s.name, &dir, &timing, &checked) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            },
-        );
-    }
-    report::write(&results, &dir)
-        .with_context(|| format!("writing the sensitivity report of {}", s.source.path))
-        .map_err(Failure::Other)?;
-    println!("{}: {timing} → {}", s.name, dir.display());
-    Ok(ExitCode::SUCCESS)
+    super::write_or_check(
+        Kind::Sensitivity,
+        report::render(&results),
+        &s.name,
+        &dir,
+        &timing,
+        args.check,
+    )
 }
 
 /// The stats as the report sees them: sides by index, subjects numbered.
