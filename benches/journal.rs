@@ -6,7 +6,9 @@
 //! aggregates); the difference is the journal file: formatting, appending,
 //! the fsync every second and the compactions.
 //!
-//! Run: `cargo bench --bench journal`. Report the ratio on/off.
+//! Run: `cargo bench --bench journal`. Report the ratio of `journal_on` to
+//! the mean of `journal_off` and `journal_off_again` (measured before and
+//! after it, so a drift of the machine over the run does not count).
 
 use std::sync::atomic::AtomicBool;
 
@@ -31,13 +33,14 @@ fn journal(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("journal");
     group.throughput(Throughput::Elements(p.total_fights(FIGHTS)));
-    group.bench_function("journal_off", |b| {
-        b.iter(|| {
-            let mut ledger = p.ledger(&work);
-            p.execute(&work, &mut ledger, None, &|_| {}, &never)
-                .expect("runs");
-        });
-    });
+    let off = || {
+        let mut ledger = p.ledger(&work);
+        p.execute(&work, &mut ledger, None, &|_| {}, &never)
+            .expect("runs");
+    };
+    // Off, on, off again: the machine drifts over a bench run (clock,
+    // other load); compare `journal_on` with both `journal_off` runs.
+    group.bench_function("journal_off", |b| b.iter(off));
     group.bench_function("journal_on", |b| {
         b.iter(|| {
             let (mut j, mut ledger, _) = Journal::open(&path, &header, true).expect("opens");
@@ -46,6 +49,7 @@ fn journal(c: &mut Criterion) {
             j.remove().expect("removes");
         });
     });
+    group.bench_function("journal_off_again", |b| b.iter(off));
     group.finish();
 }
 
