@@ -550,6 +550,11 @@ impl Plan {
                 }
             }
         }
+        if ledger.complete {
+            // Finished before this call (a finished journal opened again):
+            // nothing to add.
+            return Ok(Finish::Complete);
+        }
         ledger.complete = true;
         if let Some(j) = journal {
             // Appended, not rewritten: folding the ledger into the journal

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 use common::{read_report, skirmish_in, Sandbox, SMALL};
 
 /// The fixture with enough fights that a single-threaded run takes a few
-/// seconds: time to interrupt it. 4 cells × 250 batches of 4096.
-const FIGHTS: &str = "1024000";
+/// seconds even on a fast machine (journal lines show at the first sync,
+/// after a second): time to interrupt it. 4 cells × 1000 batches of 4096.
+const FIGHTS: &str = "4096000";
 
 fn long_args<'a>(file: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
@@ -332,9 +333,13 @@ fn shards_merge_to_the_single_run_report_at_any_number_of_shards() {
         // The shards stay: they are the cluster's output.
         assert!(files.iter().all(|f| sb.join(f).exists()));
     }
-    // A shard run again is already complete: nothing fought again.
+    // A shard run again is already complete: nothing fought again, and
+    // its journal is left byte for byte as it was.
+    let journal = sb.join("shards3/small.shard-2-of-3.journal");
+    let before = fs::read(&journal).expect("journal");
     let o = sb.run(&["run", file, "--out", "shards3", "--quiet", "--shard", "2/3"]);
     assert_eq!(o.code, 0, "{o:#?}");
+    assert_eq!(fs::read(&journal).expect("journal"), before);
     assert!(o.stderr.contains("holds the finished work"), "{}", o.stderr);
     assert!(o.stdout.contains(" 0 fights in"), "{}", o.stdout);
 }

@@ -197,9 +197,18 @@ impl Journal {
             }
             None => (ledger_for(header), Opened::Started),
         };
-        // Start from a clean file: the header and what the ledger holds, no
-        // torn line at the end to append after.
-        let out = write_whole(path, header, &mut ledger)?;
+        // A finished journal is left exactly as it is (a merge may be
+        // reading it); any other starts from a clean file: the header and
+        // what the ledger holds, no torn line at the end to append after.
+        let out = if ledger.complete {
+            let file = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(JournalError::io("cannot open", path))?;
+            BufWriter::new(file)
+        } else {
+            write_whole(path, header, &mut ledger)?
+        };
         Ok((
             Journal {
                 path: path.to_path_buf(),
