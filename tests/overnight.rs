@@ -238,6 +238,22 @@ fn sigint_and_sigterm_save_the_work_and_exit_130_and_143() {
 }
 
 #[test]
+fn ctrl_c_ends_a_check_at_once() {
+    // `--check` writes nothing and has nothing to save: SIGINT keeps its
+    // default action and ends the process.
+    let sb = Sandbox::new();
+    let file = sb.write("small.toml", SMALL);
+    let child = spawn(&sb, &long_args(file, "out", &["--check"]), &[]);
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "INT");
+    let start = Instant::now();
+    let (code, _, stderr) = finish(child);
+    assert_eq!(code, -1, "ended by the signal: {stderr}");
+    assert!(start.elapsed() < Duration::from_secs(1));
+    assert!(!sb.join("out").exists());
+}
+
+#[test]
 fn a_second_run_of_the_same_report_is_refused_while_the_first_runs() {
     let sb = Sandbox::new();
     let file = sb.write("small.toml", SMALL);

@@ -189,9 +189,18 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         }
     }
     let pool = super::worker_pool(args.threads)?;
-    let signals = super::signals::Signals::install()
-        .context("cannot handle Ctrl-C")
-        .map_err(Failure::Other)?;
+    // Only a journalled run has work to save on Ctrl-C; `--check` keeps the
+    // default, ending at once.
+    let signals = if args.check {
+        None
+    } else {
+        Some(
+            super::signals::Signals::install()
+                .context("cannot handle Ctrl-C")
+                .map_err(Failure::Other)?,
+        )
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
     let mut differs = false;
     for (s, p) in &plans {
         let work = Work {
@@ -267,7 +276,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                     &mut ledger,
                     Some(&mut journal),
                     &|n| bar.inc(n),
-                    signals.stop(),
+                    signals.as_ref().map_or(&never, |s| s.stop()),
                 )
             })
             .with_context(|| format!("running {}", s.source.path))
@@ -290,7 +299,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 grouped(total),
                 path.display()
             );
-            return Ok(ExitCode::from(signals.exit_code()));
+            return Ok(ExitCode::from(
+                signals.as_ref().map_or(130, |s| s.exit_code()),
+            ));
         }
         if let Some(file) = &args.export_batches {
             export(p, s, &mut ledger, file)?;
