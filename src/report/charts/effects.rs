@@ -9,29 +9,21 @@
 //! line at zero marks no change. Its size does not depend on the number of
 //! cells.
 
-use plotters::chart::ChartBuilder;
 use plotters::element::ErrorBar;
-use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color;
 
-use super::style::{
-    draw_legend, draw_title, house_mesh, render_png, series_colour, text, DARK_GREY, MAX_SIDE,
-    TICK_SIZE,
-};
+use super::ranked::{self, BOTTOM, TOP, WIDTH};
+use super::style::{render_png, series_colour, text, MAX_SIDE, TICK_SIZE};
 use crate::report::error::ReportError;
-use crate::report::labels::{cell_label, fixed, side_names, signed, truncate};
+use crate::report::labels::{cell_label, fixed, side_names, truncate};
 use crate::report::model::Report;
 
 /// How many cells the chart ranks.
 pub(crate) const RANKED: usize = 40;
 /// Height of one cell's row, width of the chart and of its label column.
 const ROW: u32 = 30;
-const WIDTH: u32 = 1400;
 const LABEL_WIDTH: u32 = 460;
-/// Title, subtitle and legend; axis and its title.
-const TOP: u32 = 104;
-const BOTTOM: u32 = 64;
 /// Longest cell label, in characters.
 const MAX_LABEL_CHARS: usize = 60;
 
@@ -85,63 +77,50 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Vec<u8>, Rep
         ),
         170,
     );
+    let frame = ranked::Frame {
+        title: &title,
+        subtitle: &subtitle,
+        sides: &sides,
+        rows: n,
+        reach,
+        x_desc: "change in win rate from the baseline",
+        label_width: LABEL_WIDTH,
+    };
+    let rows = n as f64;
     render_png(file, (WIDTH, height), |canvas| {
-        draw_title(canvas, &title, WIDTH)?;
-        let style = text(TICK_SIZE)
-            .color(&DARK_GREY)
-            .pos(Pos::new(HPos::Center, VPos::Top));
-        canvas.draw_text(&subtitle, &style, (WIDTH as i32 / 2, 44))?;
-        draw_legend(canvas, &sides, WIDTH, 84)?;
-        let (_, lower) = canvas.split_vertically(TOP - 8);
-        let rows = n as f64;
-        let mut chart = ChartBuilder::on(&lower)
-            .margin_right(30)
-            .margin_top(8)
-            .y_label_area_size(LABEL_WIDTH)
-            .x_label_area_size(BOTTOM - 8)
-            .build_cartesian_2d(-reach..reach, -0.5..(rows - 0.5))?;
-        house_mesh(&mut chart.configure_mesh())
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(9)
-            .x_label_formatter(&|v| signed(*v, 3))
-            .x_desc("change in win rate from the baseline")
-            .draw()?;
-        chart.draw_series(LineSeries::new(
-            [(0.0, -0.5), (0.0, rows - 0.5)],
-            DARK_GREY.mix(0.8),
-        ))?;
-        // Largest on top: rank r sits at y = rows − 1 − r.
-        let y_of = |rank: usize| rows - 1.0 - rank as f64;
-        for k in 0..sides.len() {
-            let spread = 0.5 / sides.len() as f64;
-            let offset = (k as f64 - (sides.len() as f64 - 1.0) / 2.0) * spread;
-            let style = series_colour(k).filled().stroke_width(2);
-            let bars = cells.iter().enumerate().filter_map(|(rank, &i)| {
-                let d = report.comparisons[i].win_rates.get(k)?;
-                Some(ErrorBar::new_horizontal(
-                    y_of(rank) - offset,
-                    d.ci.lo,
-                    d.estimate,
-                    d.ci.hi,
-                    style,
-                    8,
-                ))
-            });
-            chart.draw_series(bars)?;
-        }
-        let label = text(TICK_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
-        for (rank, &i) in cells.iter().enumerate() {
-            let (x, y) = chart.backend_coord(&(-reach, y_of(rank)));
-            let cell = &report.cells[i];
-            let first = report.summaries[i].wins.first().map_or(0.0, |p| p.estimate);
-            let text = format!(
-                "{} ({})",
-                truncate(&cell_label(cell), MAX_LABEL_CHARS),
-                fixed(first, 2)
-            );
-            canvas.draw_text(&text, &label, (x - 8, y))?;
-        }
-        Ok(())
+        ranked::draw(canvas, &frame, |chart| {
+            // Largest on top: rank r sits at y = rows − 1 − r.
+            let y_of = |rank: usize| rows - 1.0 - rank as f64;
+            for k in 0..sides.len() {
+                let spread = 0.5 / sides.len() as f64;
+                let offset = (k as f64 - (sides.len() as f64 - 1.0) / 2.0) * spread;
+                let style = series_colour(k).filled().stroke_width(2);
+                let bars = cells.iter().enumerate().filter_map(|(rank, &i)| {
+                    let d = report.comparisons[i].win_rates.get(k)?;
+                    Some(ErrorBar::new_horizontal(
+                        y_of(rank) - offset,
+                        d.ci.lo,
+                        d.estimate,
+                        d.ci.hi,
+                        style,
+                        8,
+                    ))
+                });
+                chart.draw_series(bars)?;
+            }
+            let label = text(TICK_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
+            for (rank, &i) in cells.iter().enumerate() {
+                let (x, y) = chart.backend_coord(&(-reach, y_of(rank)));
+                let cell = &report.cells[i];
+                let first = report.summaries[i].wins.first().map_or(0.0, |p| p.estimate);
+                let text = format!(
+                    "{} ({})",
+                    truncate(&cell_label(cell), MAX_LABEL_CHARS),
+                    fixed(first, 2)
+                );
+                canvas.draw_text(&text, &label, (x - 8, y))?;
+            }
+            Ok(())
+        })
     })
 }

@@ -8,18 +8,14 @@
 //! stat is in sensitivity.csv), so the chart's size is bounded whatever the
 //! number of stats and sides.
 
-use plotters::chart::ChartBuilder;
 use plotters::element::{ErrorBar, Rectangle};
-use plotters::series::LineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color;
 
-use super::style::{
-    draw_legend, draw_title, house_mesh, render_png, series_colour, text, DARK_GREY, MAX_SIDE,
-    TICK_SIZE,
-};
+use super::ranked::{self, BOTTOM, TOP, WIDTH};
+use super::style::{render_png, series_colour, text, MAX_SIDE, TICK_SIZE};
 use crate::report::error::ReportError;
-use crate::report::labels::{side_names, signed, truncate};
+use crate::report::labels::{side_names, truncate};
 use crate::report::model::SensitivityModel;
 use crate::report::names::SENSITIVITY_PNG;
 
@@ -28,11 +24,8 @@ pub(crate) const RANKED: usize = 40;
 /// Height of a row: a base plus a bar per side.
 const ROW_BASE: u32 = 12;
 const ROW_PER_SIDE: u32 = 10;
-const WIDTH: u32 = 1400;
 const LABEL_WIDTH: u32 = 440;
 /// Title, subtitle and legend; axis and its title.
-const TOP: u32 = 104;
-const BOTTOM: u32 = 64;
 /// Longest stat label, in characters.
 const MAX_LABEL_CHARS: usize = 56;
 
@@ -70,73 +63,60 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
         ),
         170,
     );
+    let frame = ranked::Frame {
+        title: &title,
+        subtitle: &subtitle,
+        sides: &sides,
+        rows: n,
+        reach,
+        x_desc: "change in win rate per step up",
+        label_width: LABEL_WIDTH,
+    };
+    let count = n as f64;
     render_png(SENSITIVITY_PNG, (WIDTH, height), |canvas| {
-        draw_title(canvas, &title, WIDTH)?;
-        let style = text(TICK_SIZE)
-            .color(&DARK_GREY)
-            .pos(Pos::new(HPos::Center, VPos::Top));
-        canvas.draw_text(&subtitle, &style, (WIDTH as i32 / 2, 44))?;
-        draw_legend(canvas, &sides, WIDTH, 84)?;
-        let (_, lower) = canvas.split_vertically(TOP - 8);
-        let count = n as f64;
-        let mut chart = ChartBuilder::on(&lower)
-            .margin_right(30)
-            .margin_top(8)
-            .y_label_area_size(LABEL_WIDTH)
-            .x_label_area_size(BOTTOM - 8)
-            .build_cartesian_2d(-reach..reach, -0.5..(count - 0.5))?;
-        house_mesh(&mut chart.configure_mesh())
-            .disable_y_mesh()
-            .y_labels(0)
-            .x_labels(9)
-            .x_label_formatter(&|v| signed(*v, 3))
-            .x_desc("change in win rate per step up")
-            .draw()?;
-        chart.draw_series(LineSeries::new(
-            [(0.0, -0.5), (0.0, count - 0.5)],
-            DARK_GREY.mix(0.8),
-        ))?;
-        // Largest on top: rank r sits at y = count − 1 − r; each side has a
-        // band of the row, the first side on top.
-        let y_of = |rank: usize| count - 1.0 - rank as f64;
-        let band = 0.8 / sides.len() as f64;
-        for k in 0..sides.len() {
-            let centre = |rank: usize| y_of(rank) + 0.4 - band * (k as f64 + 0.5);
-            let colour = series_colour(k);
-            let bars = rows.iter().enumerate().filter_map(|(rank, &i)| {
-                let d = m.effects[i].per_step[k]?;
-                let y = centre(rank);
-                Some(Rectangle::new(
-                    [(0.0, y - band * 0.35), (d.estimate, y + band * 0.35)],
-                    colour.mix(0.55).filled(),
-                ))
-            });
-            chart.draw_series(bars)?;
-            let whiskers = rows.iter().enumerate().filter_map(|(rank, &i)| {
-                let d = m.effects[i].per_step[k]?;
-                Some(ErrorBar::new_horizontal(
-                    centre(rank),
-                    d.ci.lo,
-                    d.estimate,
-                    d.ci.hi,
-                    colour.filled().stroke_width(2),
-                    6,
-                ))
-            });
-            chart.draw_series(whiskers)?;
-        }
-        let label = text(TICK_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
-        for (rank, &i) in rows.iter().enumerate() {
-            let (x, y) = chart.backend_coord(&(-reach, y_of(rank)));
-            let stat = &m.results.stats[i];
-            let what = if m.effects[i].per_step.iter().all(Option::is_none) {
-                "not stepped".to_owned()
-            } else {
-                stat.value.clone()
-            };
-            let text = format!("{} ({what})", truncate(&stat.label, MAX_LABEL_CHARS));
-            canvas.draw_text(&text, &label, (x - 8, y))?;
-        }
-        Ok(())
+        ranked::draw(canvas, &frame, |chart| {
+            // Largest on top: rank r sits at y = count − 1 − r; each side has a
+            // band of the row, the first side on top.
+            let y_of = |rank: usize| count - 1.0 - rank as f64;
+            let band = 0.8 / sides.len() as f64;
+            for k in 0..sides.len() {
+                let centre = |rank: usize| y_of(rank) + 0.4 - band * (k as f64 + 0.5);
+                let colour = series_colour(k);
+                let bars = rows.iter().enumerate().filter_map(|(rank, &i)| {
+                    let d = m.effects[i].per_step[k]?;
+                    let y = centre(rank);
+                    Some(Rectangle::new(
+                        [(0.0, y - band * 0.35), (d.estimate, y + band * 0.35)],
+                        colour.mix(0.55).filled(),
+                    ))
+                });
+                chart.draw_series(bars)?;
+                let whiskers = rows.iter().enumerate().filter_map(|(rank, &i)| {
+                    let d = m.effects[i].per_step[k]?;
+                    Some(ErrorBar::new_horizontal(
+                        centre(rank),
+                        d.ci.lo,
+                        d.estimate,
+                        d.ci.hi,
+                        colour.filled().stroke_width(2),
+                        6,
+                    ))
+                });
+                chart.draw_series(whiskers)?;
+            }
+            let label = text(TICK_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
+            for (rank, &i) in rows.iter().enumerate() {
+                let (x, y) = chart.backend_coord(&(-reach, y_of(rank)));
+                let stat = &m.results.stats[i];
+                let what = if m.effects[i].per_step.iter().all(Option::is_none) {
+                    "not stepped".to_owned()
+                } else {
+                    stat.value.clone()
+                };
+                let text = format!("{} ({what})", truncate(&stat.label, MAX_LABEL_CHARS));
+                canvas.draw_text(&text, &label, (x - 8, y))?;
+            }
+            Ok(())
+        })
     })
 }
