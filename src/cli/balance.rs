@@ -53,21 +53,11 @@ pub(super) struct BalanceArgs {
     /// --to minus --from).
     #[arg(long)]
     tolerance: Option<f64>,
-    /// Fights per probe (default: the scenario's `fights`).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_fights)]
-    fights: Option<u64>,
-    /// Random seed (overrides the scenario's `seed`).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    #[command(flatten)]
+    sim: super::Simulation,
     /// Folder the report goes in, as `<name>-balance/`.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
     /// Re-run the search and compare with the report already in --out
     /// instead of writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
@@ -145,14 +135,14 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     };
     let side = sides[side_index].to_string();
 
-    let pool = super::worker_pool(args.threads)?;
-    let fights = args.fights.unwrap_or(s.fights);
-    let seed = args.seed.unwrap_or(s.seed);
+    let pool = super::worker_pool(args.sim.threads)?;
+    let fights = args.sim.fights.unwrap_or(s.fights);
+    let seed = args.sim.seed.unwrap_or(s.seed);
     let bar = progress::fights_bar(
         balance::max_probes(from, to, domain).saturating_mul(fights),
         progress::Total::AtMost,
         &format!("{} balance", s.name),
-        args.quiet,
+        args.sim.quiet,
     );
     let started = Instant::now();
     let probe = |value: f64| -> Result<crate::analysis::Proportion, ScenarioError> {

@@ -71,12 +71,12 @@ enum Command {
     },
 }
 
+/// The options of every command that simulates a scenario's cells
+/// (`run`, `balance`, `sensitivity`).
 #[derive(Args, Debug)]
-pub(crate) struct RunArgs {
-    /// Scenario files (TOML).
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Fights per matrix cell (overrides the scenario's `fights`).
+pub(crate) struct Simulation {
+    /// Fights per cell, or per probe of `balance` (overrides the scenario's
+    /// `fights`).
     #[arg(long, allow_negative_numbers = true, value_parser = parse_fights)]
     fights: Option<u64>,
     /// Random seed (overrides the scenario's `seed`).
@@ -85,12 +85,21 @@ pub(crate) struct RunArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// Folder the reports go in, one subfolder per scenario name.
-    #[arg(long, default_value = "reports")]
-    out: PathBuf,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct RunArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    sim: Simulation,
+    /// Folder the reports go in, one subfolder per scenario name.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
     /// Re-simulate and compare with the report already in --out instead of
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]

@@ -175,7 +175,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         scenario::check_run_size(
             &s.source.path,
             p.cells.len(),
-            args.fights.unwrap_or(s.fights),
+            args.sim.fights.unwrap_or(s.fights),
             precise.then(|| args.max_fights.unwrap_or(s.max_fights)),
         )?;
     }
@@ -188,7 +188,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             output::preflight(Kind::Run, &args.out.join(&s.name), &inputs)?;
         }
     }
-    let pool = super::worker_pool(args.threads)?;
+    let pool = super::worker_pool(args.sim.threads)?;
     // Only a journalled run has work to save on Ctrl-C; `--check` keeps the
     // default, ending at once.
     let signals = if args.check {
@@ -205,7 +205,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     for (s, p) in &plans {
         let work = Work {
             budget: budget(args, s),
-            seed: args.seed.unwrap_or(s.seed),
+            seed: args.sim.seed.unwrap_or(s.seed),
             streams: if args.independent_streams {
                 Streams::Independent
             } else {
@@ -220,7 +220,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             Budget::Precision { .. } => progress::Total::AtMost,
             Budget::Fights(_) => progress::Total::Exact,
         };
-        let bar = progress::fights_bar(p.shard_fights(&work), kind, &s.name, args.quiet);
+        let bar = progress::fights_bar(p.shard_fights(&work), kind, &s.name, args.sim.quiet);
         let started = Instant::now();
         if args.check {
             let results =
@@ -351,7 +351,7 @@ fn precision(args: &RunArgs, s: &Scenario) -> Option<f64> {
 
 /// How many fights each cell of `s` gets under `args`.
 fn budget(args: &RunArgs, s: &Scenario) -> Budget {
-    let fights = args.fights.unwrap_or(s.fights);
+    let fights = args.sim.fights.unwrap_or(s.fights);
     match precision(args, s) {
         None => Budget::Fights(fights),
         Some(target) => Budget::Precision {

@@ -40,21 +40,11 @@ pub(super) struct SensitivityArgs {
     /// (repeatable; axes not named keep the baseline cell's value).
     #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
     where_: Vec<(String, String)>,
-    /// Fights per cell (default: the scenario's `fights`).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_fights)]
-    fights: Option<u64>,
-    /// Random seed (overrides the scenario's `seed`).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::parse_seed)]
-    seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    #[command(flatten)]
+    sim: super::Simulation,
     /// Folder the report goes in, as `<name>-sensitivity/`.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
     /// Re-run and compare with the report already in --out instead of
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
@@ -94,8 +84,8 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
             s.rules
         )));
     }
-    let fights = args.fights.unwrap_or(s.fights);
-    let seed = args.seed.unwrap_or(s.seed);
+    let fights = args.sim.fights.unwrap_or(s.fights);
+    let seed = args.sim.seed.unwrap_or(s.seed);
     scenario::check_run_size(&s.source.path, sens.cells.len(), fights, None)?;
     let dir = args.out.join(report::folder_name(&s.name));
     if !args.check {
@@ -105,12 +95,12 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let cells = sens.cells.len();
     let plan = plan_cells(&sens.scenario, sens.cells)?;
 
-    let pool = super::worker_pool(args.threads)?;
+    let pool = super::worker_pool(args.sim.threads)?;
     let bar = progress::fights_bar(
         plan.total_fights(fights),
         progress::Total::Exact,
         &format!("{} sensitivity", s.name),
-        args.quiet,
+        args.sim.quiet,
     );
     let started = Instant::now();
     let run = pool.install(|| {
