@@ -15,10 +15,14 @@
 //! ratio: these machines are noisy, ratios travel better than absolutes.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use skirmish::dice::{Dice, RngDice};
+use skirmish::dice::RngDice;
 use skirmish::engine::{Fight, Tally};
 use skirmish::rules::{Dicestep, Escalation, Osr, Ruleset, Thrum, Trenches};
 use skirmish::scenario::compile::compile_str;
+
+#[path = "common/bare_duel.rs"]
+mod bare;
+use bare::bare_duel;
 
 const FIGHTS: u32 = 4096;
 
@@ -27,33 +31,6 @@ fn scenario<R: Ruleset>(path: &str) -> skirmish::engine::Encounter<R> {
     compile_str::<R>(&text)
         .expect("scenario compiles")
         .encounter
-}
-
-/// The reference duel, written out by hand.
-fn bare_duel(dice: &mut RngDice, fights: u32) -> u32 {
-    let mut first_wins = 0;
-    for _ in 0..fights {
-        let mut hp = [30i32, 30];
-        // d20 + 1 initiative, ties to the first roller.
-        let (a, b) = (dice.d20(), dice.d20());
-        let mut turn = usize::from(b > a);
-        loop {
-            let nat = dice.d20();
-            if nat != 1 && (nat == 20 || nat + 5 >= 16) {
-                let mut dmg = dice.roll(8) as i32 + 3;
-                if nat == 20 {
-                    dmg += dice.roll(8) as i32;
-                }
-                hp[1 - turn] -= dmg;
-                if hp[1 - turn] <= 0 {
-                    first_wins += u32::from(turn == 0);
-                    break;
-                }
-            }
-            turn = 1 - turn;
-        }
-    }
-    first_wins
 }
 
 fn kernel(c: &mut Criterion) {

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
-use crate::engine::observe::Recorder;
+use crate::engine::observe::{DiceCount, Recorder};
 use crate::engine::{BatchStat, Encounter, Fight, Outcome, Tally};
 use crate::journal::{
     Grouping, Header, Journal, JournalError, Ledger, LedgerError, Line, Record, Shard,
@@ -111,6 +111,9 @@ trait Simulate: Send + Sync {
         batches: &[(u64, u32)],
         visit: &mut dyn FnMut(Outcome) -> bool,
     );
+    /// Dice the rules read in the first `fights` fights of the batch on
+    /// `stream` (counted by an observer: the fights are the run's).
+    fn count_dice(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> u64;
 }
 
 struct Cells<R: Ruleset> {
@@ -118,6 +121,18 @@ struct Cells<R: Ruleset> {
 }
 
 impl<R: Ruleset> Simulate for Cells<R> {
+    fn count_dice(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> u64 {
+        let enc = &self.encounters[cell];
+        let mut dice = RngDice::for_batch(seed, stream);
+        let mut fight = Fight::<R>::new();
+        let mut count = DiceCount::default();
+        fight.prepare(enc);
+        for _ in 0..fights {
+            fight.next_fight_watched(enc, &mut dice, &mut count);
+        }
+        count.dice
+    }
+
     fn batch(&self, cell: usize, seed: u64, batch: u64, fights: u32, tally: &mut Tally) {
         let mut dice = RngDice::for_batch(seed, batch);
         let mut fight = Fight::<R>::new();
@@ -800,6 +815,15 @@ impl Cursor {
 }
 
 impl Plan {
+    /// Dice the rules read in the first `fights` fights of every cell of a
+    /// run with `seed` (one batch of `fights` per cell, on common streams):
+    /// the cost table's dice per fight (`benches/cost.rs`).
+    pub fn count_dice(&self, seed: u64, fights: u32) -> u64 {
+        (0..self.cells.len())
+            .map(|cell| self.sim.count_dice(cell, seed, 0, fights))
+            .sum()
+    }
+
     /// Fight `fight` (0-based) of cell `cell` of a run with `seed`, batches
     /// of `size` and `streams`, fought again exactly as the run fought it
     /// (batch `fight / size`, after the fights before it in that batch),

@@ -156,6 +156,25 @@ impl Observer for Recorder {
     }
 }
 
+/// An observer that only counts the dice the rules read: the cost table's
+/// "dice per fight" (`benches/cost.rs`), so that a fight's cost can be put
+/// per die.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiceCount {
+    pub dice: u64,
+}
+
+impl Observer for DiceCount {
+    const ACTIVE: bool = true;
+
+    #[inline]
+    fn event(&mut self, event: &Event) {
+        if let Event::Die { .. } = event {
+            self.dice += 1;
+        }
+    }
+}
+
 /// Dice with an observer: every die read is reported as [`Event::Die`] and
 /// every [`Dice::note`] goes to the observer. Rolls the same dice, in the
 /// same order, as the dice it wraps.

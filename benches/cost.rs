@@ -1,0 +1,292 @@
+//! The cost table: what a fight of every example scenario costs, and how
+//! close the duel comes to a bare hand-written loop.
+//!
+//! Run: `cargo bench --bench cost` (add `-- --quick` for a rough table in a
+//! fraction of the time, or scenario names to measure only those). It
+//! prints Markdown: the README's cost table is this output.
+//!
+//! For each `scenarios/*.toml`, every cell of its matrix, through the same
+//! path `skirmish run` takes (batches on a rayon pool, the ledger, the
+//! results), with the scenario's seed:
+//! - **dice per fight**: the dice the rules read, counted by an observer
+//!   ([`skirmish::engine::observe::DiceCount`]) over the first fights of
+//!   every cell;
+//! - **fights/s per thread**: fights per second of wall time on a pool of 1
+//!   thread; **ns per die** follows from it;
+//! - **instructions per fight**: counted by `valgrind --tool=callgrind`
+//!   inside the batch function (the kernel, per batch set-up included; the
+//!   ledger not), the same count on any machine and under any load
+//!   (`perf stat` has no instruction counter on these virtual machines);
+//! - **2 threads / 1 thread**: fights/s on a pool of 2 threads over
+//!   fights/s on 1.
+//!
+//! Each timing is the fastest of three runs, the thread counts alternated so
+//! that a slow spell of the machine hits both (the fastest run is the one
+//! least disturbed by the rest of the machine). Runs are sized to take
+//! about a second on one thread.
+//!
+//! Then the duel against the bare loop (`common/bare_duel.rs`), in the same
+//! run: the bare loop, the duel's base cell through the kernel alone
+//! (`Fight::run_into`), and the same cell through the runner.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use skirmish::dice::RngDice;
+use skirmish::engine::{Fight, Tally};
+use skirmish::rules::Trenches;
+use skirmish::run::{plan, plan_cells, Plan};
+use skirmish::scenario::{self, compile::compile_str, Scenario};
+
+#[path = "common/bare_duel.rs"]
+mod bare;
+
+/// The function callgrind counts in: every batch of every ruleset.
+const BATCH_FUNCTION: &str = "*Simulate>::batch";
+/// Fights per cell counted for dice per fight.
+const DICE_SAMPLE: u32 = 2000;
+
+struct Settings {
+    /// Wall time a one-thread run aims for.
+    target: Duration,
+    /// Time a run under callgrind aims for, natively.
+    counted: Duration,
+    repeats: usize,
+    only: Vec<String>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Internal: the process callgrind runs (see `instructions`).
+    if let Some(at) = args.iter().position(|a| a == "--simulate-only") {
+        let path = PathBuf::from(&args[at + 1]);
+        let fights: u64 = args[at + 2].parse().expect("fights");
+        let (_, plan) = load(&path);
+        let seed = plan.info.seed;
+        on_threads(1, || plan.run(fights, seed, &|_| {}));
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let settings = Settings {
+        target: Duration::from_millis(if quick { 200 } else { 1000 }),
+        counted: Duration::from_millis(if quick { 5 } else { 20 }),
+        repeats: if quick { 1 } else { 3 },
+        only: args
+            .iter()
+            .filter(|a| !a.starts_with("--"))
+            .cloned()
+            .collect(),
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir("scenarios")
+        .expect("run from the repository root (cargo bench does)")
+        .map(|e| e.expect("scenarios entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    let valgrind = Command::new("valgrind").arg("--version").output().is_ok();
+
+    println!("Machine: {}; {} hardware threads.", cpu_name(), threads());
+    println!();
+    println!(
+        "| scenario | ruleset | cells | dice per fight | fights/s per thread | ns per die | instructions per fight | 2 threads / 1 |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    for path in &paths {
+        let (scenario, plan) = load(path);
+        if !settings.only.is_empty() && !settings.only.contains(&scenario.name) {
+            continue;
+        }
+        let row = measure(path, &plan, &settings, valgrind);
+        println!(
+            "| `{}` | {} | {} | {:.1} | {} | {:.2} | {} | {:.2}× |",
+            scenario.name,
+            plan.info.rules,
+            plan.cells.len(),
+            row.dice_per_fight,
+            thousands(row.per_thread),
+            1e9 / (row.per_thread * row.dice_per_fight),
+            row.instructions
+                .map_or_else(|| "n/a (no valgrind)".to_string(), thousands),
+            row.two / row.per_thread,
+        );
+    }
+    if settings.only.is_empty() || settings.only.iter().any(|o| o == "duel") {
+        println!();
+        duel_against_bare_loop(&settings);
+    }
+}
+
+struct Row {
+    dice_per_fight: f64,
+    per_thread: f64,
+    two: f64,
+    instructions: Option<f64>,
+}
+
+fn measure(path: &Path, plan: &Plan, settings: &Settings, valgrind: bool) -> Row {
+    let cells = plan.cells.len() as u64;
+    let seed = plan.info.seed;
+    let dice = plan.count_dice(seed, DICE_SAMPLE);
+    let dice_per_fight = dice as f64 / (cells * u64::from(DICE_SAMPLE)) as f64;
+
+    // Calibrate: a small run on one thread, then size the runs from it.
+    let probe = 2_000u64;
+    let rate = fights_per_second(plan, 1, probe);
+    let per_cell =
+        |time: Duration| -> u64 { ((rate * time.as_secs_f64()) as u64 / cells).max(probe) };
+    let fights = per_cell(settings.target);
+    let (mut one, mut two) = (0f64, 0f64);
+    for _ in 0..settings.repeats {
+        one = one.max(fights_per_second(plan, 1, fights));
+        two = two.max(fights_per_second(plan, 2, fights));
+    }
+    let instructions = valgrind.then(|| {
+        let fights = per_cell(settings.counted).max(1000);
+        instructions(path, fights) / (fights * cells) as f64
+    });
+    Row {
+        dice_per_fight,
+        per_thread: one,
+        two,
+        instructions,
+    }
+}
+
+/// Fights per second of wall time of a whole run of `fights` per cell.
+fn fights_per_second(plan: &Plan, threads: usize, fights: u64) -> f64 {
+    let total = fights * plan.cells.len() as u64;
+    let seed = plan.info.seed;
+    let started = Instant::now();
+    on_threads(threads, || {
+        std::hint::black_box(plan.run(fights, seed, &|_| {}))
+    });
+    total as f64 / started.elapsed().as_secs_f64()
+}
+
+/// Instructions callgrind counts inside the batch function in a one-thread
+/// run of `fights` per cell of the scenario at `path` (this program, run
+/// again under valgrind with `--simulate-only`).
+fn instructions(path: &Path, fights: u64) -> f64 {
+    let me = std::env::current_exe().expect("this program's path");
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            &format!("--toggle-collect={BATCH_FUNCTION}"),
+        ])
+        .arg(me)
+        .arg("--simulate-only")
+        .arg(path)
+        .arg(fights.to_string())
+        .output()
+        .expect("valgrind runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "valgrind failed:\n{stderr}");
+    stderr
+        .lines()
+        .find_map(|l| l.split("Collected :").nth(1))
+        .and_then(|n| n.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no instruction count in valgrind's output:\n{stderr}"))
+}
+
+/// The bare loop, the duel's base cell through the kernel alone, and the
+/// same cell through the runner, one thread each, alternated.
+fn duel_against_bare_loop(settings: &Settings) {
+    let path = Path::new("scenarios/duel.toml");
+    let scenario = scenario::load(path).expect("duel scenario");
+    let base = scenario.cells().expect("cells").swap_remove(0);
+    let runner = plan_cells(&scenario, vec![base]).expect("duel plan");
+    let text = std::fs::read_to_string(path).expect("duel scenario");
+    let encounter = compile_str::<Trenches>(&text)
+        .expect("duel compiles")
+        .encounter;
+
+    const BATCH: u32 = 4096;
+    let rate = |mut fight_batch: Box<dyn FnMut()>| {
+        // Batches of 4096 until the target time, best of the repeats.
+        let started = Instant::now();
+        let mut batches = 0u64;
+        while started.elapsed() < settings.target {
+            fight_batch();
+            batches += 1;
+        }
+        (batches * u64::from(BATCH)) as f64 / started.elapsed().as_secs_f64()
+    };
+    let fights = (settings.target.as_secs_f64() * 5e6) as u64;
+    let (mut bare, mut kernel, mut run) = (0f64, 0f64, 0f64);
+    for _ in 0..settings.repeats {
+        let mut dice = RngDice::for_batch(1, 0);
+        bare = bare.max(rate(Box::new(move || {
+            std::hint::black_box(bare::bare_duel(&mut dice, BATCH));
+        })));
+        let mut dice = RngDice::for_batch(1, 0);
+        let mut fight = Fight::<Trenches>::new();
+        let mut tally = Tally::default();
+        let enc = &encounter;
+        kernel = kernel.max(rate(Box::new(move || {
+            fight.run_into(enc, &mut dice, BATCH, &mut tally);
+            std::hint::black_box(&tally);
+        })));
+        run = run.max(fights_per_second(&runner, 1, fights));
+    }
+    println!("| one thread | fights/s | of the bare loop |");
+    println!("|---|---:|---:|");
+    println!(
+        "| bare loop (`benches/common/bare_duel.rs`) | {} | 1.00 |",
+        thousands(bare)
+    );
+    println!(
+        "| `duel`'s base cell, kernel (`Fight::run_into`) | {} | {:.2} |",
+        thousands(kernel),
+        kernel / bare
+    );
+    println!(
+        "| `duel`'s base cell, runner (`skirmish run`'s path) | {} | {:.2} |",
+        thousands(run),
+        run / bare
+    );
+}
+
+fn load(path: &Path) -> (Scenario, Plan) {
+    let scenario = scenario::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let plan = plan(&scenario).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (scenario, plan)
+}
+
+fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(work)
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|n| n.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+/// `12345678.9` as `12,345,679`.
+fn thousands(x: f64) -> String {
+    let digits = format!("{:.0}", x);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
