@@ -942,48 +942,69 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     }
 
     /// The allowed enemy with the best score; ties broken at random.
+    // One loop per policy: the score is worked out inline, not through a
+    // `match` on the policy for every candidate.
     #[inline(never)]
     fn best_target(
         &mut self,
         policy: Targeting,
         allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {
-        let mut best = [0u8; MAX_UNITS];
-        let mut n_best = 0usize;
+        match policy {
+            Targeting::Nearest => {
+                self.best_by(allowed, |t, i| (-(t.distance(t.actor, i) as i64), 1))
+            }
+            Targeting::Weakest => self.best_by(allowed, |t, i| {
+                let (cur, max) = t.vitality(i);
+                (-cur, max)
+            }),
+            Targeting::Strongest => self.best_by(allowed, |t, i| t.vitality(i)),
+            // Not scored: `choose_target` sends these elsewhere.
+            Targeting::Random | Targeting::Focus => self.random_target(allowed),
+        }
+    }
+
+    /// The allowed enemy with the highest `score` (a fraction `(a, b)`,
+    /// `b > 0`); ties broken by a roll among the tied, in unit order.
+    #[inline(always)]
+    fn best_by(
+        &mut self,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
+        score: impl Fn(&Turn<'_, R, D>, usize) -> (i64, i64),
+    ) -> Option<usize> {
+        // The tied best as a bit set: in unit order, as they were found.
+        let mut best = 0u64;
         let mut best_score = (0i64, 1i64);
         for i in self.enemies() {
             if !allowed(self, i) {
                 continue;
             }
-            let score = self.score(policy, i);
-            // Compare fractions a/b with c/d as a*d with c*b (denominators > 0).
-            let order = if n_best == 0 {
+            let s = score(self, i);
+            // Compare fractions a/b with c/d as a*d with c*b.
+            let order = if best == 0 {
                 std::cmp::Ordering::Greater
             } else {
-                (score.0 * best_score.1).cmp(&(best_score.0 * score.1))
+                (s.0 * best_score.1).cmp(&(best_score.0 * s.1))
             };
             match order {
                 std::cmp::Ordering::Greater => {
-                    best[0] = i as u8;
-                    n_best = 1;
-                    best_score = score;
+                    best = 1 << i;
+                    best_score = s;
                 }
-                std::cmp::Ordering::Equal => {
-                    best[n_best] = i as u8;
-                    n_best += 1;
-                }
+                std::cmp::Ordering::Equal => best |= 1 << i,
                 std::cmp::Ordering::Less => {}
             }
         }
-        match n_best {
-            0 => None,
-            1 => Some(best[0] as usize),
-            k => {
-                let target = best[self.dice.roll(k as u32) as usize - 1] as usize;
-                self.note_target(target);
-                Some(target)
-            }
+        if best & best.wrapping_sub(1) == 0 {
+            // None or one: no roll.
+            return (best != 0).then(|| best.trailing_zeros() as usize);
         }
+        let pick = self.dice.roll(best.count_ones()) as usize - 1;
+        let target = Bits(best).nth(pick);
+        if let Some(target) = target {
+            self.note_target(target);
+        }
+        target
     }
 
     /// A watched fight hears which target a die just chose.
@@ -997,21 +1018,11 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         }
     }
 
-    /// A candidate's score under a policy, as a fraction (higher is better).
-    fn score(&self, policy: Targeting, i: usize) -> (i64, i64) {
-        match policy {
-            Targeting::Random | Targeting::Focus => (0, 1), // not scored: chosen at random
-            Targeting::Nearest => (-(self.distance(self.actor, i) as i64), 1),
-            Targeting::Weakest | Targeting::Strongest => {
-                let (cur, max) = R::vitality(&self.fight.units[i], &self.enc.units[i]);
-                let max = max.max(1) as i64;
-                if policy == Targeting::Weakest {
-                    (-(cur as i64), max)
-                } else {
-                    (cur as i64, max)
-                }
-            }
-        }
+    /// A unit's health as a fraction, `(current, max)` with `max ≥ 1`.
+    #[inline(always)]
+    fn vitality(&self, i: usize) -> (i64, i64) {
+        let (cur, max) = R::vitality(&self.fight.units[i], &self.enc.units[i]);
+        (cur as i64, max.max(1) as i64)
     }
 
     /// Book `amount` of harm dealt by the actor's side to `target` (call it
