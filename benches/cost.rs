@@ -28,6 +28,12 @@
 //! Then the duel against the bare loop (`common/bare_duel.rs`), in the same
 //! run: the bare loop, the duel's base cell through the kernel alone
 //! (`Fight::run_into`), and the same cell through the runner.
+//!
+//! Last, end to end: `skirmish run` of a 1,000-cell duel matrix (the duel
+//! with hp, attack and armour as three axes of ten values) at 10,000 and
+//! 100,000 fights a cell, report and charts included, against its pure
+//! simulation (every batch through the kernel on all threads, tallies
+//! summed, nothing else: `Plan::simulate`), with the run's peak memory.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -114,6 +120,10 @@ fn main() {
     if settings.only.is_empty() || settings.only.iter().any(|o| o == "duel") {
         println!();
         duel_against_bare_loop(&settings);
+    }
+    if settings.only.is_empty() || settings.only.iter().any(|o| o == "end-to-end") {
+        println!();
+        end_to_end(&settings);
     }
 }
 
@@ -289,4 +299,76 @@ fn thousands(x: f64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `skirmish run` of the 1,000-cell duel matrix against its pure
+/// simulation, at 10,000 and 100,000 fights a cell.
+fn end_to_end(settings: &Settings) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let duel = std::fs::read_to_string("scenarios/duel.toml").expect("duel scenario");
+    let base = duel.split("\n[matrix]").next().expect("text");
+    let text = format!(
+        "{}\n[matrix]\n{}\n{}\n{}\n",
+        base.replace("name = \"duel\"", "name = \"duel_matrix\""),
+        "\"units.fighter.hp\" = [12, 15, 18, 21, 24, 27, 30, 33, 36, 39]",
+        "\"weapons.longsword.attack\" = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]",
+        "\"units.fighter.armor\" = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]",
+    );
+    let path = dir.path().join("duel_matrix.toml");
+    std::fs::write(&path, text).expect("scenario written");
+    let (_, plan) = load(&path);
+    assert_eq!(plan.cells.len(), 1000);
+    let seed = plan.info.seed;
+    let threads = threads();
+    println!("| 1,000-cell duel matrix, {threads} threads | fights | pure simulation | end to end (report and charts included) | end to end / simulation | peak memory |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for per_cell in [10_000u64, 100_000] {
+        let mut simulation = f64::MAX;
+        let mut whole = f64::MAX;
+        let mut peak = 0u64;
+        for k in 0..settings.repeats {
+            let started = Instant::now();
+            on_threads(threads, || {
+                std::hint::black_box(plan.simulate(per_cell, seed))
+            });
+            simulation = simulation.min(started.elapsed().as_secs_f64());
+            let out = dir.path().join(format!("out-{per_cell}-{k}"));
+            let (wall, kb) = run_skirmish(&path, per_cell, &out);
+            whole = whole.min(wall);
+            peak = peak.max(kb);
+        }
+        println!(
+            "| {} fights a cell | {} | {:.2} s | {:.2} s | {:.2} | {:.0} MB |",
+            thousands(per_cell as f64),
+            thousands((per_cell * 1000) as f64),
+            simulation,
+            whole,
+            whole / simulation,
+            peak as f64 / 1024.0,
+        );
+    }
+}
+
+/// Wall time and peak resident memory (KB) of `skirmish run`.
+fn run_skirmish(path: &Path, fights: u64, out: &Path) -> (f64, u64) {
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .arg("run")
+        .arg(path)
+        .args(["--fights", &fights.to_string(), "--quiet", "--out"])
+        .arg(out)
+        .spawn()
+        .expect("skirmish starts");
+    let mut status = 0;
+    // SAFETY: a zeroed `rusage` is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to fill in; the
+    // child is not waited for again (`Child` does not wait when dropped).
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let wall = started.elapsed().as_secs_f64();
+    assert!(
+        waited > 0 && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "skirmish run failed"
+    );
+    (wall, usage.ru_maxrss as u64)
 }

@@ -815,6 +815,28 @@ impl Cursor {
 }
 
 impl Plan {
+    /// Fight every batch of a run of `fights` per cell on the current rayon
+    /// pool and only add up the tallies: the pure simulation a run's
+    /// end-to-end time is compared with (`benches/cost.rs`). No ledger, no
+    /// journal, no results.
+    pub fn simulate(&self, fights: u64, seed: u64) -> Tally {
+        let size = batch_size(fights);
+        let batches = fights.div_ceil(u64::from(size));
+        (0..self.cells.len() as u64 * batches)
+            .into_par_iter()
+            .map(|item| {
+                let (cell, b) = ((item / batches) as usize, item % batches);
+                let fights_here = (fights - b * u64::from(size)).min(u64::from(size)) as u32;
+                let mut tally = Tally::default();
+                self.sim.batch(cell, seed, b, fights_here, &mut tally);
+                tally
+            })
+            .reduce(Tally::default, |mut a, b| {
+                a += b;
+                a
+            })
+    }
+
     /// Dice the rules read in the first `fights` fights of every cell of a
     /// run with `seed` (one batch of `fights` per cell, on common streams):
     /// the cost table's dice per fight (`benches/cost.rs`).

@@ -5,14 +5,16 @@
 //! table (its counts and sums, under its cell and batch group) and a few
 //! rows of the *lengths* table (its fight-length histogram), and those rows
 //! are folded (`group_by` + `sum` in polars) into one row per (cell, group)
-//! and one per (cell, length) whenever enough have piled up. A cell has at
-//! most [`MAX_GROUPS`] groups: batch `b` of `B` is in group `b` while
-//! `B ≤ MAX_GROUPS`, else in group `⌊b·MAX_GROUPS/B⌋` (consecutive batches
-//! together), so the ledger's size, the journal's and the run's memory are
-//! bounded by the number of cells, not of fights. The groups are what the
-//! paired batch-means intervals are computed over; a group of consecutive
-//! batches is itself a batch of the same stream, so the intervals stay
-//! valid.
+//! and one per (cell, length) whenever enough have piled up. A cell of a
+//! run of a fixed number of fights has at most [`FIXED_GROUPS`] groups:
+//! batch `b` of `B` is in group `b` while `B ≤ FIXED_GROUPS`, else in group
+//! `⌊b·FIXED_GROUPS/B⌋` (consecutive batches together), so the ledger's
+//! size, the journal's and the run's memory depend on the number of cells,
+//! not of fights. Under a precision target, which cannot know in advance
+//! how many batches a cell will take, each batch is a group (at most
+//! [`MAX_GROUPS`]). The groups are what the paired batch-means intervals
+//! are computed over; a group of consecutive batches is itself a batch of
+//! the same stream, so the intervals stay valid.
 //!
 //! [`Ledger::results`] is the aggregation the report is computed from: per
 //! cell, the sums over its groups (`group_by(cell)`) and its fight-length
@@ -29,6 +31,11 @@ use crate::run::Budget;
 /// Most batch groups a cell keeps (and most batches a cell may have under
 /// a precision target, which cannot know in advance how to group them).
 pub const MAX_GROUPS: u64 = 4096;
+/// Most batch groups a cell of a run of a fixed number of fights keeps:
+/// its memory then stops growing with the fights from 64 batches (262,144
+/// fights a cell at the largest batch) on. 64 batch means give paired
+/// intervals 63 degrees of freedom, within 2% of the normal quantile.
+pub const FIXED_GROUPS: u64 = 64;
 /// Rows that may pile up before a fold, at least: a fold costs about the
 /// size of the folded table, so folding when the new rows outnumber the
 /// folded ones (and at least this many) keeps the cost per batch constant.
@@ -96,8 +103,8 @@ impl Ranges {
 }
 
 /// How batches map to groups: the number of batches per cell when it is
-/// known (a fixed number of fights), `None` under a precision target (at
-/// most [`MAX_GROUPS`] batches: one group each).
+/// known (a fixed number of fights: at most [`FIXED_GROUPS`] groups), `None`
+/// under a precision target (at most [`MAX_GROUPS`] batches: one group each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grouping(pub Option<u64>);
 
@@ -112,8 +119,8 @@ impl Grouping {
 
     pub fn group(self, batch: u64) -> u64 {
         match self.0 {
-            Some(n) if n > MAX_GROUPS => {
-                (u128::from(batch) * u128::from(MAX_GROUPS) / u128::from(n)) as u64
+            Some(n) if n > FIXED_GROUPS => {
+                (u128::from(batch) * u128::from(FIXED_GROUPS) / u128::from(n)) as u64
             }
             _ => batch,
         }
@@ -575,7 +582,7 @@ mod tests {
             .flat_map(|c| (0..batches).map(move |b| record(c, b)))
             .collect();
         let expected = direct(&records, 3, grouping);
-        assert_eq!(expected[0].1.len() as u64, MAX_GROUPS);
+        assert_eq!(expected[0].1.len() as u64, FIXED_GROUPS);
         // Scrambled arrival order (a fixed permutation).
         let n = records.len();
         for i in 0..n {
@@ -588,12 +595,12 @@ mod tests {
                 ledger.fold().expect("folds");
             }
         }
-        // The folded table stays bounded by cells × MAX_GROUPS.
-        assert!(ledger.groups().expect("folds").height() as u64 <= 3 * MAX_GROUPS);
+        // The folded table stays bounded by cells × FIXED_GROUPS.
+        assert!(ledger.groups().expect("folds").height() as u64 <= 3 * FIXED_GROUPS);
         assert_eq!(ledger.results().expect("aggregates"), expected);
         // Written out as journal lines and read back: the same.
         let lines = ledger.lines().expect("lines");
-        assert!(lines.len() as u64 <= 3 * MAX_GROUPS + 3 * 2 + 3 + 2);
+        assert!(lines.len() as u64 <= 3 * FIXED_GROUPS + 3 * 2 + 3 + 2);
         let mut back = Ledger::new(3, 2, 1, grouping);
         for line in lines {
             back.apply(line).expect("applies");
@@ -660,13 +667,20 @@ mod tests {
     }
 
     #[test]
-    fn grouping_is_identity_up_to_max_groups_then_consecutive() {
-        assert_eq!(Grouping(Some(4096)).group(4095), 4095);
+    fn grouping_is_identity_up_to_fixed_groups_then_consecutive() {
+        assert_eq!(Grouping(Some(64)).group(63), 63);
+        // Precision runs: one group per batch, however many.
         assert_eq!(Grouping(None).group(4095), 4095);
-        let g = Grouping(Some(8192));
+        let g = Grouping(Some(128));
         assert_eq!(
-            (g.group(0), g.group(1), g.group(2), g.group(8191)),
-            (0, 0, 1, 4095)
+            (g.group(0), g.group(1), g.group(2), g.group(127)),
+            (0, 0, 1, 63)
         );
+        // Uneven: 100 batches in 64 groups of one or two consecutive
+        // batches, every group used, in order.
+        let g = Grouping(Some(100));
+        let groups: Vec<u64> = (0..100).map(|b| g.group(b)).collect();
+        assert!(groups.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!((groups[0], groups[99]), (0, 63));
     }
 }

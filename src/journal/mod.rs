@@ -26,5 +26,5 @@ mod record;
 
 pub use file::{fights_done, read, Journal, JournalError, Opened, SYNC_EVERY};
 pub use header::{fingerprint, program, Header, Shard};
-pub use ledger::{Grouping, Ledger, LedgerError, Ranges, MAX_GROUPS};
+pub use ledger::{Grouping, Ledger, LedgerError, Ranges, FIXED_GROUPS, MAX_GROUPS};
 pub use record::{Line, Record};

@@ -1,6 +1,7 @@
 //! `--export-batches FILE.parquet`: the batch records of a run for
 //! analysts, one row per batch group of each cell (per batch while a cell
-//! has at most [`MAX_GROUPS`](super::MAX_GROUPS) batches).
+//! has at most [`FIXED_GROUPS`](super::FIXED_GROUPS) batches, and under a
+//! precision target).
 //!
 //! Columns: `cell`, one column per matrix axis (named by its path, as in
 //! cells.csv), `group`, `batches`, `fights`, `draws`, `rounds_sum`, then
