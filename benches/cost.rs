@@ -8,8 +8,9 @@
 //! For each `scenarios/*.toml`, every cell of its matrix, through the same
 //! path `skirmish run` takes (batches on a rayon pool, the ledger, the
 //! results), with the scenario's seed:
-//! - **dice per fight**: the dice the rules read, counted by an observer
-//!   ([`skirmish::engine::observe::DiceCount`]) over the first fights of
+//! - **dice per fight** and **turns per fight**: the dice the rules read
+//!   and the turns units take, counted by an observer
+//!   ([`skirmish::engine::observe::Counting`]) over the first fights of
 //!   every cell;
 //! - **fights/s per thread**: fights per second of wall time on a pool of 1
 //!   thread; **ns per die** follows from it;
@@ -95,9 +96,9 @@ fn main() {
     println!("Machine: {}; {} hardware threads.", cpu_name(), threads());
     println!();
     println!(
-        "| scenario | ruleset | cells | dice per fight | fights/s per thread | ns per die | instructions per fight | 2 threads / 1 |"
+        "| scenario | ruleset | cells | dice per fight | turns per fight | fights/s per thread | ns per die | ns per turn | instructions per fight | 2 threads / 1 |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for path in &paths {
         let (scenario, plan) = load(path);
         if !settings.only.is_empty() && !settings.only.contains(&scenario.name) {
@@ -105,13 +106,15 @@ fn main() {
         }
         let row = measure(path, &plan, &settings, valgrind);
         println!(
-            "| `{}` | {} | {} | {:.1} | {} | {:.2} | {} | {:.2}× |",
+            "| `{}` | {} | {} | {:.1} | {:.1} | {} | {:.2} | {:.1} | {} | {:.2}× |",
             scenario.name,
             plan.info.rules,
             plan.cells.len(),
             row.dice_per_fight,
+            row.turns_per_fight,
             thousands(row.per_thread),
             1e9 / (row.per_thread * row.dice_per_fight),
+            1e9 / (row.per_thread * row.turns_per_fight),
             row.instructions
                 .map_or_else(|| "n/a (no valgrind)".to_string(), thousands),
             row.two / row.per_thread,
@@ -129,6 +132,7 @@ fn main() {
 
 struct Row {
     dice_per_fight: f64,
+    turns_per_fight: f64,
     per_thread: f64,
     two: f64,
     instructions: Option<f64>,
@@ -137,8 +141,8 @@ struct Row {
 fn measure(path: &Path, plan: &Plan, settings: &Settings, valgrind: bool) -> Row {
     let cells = plan.cells.len() as u64;
     let seed = plan.info.seed;
-    let dice = plan.count_dice(seed, DICE_SAMPLE);
-    let dice_per_fight = dice as f64 / (cells * u64::from(DICE_SAMPLE)) as f64;
+    let counted = plan.count(seed, DICE_SAMPLE);
+    let sample = (cells * u64::from(DICE_SAMPLE)) as f64;
 
     // Calibrate: a small run on one thread, then size the runs from it.
     let probe = 2_000u64;
@@ -156,7 +160,8 @@ fn measure(path: &Path, plan: &Plan, settings: &Settings, valgrind: bool) -> Row
         instructions(path, fights) / (fights * cells) as f64
     });
     Row {
-        dice_per_fight,
+        dice_per_fight: counted.dice as f64 / sample,
+        turns_per_fight: counted.turns as f64 / sample,
         per_thread: one,
         two,
         instructions,

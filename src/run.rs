@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
-use crate::engine::observe::{DiceCount, Recorder};
+use crate::engine::observe::{Counting, Recorder};
 use crate::engine::{BatchStat, Encounter, Fight, Outcome, Tally};
 use crate::journal::{
     Grouping, Header, Journal, JournalError, Ledger, LedgerError, Line, Record, Shard,
@@ -111,9 +111,10 @@ trait Simulate: Send + Sync {
         batches: &[(u64, u32)],
         visit: &mut dyn FnMut(Outcome) -> bool,
     );
-    /// Dice the rules read in the first `fights` fights of the batch on
-    /// `stream` (counted by an observer: the fights are the run's).
-    fn count_dice(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> u64;
+    /// Dice the rules read and turns taken in the first `fights` fights of
+    /// the batch on `stream` (counted by an observer: the fights are the
+    /// run's).
+    fn count(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Counting;
 }
 
 struct Cells<R: Ruleset> {
@@ -121,16 +122,16 @@ struct Cells<R: Ruleset> {
 }
 
 impl<R: Ruleset> Simulate for Cells<R> {
-    fn count_dice(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> u64 {
+    fn count(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Counting {
         let enc = &self.encounters[cell];
         let mut dice = RngDice::for_batch(seed, stream);
         let mut fight = Fight::<R>::new();
-        let mut count = DiceCount::default();
+        let mut count = Counting::default();
         fight.prepare(enc);
         for _ in 0..fights {
             fight.next_fight_watched(enc, &mut dice, &mut count);
         }
-        count.dice
+        count
     }
 
     fn batch(&self, cell: usize, seed: u64, batch: u64, fights: u32, tally: &mut Tally) {
@@ -837,13 +838,17 @@ impl Plan {
             })
     }
 
-    /// Dice the rules read in the first `fights` fights of every cell of a
-    /// run with `seed` (one batch of `fights` per cell, on common streams):
-    /// the cost table's dice per fight (`benches/cost.rs`).
-    pub fn count_dice(&self, seed: u64, fights: u32) -> u64 {
+    /// Dice the rules read and turns taken in the first `fights` fights of
+    /// every cell of a run with `seed` (one batch of `fights` per cell, on
+    /// common streams): the cost table's dice and turns per fight
+    /// (`benches/cost.rs`).
+    pub fn count(&self, seed: u64, fights: u32) -> Counting {
         (0..self.cells.len())
-            .map(|cell| self.sim.count_dice(cell, seed, 0, fights))
-            .sum()
+            .map(|cell| self.sim.count(cell, seed, 0, fights))
+            .fold(Counting::default(), |a, b| Counting {
+                dice: a.dice + b.dice,
+                turns: a.turns + b.turns,
+            })
     }
 
     /// Fight `fight` (0-based) of cell `cell` of a run with `seed`, batches

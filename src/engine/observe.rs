@@ -156,21 +156,24 @@ impl Observer for Recorder {
     }
 }
 
-/// An observer that only counts the dice the rules read: the cost table's
-/// "dice per fight" (`benches/cost.rs`), so that a fight's cost can be put
-/// per die.
+/// An observer that only counts the dice the rules read and the turns
+/// taken: the cost table's "dice per fight" and "turns per fight"
+/// (`benches/cost.rs`), so that a fight's cost can be put per die.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct DiceCount {
+pub struct Counting {
     pub dice: u64,
+    pub turns: u64,
 }
 
-impl Observer for DiceCount {
+impl Observer for Counting {
     const ACTIVE: bool = true;
 
     #[inline]
     fn event(&mut self, event: &Event) {
-        if let Event::Die { .. } = event {
-            self.dice += 1;
+        match event {
+            Event::Die { .. } => self.dice += 1,
+            Event::Turn { .. } => self.turns += 1,
+            _ => {}
         }
     }
 }
