@@ -185,6 +185,28 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
         Quick::Declined
     }
 
+    /// A whole fight in one loop, for the encounters where the ruleset can
+    /// tell before the first roll that every turn of the fight would be its
+    /// fast path's plain attack (for `trenches`: two units trading blows
+    /// from where they stand). The fight's hot state (health, counters, the
+    /// dice) then stays in registers instead of going through the
+    /// [`Fight`] at every turn. Returns the rounds fought (the fight is
+    /// over, or ran to the round cap), with the `Fight` left exactly as
+    /// turn-by-turn play leaves it; `None` to fight turn by turn.
+    ///
+    /// It must give exactly what the turns would: same dice in the same
+    /// order, same state (tests/quick_turns.rs compares every example
+    /// scenario). Called only where fast paths are (never for a watched
+    /// fight). Default: `None`.
+    #[inline(always)]
+    fn quick_fight<D: Dice>(
+        _fight: &mut Fight<Self>,
+        _enc: &Encounter<Self>,
+        _dice: &mut D,
+    ) -> Option<u32> {
+        None
+    }
+
     /// Finish a turn that [`Ruleset::quick_turn`] began and handed back with
     /// `Quick::Resume(at)`; `at` is the ruleset's own (a target, say).
     /// Default: nothing (for rulesets that never resume).

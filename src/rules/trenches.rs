@@ -652,6 +652,18 @@ impl Ruleset for Trenches {
         }
     }
 
+    // Two units in reach of each other, both on the fast path: every turn
+    // is `quick_turn`'s plain attack until one goes down (see `duel`).
+    #[inline(always)]
+    fn quick_fight<D: Dice>(
+        fight: &mut Fight<Self>,
+        enc: &Encounter<Self>,
+        dice: &mut D,
+    ) -> Option<u32> {
+        let pair = Duel::of(fight, enc)?;
+        Some(duel(fight, enc, dice, pair))
+    }
+
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         let stats = &spec.stats;
         let eligible = spec.tactic == Tactic::Advance
@@ -675,6 +687,199 @@ impl Ruleset for Trenches {
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
         (unit.state.hp.max(0) as u32, spec.stats.max_hp() as u32)
     }
+}
+
+/// One of a duel's two units, as its fight loop holds it: what its attack on
+/// the other needs (worked out once a fight) and its health. Kept small:
+/// the loop's values must fit in registers beside the dice's state.
+#[derive(Clone, Copy)]
+struct Fighter<'a> {
+    hp: i32,
+    /// The attack die's total needed to hit the other (`roll_attack`'s
+    /// `need`).
+    need: i32,
+    weapon: &'a Weapon,
+}
+
+/// A fight that is a duel: two units of different sides, both in the
+/// fight, without conditions, on the fast path (`prepare_unit`) and in
+/// their first weapon's reach of each other, under an initiative scheme
+/// that gives each its turn in order. Every turn is then `quick_turn`'s
+/// plain attack on the other (no move, no roll for the target, no
+/// condition on either side) until one goes down, which ends the fight.
+#[derive(Clone, Copy)]
+struct Duel<'a> {
+    /// Units 0 and 1.
+    fighters: [Fighter<'a>; 2],
+    /// Full cover against a firearm cuts the damage of unit `i`'s attacks.
+    cut: [bool; 2],
+}
+
+impl<'a> Duel<'a> {
+    /// The duel `fight` is, if it is one.
+    #[inline(always)]
+    fn of(fight: &Fight<Trenches>, enc: &'a Encounter<Trenches>) -> Option<Duel<'a>> {
+        if enc.n != 2 || enc.initiative.kind == InitiativeKind::Alternating {
+            return None;
+        }
+        let units = [&fight.units[0], &fight.units[1]];
+        let quick = [enc.units[0].stats.quick?, enc.units[1].stats.quick?];
+        let distance = (units[0].position - units[1].position).abs();
+        let ready = |u: &Combatant<State>| !u.out && !u.lingering && u.conditions.is_empty();
+        if units[0].side == units[1].side
+            || !ready(units[0])
+            || !ready(units[1])
+            || distance > quick[0].reach
+            || distance > quick[1].reach
+        {
+            return None;
+        }
+        let against = |me: usize| {
+            let them = 1 - me;
+            let weapon = &enc.units[me].stats.weapons[0];
+            let firearm = weapon.kind == WeaponKind::Firearm;
+            let cover = units[them].cover;
+            let stats = &enc.units[them].stats;
+            let ac = if firearm {
+                stats.ac_firearm + cover_bonus(cover)
+            } else {
+                stats.ac_melee
+            };
+            let fighter = Fighter {
+                hp: units[me].state.hp,
+                need: ac - quick[me].bonus,
+                weapon,
+            };
+            (fighter, firearm && cover == Cover::Full)
+        };
+        let ((a, cut_a), (b, cut_b)) = (against(0), against(1));
+        Some(Duel {
+            fighters: [a, b],
+            cut: [cut_a, cut_b],
+        })
+    }
+}
+
+/// How a duel ended: the round, and who downed whom (`None`: the round cap).
+type DuelEnd = (u32, Option<(usize, usize)>);
+
+/// A duel fought to its end in one loop: the rounds and turn order of
+/// `Fight::run`, each turn `roll_attack`'s plain attack, then the `Fight`
+/// brought to where those turns would have left it.
+#[inline(always)]
+fn duel<D: Dice>(
+    fight: &mut Fight<Trenches>,
+    enc: &Encounter<Trenches>,
+    dice: &mut D,
+    duel: Duel<'_>,
+) -> u32 {
+    let mut counts = [0u32; 2];
+    let (fighters, end) = if duel.cut == [false, false] {
+        duel_rounds::<D, false>(fight, enc, dice, duel, &mut counts)
+    } else {
+        duel_rounds::<D, true>(fight, enc, dice, duel, &mut counts)
+    };
+    let (rounds, downed) = end;
+    fight.round = rounds;
+    // Every attack is one turn: two a round, but for the last round's
+    // second if the first ended the fight.
+    let opener = fight.turn_order()[0] as usize;
+    let ended_early = downed.is_some_and(|(me, _)| opener == me);
+    let attacks = 2 * rounds - u32::from(ended_early);
+    for i in 0..2 {
+        let them = 1 - i;
+        // All the harm a duellist takes is the other's.
+        let harm = (duel.fighters[them].hp - fighters[them].hp) as u32;
+        let unit = &mut fight.units[i];
+        unit.state.hp = fighters[i].hp;
+        // Both act in round 1, unless the first downs the second at once.
+        if attacks > 1 || (attacks == 1 && opener == i) {
+            unit.state.reacted = false;
+        }
+        fight.damage[unit.side as usize] += harm;
+    }
+    fight.counters[counter::ATTACKS] += attacks;
+    fight.counters[counter::HITS] += counts[0];
+    fight.counters[counter::CRITS] += counts[1];
+    if let Some((me, them)) = downed {
+        down(
+            &mut Turn {
+                enc,
+                fight,
+                dice,
+                actor: me,
+            },
+            them,
+        );
+    }
+    rounds
+}
+
+/// The rounds of [`duel`]: the fighters as they end, and how. `counts`:
+/// hits and crits. `CUT`: full cover cuts one side's damage (rare: the
+/// common duel keeps the test out of its loop).
+#[inline(always)]
+fn duel_rounds<'a, D: Dice, const CUT: bool>(
+    fight: &mut Fight<Trenches>,
+    enc: &Encounter<Trenches>,
+    dice: &mut D,
+    duel: Duel<'a>,
+    counts: &mut [u32; 2],
+) -> ([Fighter<'a>; 2], DuelEnd) {
+    let opts = &enc.options;
+    let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
+    // Held as "first to act this round" and "second", swapped when a new
+    // turn order says so, so that neither is looked up by index.
+    let [mut first, mut second] = duel.fighters;
+    let mut swapped = false;
+    let mut end = (enc.max_rounds, None);
+    // As `Fight::run`: the order once, then again each round if re-rolled.
+    fight.make_order(enc, dice);
+    for round in 1..enc.max_rounds + 1 {
+        if rerolls && round > 1 {
+            fight.make_order(enc, dice);
+        }
+        let first_unit = usize::from(swapped);
+        if fight.turn_order()[0] as usize != first_unit {
+            std::mem::swap(&mut first, &mut second);
+            swapped = !swapped;
+        }
+        let (a, b) = (usize::from(swapped), usize::from(!swapped));
+        if duel_attack(&first, &mut second, CUT && duel.cut[a], opts, counts, dice) {
+            end = (round, Some((a, b)));
+            break;
+        }
+        if duel_attack(&second, &mut first, CUT && duel.cut[b], opts, counts, dice) {
+            end = (round, Some((b, a)));
+            break;
+        }
+    }
+    let fighters = if swapped {
+        [second, first]
+    } else {
+        [first, second]
+    };
+    (fighters, end)
+}
+
+/// One attack of a duel, `me` on `them` (`roll_attack`'s plain attack);
+/// true if it downed them. `counts`: hits, crits.
+#[inline(always)]
+fn duel_attack<D: Dice>(
+    me: &Fighter<'_>,
+    them: &mut Fighter<'_>,
+    cut: bool,
+    opts: &Options,
+    counts: &mut [u32; 2],
+    dice: &mut D,
+) -> bool {
+    let (hit, nat20) = hits(dice.d20(), me.need, opts);
+    let crit = hit && nat20;
+    counts[0] += u32::from(hit);
+    counts[1] += u32::from(crit);
+    let damage = plain_damage(me.weapon, opts, hit, crit, cut, dice);
+    them.hp = (them.hp - damage).max(0);
+    them.hp == 0
 }
 
 /// Standing speed for the fight: 0 when held fast or at exhaustion 5;
@@ -1090,15 +1295,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     let cut = firearm && cover == Cover::Full;
     let natural = edge.roll(turn.dice);
     let total = natural as i32 + bonus;
-    // The natural 1 and 20 rules as thresholds on the natural roll: plain
-    // comparisons, which stay flags. Tested as `natural == 1 && option`,
-    // they became branches, mispredicted on every rare 1 and 20.
-    let always_hits = if opts.nat20_hits { 20 } else { 21 };
-    let can_hit = 1 + u32::from(opts.nat1_misses);
-    let hit = (natural >= always_hits) | ((natural >= can_hit) & (natural as i32 >= need));
-    // A natural 20 that hits is critical whether or not `nat20_hits` made
-    // it hit: the option is about hitting, not about crits.
-    let nat20 = natural >= 20;
+    let (hit, nat20) = hits(natural, need, opts);
     turn.count(counter::ATTACKS);
     // Every note sits inside `if D::WATCHED`, and this one out of line:
     // unwatched, nothing of it may reach the plain attack (inlined here it
@@ -1150,6 +1347,46 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     result.damage = damage;
     apply_damage(turn, target, damage);
     result
+}
+
+/// Whether an attack roll of `natural` hits when it needs `need` on the die
+/// (the target's AC less the bonus), and whether the die shows a natural 20.
+/// A natural 20 that hits is critical whether or not `nat20_hits` made it
+/// hit: the option is about hitting, not about crits.
+#[inline(always)]
+fn hits(natural: u32, need: i32, opts: &Options) -> (bool, bool) {
+    // The natural 1 and 20 rules as thresholds on the natural roll: plain
+    // comparisons, which stay flags. Tested as `natural == 1 && option`,
+    // they became branches, mispredicted on every rare 1 and 20.
+    let always_hits = if opts.nat20_hits { 20 } else { 21 };
+    let can_hit = 1 + u32::from(opts.nat1_misses);
+    let hit = (natural >= always_hits) | ((natural >= can_hit) & (natural as i32 >= need));
+    (hit, natural >= 20)
+}
+
+/// The damage of a plain attack once its roll is known: 0 on a miss (the
+/// die is rolled all the same, see `Dice::roll_if`), the crit rule's on a
+/// critical hit, cut by full cover.
+#[inline(always)]
+fn plain_damage<D: Dice>(
+    weapon: &Weapon,
+    opts: &Options,
+    hit: bool,
+    crit: bool,
+    cut: bool,
+    dice: &mut D,
+) -> i32 {
+    let damage = if crit {
+        crit_damage(opts.crit, &weapon.damage, 0, dice)
+    } else {
+        weapon.damage.roll_if(hit, dice)
+    };
+    let damage = if cut {
+        (damage as f64 * opts.full_cover_damage).floor() as i32
+    } else {
+        damage
+    };
+    damage.max(0)
 }
 
 /// A watched fight hears an attack roll (see `roll_attack`).
