@@ -153,8 +153,8 @@ impl Unit {
 
     /// The first (best) weapon that reaches `distance`.
     #[inline]
-    pub fn weapon_for(&self, distance: i32) -> Option<Weapon> {
-        self.weapons().iter().copied().find(|w| distance <= w.range)
+    pub fn weapon_for(&self, distance: i32) -> Option<&Weapon> {
+        self.weapons().iter().find(|w| distance <= w.range)
     }
 }
 
@@ -708,14 +708,14 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
 /// or Bonus Actions, on a target its weapons reach where it stands (none if
 /// nothing is in reach).
 fn opening_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
-    let stats = turn.spec(turn.actor).stats;
+    let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
     let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range) else {
         return;
     };
     let distance = turn.enemy_distance(target);
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, &w, distance, Swing::Main, 0);
+        attack_at(turn, target, w, distance, Swing::Main, 0);
     }
 }
 
@@ -935,7 +935,7 @@ fn fight_from_here<D: Dice>(
     if !eco.attack {
         return;
     }
-    let stats = turn.spec(me).stats;
+    let stats = &turn.spec(me).stats;
     let range = stats.max_range;
     let target = match preferred {
         Some(t) if turn.enemy_distance(t) <= range => Some(t),
@@ -948,7 +948,7 @@ fn fight_from_here<D: Dice>(
     eco.attack = false;
     let distance = turn.enemy_distance(target);
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, &w, distance, Swing::Main, 0);
+        attack_at(turn, target, w, distance, Swing::Main, 0);
     }
     if extra && !turn.unit(me).out {
         let next = if turn.unit(target).out {
@@ -960,7 +960,7 @@ fn fight_from_here<D: Dice>(
             let distance = turn.enemy_distance(next);
             if let Some(w) = stats.weapon_for(distance) {
                 turn.count(counter::EXTRA_ATTACKS);
-                attack_at(turn, next, &w, distance, Swing::Extra, 0);
+                attack_at(turn, next, w, distance, Swing::Extra, 0);
             }
         }
     }
@@ -1012,7 +1012,7 @@ fn free_hit<D: Dice>(
     if unit.out || unit.conditions.any(HELPLESS) || depth >= MAX_REACTION_DEPTH {
         return;
     }
-    let stats = turn.spec(reactor).stats;
+    let stats = &turn.spec(reactor).stats;
     let Some(weapon) = stats.weapon_for(distance) else {
         return;
     };
@@ -1030,7 +1030,7 @@ fn free_hit<D: Dice>(
     }
     turn.count(counter::FREE_HITS);
     turn.as_actor(reactor, |t| {
-        attack_at(t, victim, &weapon, distance, swing, depth + 1);
+        attack_at(t, victim, weapon, distance, swing, depth + 1);
     });
 }
 
@@ -1220,7 +1220,7 @@ fn damage<D: Dice>(
     opts: &Options,
 ) -> i32 {
     let me = turn.actor;
-    let stats = turn.spec(me).stats;
+    let stats = &turn.spec(me).stats;
     let s = turn.unit(me).state;
     let mut raw = weapon.damage.roll(turn.dice);
     if weapon.kind == WeaponKind::Melee {
