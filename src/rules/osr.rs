@@ -956,7 +956,6 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
         return;
     };
     let reach = stats.advance_reach;
-    let budget = speed(stats, turn.unit(me), turn.options());
     if turn.enemy_distance(target) > reach {
         let first = movement(turn);
         turn.approach(target, first, reach);
@@ -964,7 +963,9 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     if attack_if_in_reach(turn, target) {
         return;
     }
-    // Active traded down to Movement.
+    // Active traded down to Movement: full speed, worked out only now (most
+    // turns attack); moving changed nothing it depends on.
+    let budget = speed(stats, turn.unit(me), turn.options());
     turn.approach(target, budget, reach);
 }
 
@@ -1007,10 +1008,16 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
         Stabilise::Medics if !stats.medic => return false,
         _ => {}
     }
+    // Allies out of the fight are the only candidates: with none (most
+    // turns), there is no one to reach, and no movement to work out.
+    let fallen = turn.allies() & !turn.in_fight();
+    if fallen == 0 {
+        return false;
+    }
     let budget = movement(turn);
     let round = turn.fight.round;
     let mut best: Option<(i32, usize)> = None;
-    for a in Bits(turn.allies() & !turn.in_fight()) {
+    for a in Bits(fallen) {
         let state = &turn.unit(a).state;
         if !state.dying
             || (opts.stabilise_when == StabiliseWhen::Due
