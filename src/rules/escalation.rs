@@ -1120,10 +1120,33 @@ fn accuracy<D: Dice>(
     // Flanking ("from behind"): the target has two or more enemies in its
     // melee zone, the attacker among them.
     let zone = turn.spec(target).stats.reach;
-    if distance <= zone && turn.enemies_within(target, zone).count_ones() >= 2 {
+    if distance <= zone && flanked(turn, target, zone) {
         acc += 1;
     }
     acc
+}
+
+/// Whether `target` has two or more enemies in the fight within `zone` of
+/// it: [`Turn::flanked`], but a target with fewer than two enemies in the
+/// fight (every duel) is answered from the masks alone, and the count stops
+/// at the second enemy found instead of measuring every one.
+#[inline]
+fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) -> bool {
+    let at = turn.unit(target);
+    let foes = turn.in_fight() & !turn.side_units(at.side as usize);
+    if foes & foes.wrapping_sub(1) == 0 {
+        return false;
+    }
+    let mut near = 0;
+    for e in Bits(foes) {
+        if (turn.unit(e).position - at.position).abs() <= zone {
+            near += 1;
+            if near == 2 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// [`attack`] at a given distance (free hits strike at the distance the
