@@ -253,6 +253,11 @@ pub struct State {
     /// opening attack, standing up off-turn.
     pub opening: bool,
     pub stand_at_start: bool,
+    /// [`before_the_first_turn`] is still to run: set on every unit when
+    /// the fight starts, cleared on every unit by it, so that the other
+    /// turns of round 1 read one flag of their own instead of scanning the
+    /// roster again.
+    pub first_turn_pending: bool,
     /// Bonus Actions already spent from the unit's next turn (standing up
     /// off-turn).
     pub owed_bonus: u8,
@@ -613,6 +618,7 @@ impl Ruleset for Escalation {
             detected: !spec.stats.undetected,
             opening: spec.stats.initiator,
             stand_at_start: options.stand_off_turn && c.has(Condition::Prone) && !c.any(HELPLESS),
+            first_turn_pending: true,
             ..State::default()
         };
     }
@@ -628,7 +634,7 @@ impl Ruleset for Escalation {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
-        if turn.fight.round == 1 {
+        if turn.unit(me).state.first_turn_pending && turn.fight.round == 1 {
             before_the_first_turn(turn);
             if turn.unit(me).out {
                 return;
@@ -697,6 +703,7 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
     }
     for u in 0..turn.enc.n {
         let unit = turn.unit_mut(u);
+        unit.state.first_turn_pending = false;
         if std::mem::take(&mut unit.state.stand_at_start) && !unit.out {
             unit.conditions.clear(Condition::Prone);
             unit.state.owed_bonus = 1;
