@@ -1008,23 +1008,27 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
         Stabilise::Medics if !stats.medic => return false,
         _ => {}
     }
-    // Allies out of the fight are the only candidates: with none (most
-    // turns), there is no one to reach, and no movement to work out.
-    let fallen = turn.allies() & !turn.in_fight();
-    if fallen == 0 {
+    // The dying allies due a stabilising check, from the allies out of the
+    // fight; with none (most turns: nobody down, or only the dead, the fled
+    // and those whose minute runs yet), there is no one to reach, and no
+    // movement to work out.
+    let round = turn.fight.round;
+    let mut due = 0u64;
+    for a in Bits(turn.allies() & !turn.in_fight()) {
+        let state = &turn.unit(a).state;
+        if state.dying
+            && (opts.stabilise_when == StabiliseWhen::First
+                || round >= state.down_round + opts.death_clock)
+        {
+            due |= 1 << a;
+        }
+    }
+    if due == 0 {
         return false;
     }
     let budget = movement(turn);
-    let round = turn.fight.round;
     let mut best: Option<(i32, usize)> = None;
-    for a in Bits(fallen) {
-        let state = &turn.unit(a).state;
-        if !state.dying
-            || (opts.stabilise_when == StabiliseWhen::Due
-                && round < state.down_round + opts.death_clock)
-        {
-            continue;
-        }
+    for a in Bits(due) {
         let d = turn.distance(me, a);
         if d <= budget + REACH && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, a));
