@@ -1158,6 +1158,11 @@ fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) ->
 
 /// [`attack`] at a given distance (free hits strike at the distance the
 /// mover was in the zone).
+// Always inlined into its callers (the Attack Action's, the free hit's, the
+// opening attack's): as a call, every attack paid for saving and restoring
+// the caller's registers around it, its own prologue and its result through
+// memory (escalation_duel ran 2.8% more instructions per fight).
+#[inline(always)]
 pub fn attack_at<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
