@@ -933,6 +933,11 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
 /// Attack from where the unit stands: the preferred target if a weapon
 /// reaches it, else one in range. Bonus Actions go by the unit's policy; the
 /// extra attack takes another target in range if the first is down.
+// Always inlined into the turn (every turn that attacks runs it): as a
+// call, the turn saved and restored its registers around it and passed the
+// economy through memory (escalation_duel ran 7.5% more instructions per
+// fight).
+#[inline(always)]
 fn fight_from_here<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
