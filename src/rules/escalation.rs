@@ -1105,6 +1105,10 @@ pub fn target_number<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize) -> 
 }
 
 /// The actor's accuracy modifiers on an attack of this swing at `target`.
+// Always inlined into the attack (its one caller): as a call it cost every
+// attack roll a register save/restore (escalation_duel ran 4.6% more
+// instructions per fight).
+#[inline(always)]
 fn accuracy<D: Dice>(
     turn: &Turn<'_, Escalation, D>,
     target: usize,
