@@ -980,6 +980,11 @@ fn fight_from_here<D: Dice>(
 
 /// Spend the Bonus Actions left by the unit's policy, before it attacks;
 /// true if it bought an extra attack.
+// Always inlined into the Attack Action (every turn that attacks spends its
+// Bonus Actions first): as a call it cost a register save/restore and the
+// economy through memory (escalation_duel ran 3.8% more instructions per
+// fight).
+#[inline(always)]
 pub fn spend_bonus<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) -> bool {
     let me = turn.actor;
     let stacks = turn.options().bonus_stacks;
