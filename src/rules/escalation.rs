@@ -1260,7 +1260,7 @@ pub fn attack_at<D: Dice>(
 
 /// Roll and apply the damage of a hit; returns the net damage.
 // Always inlined into the attack (its one caller): as a call every hit paid
-// a register save/restore and its eight arguments (escalation_duel ran 5.4%
+// a register save/restore and its seven arguments (escalation_duel ran 5.4%
 // more instructions per fight).
 #[inline(always)]
 fn damage<D: Dice>(
