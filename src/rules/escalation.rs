@@ -1033,7 +1033,7 @@ fn free_hit<D: Dice>(
     let Some(weapon) = stats.weapon_for(distance) else {
         return;
     };
-    let left = unit.state.slots_left(&stats, round);
+    let left = unit.state.slots_left(stats, round);
     if left <= 0 && swing == Swing::Free {
         return;
     }
