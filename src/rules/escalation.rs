@@ -153,8 +153,8 @@ impl Unit {
 
     /// The first (best) weapon that reaches `distance`.
     #[inline]
-    pub fn weapon_for(&self, distance: i32) -> Option<Weapon> {
-        self.weapons().iter().copied().find(|w| distance <= w.range)
+    pub fn weapon_for(&self, distance: i32) -> Option<&Weapon> {
+        self.weapons().iter().find(|w| distance <= w.range)
     }
 }
 
@@ -253,6 +253,11 @@ pub struct State {
     /// opening attack, standing up off-turn.
     pub opening: bool,
     pub stand_at_start: bool,
+    /// [`before_the_first_turn`] is still to run: set on every unit when
+    /// the fight starts, cleared on every unit by it, so that the other
+    /// turns of round 1 read one flag of their own instead of scanning the
+    /// roster again.
+    pub first_turn_pending: bool,
     /// Bonus Actions already spent from the unit's next turn (standing up
     /// off-turn).
     pub owed_bonus: u8,
@@ -613,6 +618,7 @@ impl Ruleset for Escalation {
             detected: !spec.stats.undetected,
             opening: spec.stats.initiator,
             stand_at_start: options.stand_off_turn && c.has(Condition::Prone) && !c.any(HELPLESS),
+            first_turn_pending: true,
             ..State::default()
         };
     }
@@ -628,7 +634,7 @@ impl Ruleset for Escalation {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
-        if turn.fight.round == 1 {
+        if turn.unit(me).state.first_turn_pending && turn.fight.round == 1 {
             before_the_first_turn(turn);
             if turn.unit(me).out {
                 return;
@@ -697,6 +703,7 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
     }
     for u in 0..turn.enc.n {
         let unit = turn.unit_mut(u);
+        unit.state.first_turn_pending = false;
         if std::mem::take(&mut unit.state.stand_at_start) && !unit.out {
             unit.conditions.clear(Condition::Prone);
             unit.state.owed_bonus = 1;
@@ -708,14 +715,14 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
 /// or Bonus Actions, on a target its weapons reach where it stands (none if
 /// nothing is in reach).
 fn opening_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
-    let stats = turn.spec(turn.actor).stats;
+    let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
     let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range) else {
         return;
     };
     let distance = turn.enemy_distance(target);
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, &w, distance, Swing::Main, 0);
+        attack_at(turn, target, w, distance, Swing::Main, 0);
     }
 }
 
@@ -926,6 +933,11 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
 /// Attack from where the unit stands: the preferred target if a weapon
 /// reaches it, else one in range. Bonus Actions go by the unit's policy; the
 /// extra attack takes another target in range if the first is down.
+// Always inlined into the turn (every turn that attacks runs it): as a
+// call, the turn saved and restored its registers around it and passed the
+// economy through memory (escalation_duel ran 7.5% more instructions per
+// fight).
+#[inline(always)]
 fn fight_from_here<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
@@ -935,7 +947,7 @@ fn fight_from_here<D: Dice>(
     if !eco.attack {
         return;
     }
-    let stats = turn.spec(me).stats;
+    let stats = &turn.spec(me).stats;
     let range = stats.max_range;
     let target = match preferred {
         Some(t) if turn.enemy_distance(t) <= range => Some(t),
@@ -948,7 +960,7 @@ fn fight_from_here<D: Dice>(
     eco.attack = false;
     let distance = turn.enemy_distance(target);
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, &w, distance, Swing::Main, 0);
+        attack_at(turn, target, w, distance, Swing::Main, 0);
     }
     if extra && !turn.unit(me).out {
         let next = if turn.unit(target).out {
@@ -960,7 +972,7 @@ fn fight_from_here<D: Dice>(
             let distance = turn.enemy_distance(next);
             if let Some(w) = stats.weapon_for(distance) {
                 turn.count(counter::EXTRA_ATTACKS);
-                attack_at(turn, next, &w, distance, Swing::Extra, 0);
+                attack_at(turn, next, w, distance, Swing::Extra, 0);
             }
         }
     }
@@ -968,6 +980,11 @@ fn fight_from_here<D: Dice>(
 
 /// Spend the Bonus Actions left by the unit's policy, before it attacks;
 /// true if it bought an extra attack.
+// Always inlined into the Attack Action (every turn that attacks spends its
+// Bonus Actions first): as a call it cost a register save/restore and the
+// economy through memory (escalation_duel ran 3.8% more instructions per
+// fight).
+#[inline(always)]
 pub fn spend_bonus<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) -> bool {
     let me = turn.actor;
     let stacks = turn.options().bonus_stacks;
@@ -1012,11 +1029,11 @@ fn free_hit<D: Dice>(
     if unit.out || unit.conditions.any(HELPLESS) || depth >= MAX_REACTION_DEPTH {
         return;
     }
-    let stats = turn.spec(reactor).stats;
+    let stats = &turn.spec(reactor).stats;
     let Some(weapon) = stats.weapon_for(distance) else {
         return;
     };
-    let left = unit.state.slots_left(&stats, round);
+    let left = unit.state.slots_left(stats, round);
     if left <= 0 && swing == Swing::Free {
         return;
     }
@@ -1030,7 +1047,7 @@ fn free_hit<D: Dice>(
     }
     turn.count(counter::FREE_HITS);
     turn.as_actor(reactor, |t| {
-        attack_at(t, victim, &weapon, distance, swing, depth + 1);
+        attack_at(t, victim, weapon, distance, swing, depth + 1);
     });
 }
 
@@ -1093,6 +1110,10 @@ pub fn target_number<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize) -> 
 }
 
 /// The actor's accuracy modifiers on an attack of this swing at `target`.
+// Always inlined into the attack (its one caller): as a call it cost every
+// attack roll a register save/restore (escalation_duel ran 4.6% more
+// instructions per fight).
+#[inline(always)]
 fn accuracy<D: Dice>(
     turn: &Turn<'_, Escalation, D>,
     target: usize,
@@ -1120,14 +1141,42 @@ fn accuracy<D: Dice>(
     // Flanking ("from behind"): the target has two or more enemies in its
     // melee zone, the attacker among them.
     let zone = turn.spec(target).stats.reach;
-    if distance <= zone && turn.enemies_within(target, zone).count_ones() >= 2 {
+    if distance <= zone && flanked(turn, target, zone) {
         acc += 1;
     }
     acc
 }
 
+/// Whether `target` has two or more enemies in the fight within `zone` of
+/// it: [`Turn::flanked`], but a target with fewer than two enemies in the
+/// fight (every duel) is answered from the masks alone, and the count stops
+/// at the second enemy found instead of measuring every one.
+#[inline]
+fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) -> bool {
+    let at = turn.unit(target);
+    let foes = turn.in_fight() & !turn.side_units(at.side as usize);
+    if foes & foes.wrapping_sub(1) == 0 {
+        return false;
+    }
+    let mut near = 0;
+    for e in Bits(foes) {
+        if (turn.unit(e).position - at.position).abs() <= zone {
+            near += 1;
+            if near == 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// [`attack`] at a given distance (free hits strike at the distance the
 /// mover was in the zone).
+// Always inlined into its callers (the Attack Action's, the free hit's, the
+// opening attack's): as a call, every attack paid for saving and restoring
+// the caller's registers around it, its own prologue and its result through
+// memory (escalation_duel ran 2.8% more instructions per fight).
+#[inline(always)]
 pub fn attack_at<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
@@ -1210,6 +1259,10 @@ pub fn attack_at<D: Dice>(
 }
 
 /// Roll and apply the damage of a hit; returns the net damage.
+// Always inlined into the attack (its one caller): as a call every hit paid
+// a register save/restore and its seven arguments (escalation_duel ran 5.4%
+// more instructions per fight).
+#[inline(always)]
 fn damage<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
@@ -1220,7 +1273,7 @@ fn damage<D: Dice>(
     opts: &Options,
 ) -> i32 {
     let me = turn.actor;
-    let stats = turn.spec(me).stats;
+    let stats = &turn.spec(me).stats;
     let s = turn.unit(me).state;
     let mut raw = weapon.damage.roll(turn.dice);
     if weapon.kind == WeaponKind::Melee {

@@ -302,6 +302,69 @@ b = {}
 }
 
 #[test]
+fn the_attacks_flanking_count_agrees_with_the_engines_at_every_placement() {
+    // The attack's own count (masks first, then stopping at the second
+    // enemy in the zone) against `Turn::flanked` (every enemy measured):
+    // three attackers at every placement from 2 spaces before the target to
+    // 2 behind it, each in or out of the fight, for zones of 1 and 2.
+    let enc = encounter::<Escalation>(
+        r#"
+name = "t"
+rules = "escalation"
+[weapons.w]
+damage = "1d4"
+[units.a]
+hp = 30
+weapons = ["w"]
+[units.b]
+hp = 30
+weapons = ["w"]
+[sides.red]
+a = { count = 3 }
+[sides.blue]
+b = {}
+"#,
+    );
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[]);
+    let (mut yes, mut no) = (0, 0);
+    as_turn(&enc, &mut f, &mut dice, 0, |t| {
+        let target = 3;
+        let at = t.unit(target).position;
+        for zone in 1..=2 {
+            for placement in 0..125u32 {
+                for out in 0..8u32 {
+                    for u in 0..3 {
+                        let offset = (placement / 5u32.pow(u as u32) % 5) as i32 - 2;
+                        t.unit_mut(u).position = at + offset;
+                        if out & (1 << u) != 0 {
+                            t.take_out(u);
+                        } else {
+                            t.bring_back(u);
+                        }
+                    }
+                    let engine = t.flanked(target, zone);
+                    assert_eq!(
+                        flanked(t, target, zone),
+                        engine,
+                        "zone {zone}, placement {placement}, out {out:03b}"
+                    );
+                    if engine {
+                        yes += 1;
+                    } else {
+                        no += 1;
+                    }
+                }
+            }
+        }
+    });
+    assert!(
+        yes > 0 && no > 0,
+        "both answers came up ({yes} flanked, {no} not)"
+    );
+}
+
+#[test]
 fn crit_chain_doubles_quadruples_then_defeats_instantly() {
     let enc = duel("", "", "agility = 15");
     // Natural 20 hits even against 25, damage ×2; the d4 is not a 4.

@@ -956,7 +956,6 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
         return;
     };
     let reach = stats.advance_reach;
-    let budget = speed(stats, turn.unit(me), turn.options());
     if turn.enemy_distance(target) > reach {
         let first = movement(turn);
         turn.approach(target, first, reach);
@@ -964,7 +963,9 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     if attack_if_in_reach(turn, target) {
         return;
     }
-    // Active traded down to Movement.
+    // Active traded down to Movement: full speed, worked out only now (most
+    // turns attack); moving changed nothing it depends on.
+    let budget = speed(stats, turn.unit(me), turn.options());
     turn.approach(target, budget, reach);
 }
 
@@ -1007,17 +1008,27 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
         Stabilise::Medics if !stats.medic => return false,
         _ => {}
     }
-    let budget = movement(turn);
+    // The dying allies due a stabilising check, from the allies out of the
+    // fight; with none (most turns: nobody down, or only the dead, the fled
+    // and those whose minute runs yet), there is no one to reach, and no
+    // movement to work out.
     let round = turn.fight.round;
-    let mut best: Option<(i32, usize)> = None;
+    let mut due = 0u64;
     for a in Bits(turn.allies() & !turn.in_fight()) {
         let state = &turn.unit(a).state;
-        if !state.dying
-            || (opts.stabilise_when == StabiliseWhen::Due
-                && round < state.down_round + opts.death_clock)
+        if state.dying
+            && (opts.stabilise_when == StabiliseWhen::First
+                || round >= state.down_round + opts.death_clock)
         {
-            continue;
+            due |= 1 << a;
         }
+    }
+    if due == 0 {
+        return false;
+    }
+    let budget = movement(turn);
+    let mut best: Option<(i32, usize)> = None;
+    for a in Bits(due) {
         let d = turn.distance(me, a);
         if d <= budget + REACH && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, a));
