@@ -938,6 +938,9 @@ fn roll_edge<D: Dice>(dice: &mut D, sides: u32, edge: i32) -> i32 {
 
 /// The dice of a test: attribute die `a` + skill die `b`, with `edge`
 /// levels of advantage under the `advantage` option. Rolls `a` then `b`.
+// Always inlined: every attack and test rolls it, and a call's prologue and
+// epilogue cost about as much as a die.
+#[inline(always)]
 pub fn roll_pair<D: Dice>(dice: &mut D, a: u32, b: u32, edge: i32, mode: Advantage) -> i32 {
     if edge == 0 {
         return roll(dice, a) + roll(dice, b);
