@@ -995,15 +995,25 @@ pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
 /// enemies count (out of the fight, but still standing there: the text
 /// makes no exception); enemies removed from combat do not.
 fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
-    let mine = turn.unit(me);
-    (0..turn.enc.n)
-        .map(|i| turn.unit(i))
-        .filter(|u| {
-            u.side != mine.side
-                && (!u.out || u.state.incapacitated)
-                && (u.position - mine.position).abs() <= ADJACENT
-        })
-        .count() as i32
+    let at = turn.unit(me).position;
+    let mut count = 0;
+    for i in Bits(enemy_units(turn, me)) {
+        let u = turn.unit(i);
+        count += i32::from(
+            (!u.out || u.state.incapacitated) && (u.position - at).abs() <= ADJACENT,
+        );
+    }
+    count
+}
+
+/// Units of the sides other than unit `me`'s, in the fight or not, as a bit
+/// set: the candidates a rule about enemies scans (not every unit).
+#[inline]
+fn enemy_units<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> u64 {
+    let mine = turn.unit(me).side as usize;
+    (0..turn.enc.sides)
+        .filter(|&s| s != mine)
+        .fold(0, |m, s| m | turn.side_units(s))
 }
 
 /// An Incapacity Roll (2d6 + Resilience must exceed the Fatigue Load).
