@@ -1244,7 +1244,9 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
         turn.spec(me).stats.speed + ADJACENT
     };
     let mut best: Option<(i32, usize)> = None;
-    for ally in Bits(turn.allies()) {
+    // An incapacitated ally is out of the fight: only those are scanned (on
+    // most turns, none).
+    for ally in Bits(turn.allies() & !turn.in_fight()) {
         let d = turn.distance(me, ally);
         if turn.unit(ally).state.incapacitated && d <= reach && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, ally));
