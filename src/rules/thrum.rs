@@ -833,6 +833,10 @@ pub struct AttackResult {
 }
 
 /// The acting unit attacks `target` with `ability`.
+// Always inlined: a turn's attack is its commonest work, and its callers in
+// the fight loop ignore the result (built for the tests), which inlining
+// drops.
+#[inline(always)]
 pub fn attack<D: Dice>(
     turn: &mut Turn<'_, Thrum, D>,
     target: usize,
