@@ -1003,9 +1003,8 @@ fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
     let mut count = 0;
     for i in Bits(enemy_units(turn, me)) {
         let u = turn.unit(i);
-        count += i32::from(
-            (!u.out || u.state.incapacitated) && (u.position - at).abs() <= ADJACENT,
-        );
+        count +=
+            i32::from((!u.out || u.state.incapacitated) && (u.position - at).abs() <= ADJACENT);
     }
     count
 }
