@@ -938,6 +938,9 @@ fn roll_edge<D: Dice>(dice: &mut D, sides: u32, edge: i32) -> i32 {
 
 /// The dice of a test: attribute die `a` + skill die `b`, with `edge`
 /// levels of advantage under the `advantage` option. Rolls `a` then `b`.
+// Always inlined: every attack and test rolls it, and a call's prologue and
+// epilogue cost about as much as a die.
+#[inline(always)]
 pub fn roll_pair<D: Dice>(dice: &mut D, a: u32, b: u32, edge: i32, mode: Advantage) -> i32 {
     if edge == 0 {
         return roll(dice, a) + roll(dice, b);
@@ -1523,6 +1526,8 @@ enum Defence {
 /// against `weapon`, if it can react (`free`: an Intercept's free defensive
 /// reaction), and pays for it: the reaction, 1 stamina, and for a parry 1
 /// durability of the item ("After you parry, that item receives 1 damage").
+// Always inlined: every attack declares, and most declare nothing.
+#[inline(always)]
 fn declare<D: Dice>(
     turn: &mut Turn<'_, Dicestep, D>,
     target: usize,
@@ -1530,8 +1535,16 @@ fn declare<D: Dice>(
     free: &mut bool,
 ) -> Defence {
     let their = &turn.enc.units[target].stats;
+    // The policy first (fixed for the fight; Block and never declare
+    // nothing here), then whether it can pay.
+    // Parry adds to deflection, which only physical damage meets here.
+    let declares = match their.reaction {
+        Reaction::Dodge => true,
+        Reaction::Parry => weapon.damage_type == DamageType::Physical,
+        Reaction::Block | Reaction::Never => false,
+    };
     let them = turn.unit(target);
-    if !can_react(them, *free, 1, their.stamina_reserve) {
+    if !declares || !can_react(them, *free, 1, their.stamina_reserve) {
         return Defence::None;
     }
     match their.reaction {
@@ -1539,19 +1552,16 @@ fn declare<D: Dice>(
             spend_reaction(&mut turn.unit_mut(target).state, free, 1);
             Defence::Dodge
         }
-        // Parry adds to deflection, which only physical damage meets here.
-        Reaction::Parry if weapon.damage_type == DamageType::Physical => {
-            match parry_item(their, &them.state) {
-                Some((item, value)) => {
-                    let st = &mut turn.unit_mut(target).state;
-                    spend_reaction(st, free, 1);
-                    st.durability[item] -= 1;
-                    turn.count(counter::PARRIES);
-                    Defence::Parry(value)
-                }
-                None => Defence::None,
+        Reaction::Parry => match parry_item(their, &them.state) {
+            Some((item, value)) => {
+                let st = &mut turn.unit_mut(target).state;
+                spend_reaction(st, free, 1);
+                st.durability[item] -= 1;
+                turn.count(counter::PARRIES);
+                Defence::Parry(value)
             }
-        }
+            None => Defence::None,
+        },
         _ => Defence::None,
     }
 }

@@ -200,6 +200,37 @@ fn mental_attacks_meet_resolve_and_add_stress() {
     assert_eq!(f.units[1].state.fatigue_load, 0);
 }
 
+/// Every face of every die, for up to three net boons or banes: the roll
+/// keeps the two highest (boons) or lowest (banes) of all the dice, read
+/// from a sort of them, and reads exactly 2 + |net| dice.
+#[test]
+fn boons_and_banes_keep_the_best_or_worst_two_of_every_roll() {
+    for net in -3i32..=3 {
+        let n = 2 + net.unsigned_abs() as usize;
+        let mut faces = vec![1u32; n];
+        loop {
+            let script: Vec<(u32, u32)> = faces.iter().map(|&f| (6, f)).collect();
+            let mut dice = ScriptedDice::new(&script);
+            let got = roll_2d6(&mut dice, net, BoonEffect::ExtraDie);
+            dice.assert_done();
+            let mut sorted: Vec<i32> = faces.iter().map(|&f| f as i32).collect();
+            sorted.sort_unstable();
+            let expected = if net >= 0 {
+                sorted[n - 1] + sorted[n - 2]
+            } else {
+                sorted[0] + sorted[1]
+            };
+            assert_eq!(got, expected, "net {net}, dice {faces:?}");
+            // Next combination of faces (odometer).
+            let Some(i) = faces.iter().position(|&f| f < 6) else {
+                break;
+            };
+            faces[i] += 1;
+            faces[..i].fill(1);
+        }
+    }
+}
+
 #[test]
 fn boons_and_banes_add_dice_and_cancel_one_for_one() {
     // One boon: three dice, keep the highest two.
