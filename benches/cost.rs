@@ -355,6 +355,9 @@ fn end_to_end(settings: &Settings) {
 }
 
 /// Wall time and peak resident memory (KB) of `skirmish run`.
+// The child is reaped by `wait4` (for its resource usage), which clippy
+// does not see.
+#[allow(clippy::zombie_processes)]
 fn run_skirmish(path: &Path, fights: u64, out: &Path) -> (f64, u64) {
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
