@@ -43,7 +43,7 @@
 //! attacks, 4 HP halved, 5 speed 0, 6 dead.
 
 use super::{StatStep, Step};
-use crate::dice::{Dice, DiceExpr};
+use crate::dice::{plain_roll_if, Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
@@ -828,38 +828,164 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
 ) -> ([Fighter<'a>; 2], DuelEnd) {
     let opts = &enc.options;
     let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
-    // Held as "first to act this round" and "second", swapped when a new
-    // turn order says so, so that neither is looked up by index.
-    let [mut first, mut second] = duel.fighters;
+    // Held as [first to act this round, second], swapped when a new turn
+    // order says so, so that neither is looked up by unit.
+    let mut pair = duel.fighters;
     let mut swapped = false;
-    let mut end = (enc.max_rounds, None);
+    // Both weapons one plain die and no cover cut: stretches of turns run
+    // in `plain_turns`, on dice of their own.
+    let plain = !CUT
+        && pair[0].weapon.damage.single_die().is_some()
+        && pair[1].weapon.damage.single_die().is_some();
+    let mut at = Place { round: 1, next: 0 };
+    let mut downed = None;
     // As `Fight::run`: the order once, then again each round if re-rolled.
     fight.make_order(enc, dice);
-    for round in 1..enc.max_rounds + 1 {
-        if rerolls && round > 1 {
-            fight.make_order(enc, dice);
+    while at.round <= enc.max_rounds {
+        if at.next == 0 {
+            if rerolls && at.round > 1 {
+                fight.make_order(enc, dice);
+            }
+            if fight.turn_order()[0] as usize != usize::from(swapped) {
+                pair.swap(0, 1);
+                swapped = !swapped;
+            }
         }
-        let first_unit = usize::from(swapped);
-        if fight.turn_order()[0] as usize != first_unit {
-            std::mem::swap(&mut first, &mut second);
-            swapped = !swapped;
-        }
-        let (a, b) = (usize::from(swapped), usize::from(!swapped));
-        if duel_attack(&first, &mut second, CUT && duel.cut[a], opts, counts, dice) {
-            end = (round, Some((a, b)));
+        let (me, them) = (at.next, 1 - at.next);
+        let unit = |k: usize| k ^ usize::from(swapped);
+        let down = if plain {
+            let stop = dice.lend(|d| plain_turns(d, &mut pair, &mut at, enc, rerolls, counts));
+            match stop {
+                Stop::Turns => continue,
+                Stop::Down => true,
+                Stop::Crit => {
+                    // The stretch rolled the die; the crit rule's damage is here.
+                    let (me, them) = (at.next, 1 - at.next);
+                    counts[0] += 1;
+                    counts[1] += 1;
+                    let damage = plain_damage(pair[me].weapon, opts, true, true, false, dice);
+                    pair[them].hp = (pair[them].hp - damage).max(0);
+                    pair[them].hp == 0
+                }
+            }
+        } else {
+            let cut = CUT && duel.cut[unit(me)];
+            let (attacker, target) = if me == 0 {
+                let [a, b] = &mut pair;
+                (&*a, b)
+            } else {
+                let [b, a] = &mut pair;
+                (&*a, b)
+            };
+            duel_attack(attacker, target, cut, opts, counts, dice)
+        };
+        if down {
+            let (me, them) = (at.next, 1 - at.next);
+            downed = Some((unit(me), unit(them)));
             break;
         }
-        if duel_attack(&second, &mut first, CUT && duel.cut[b], opts, counts, dice) {
-            end = (round, Some((b, a)));
-            break;
-        }
+        at.advance();
+        let _ = (me, them);
     }
-    let fighters = if swapped {
-        [second, first]
-    } else {
-        [first, second]
+    let round = match downed {
+        Some(_) => at.round,
+        None => enc.max_rounds,
     };
-    (fighters, end)
+    let fighters = if swapped { [pair[1], pair[0]] } else { pair };
+    (fighters, (round, downed))
+}
+
+/// Where a duel is: the round, and whose attack is next (0: the round's
+/// first, 1: its second).
+#[derive(Clone, Copy)]
+struct Place {
+    round: u32,
+    next: usize,
+}
+
+impl Place {
+    #[inline(always)]
+    fn advance(&mut self) {
+        self.next ^= 1;
+        self.round += u32::from(self.next == 0);
+    }
+}
+
+/// Why [`plain_turns`] stopped.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// At the start of a round the caller must see to (a new turn order
+    /// under re-rolled initiative, or the round cap).
+    Turns,
+    /// The attack at the place reached downed its target.
+    Down,
+    /// The attack at the place reached rolled a critical hit: its damage
+    /// (the crit rule) is the caller's.
+    Crit,
+}
+
+/// Plain attacks of a duel whose weapons are each one plain die, turn after
+/// turn from `at`, until one downs its target, rolls a critical hit, or a
+/// round begins that the caller must see to. Nothing here calls out of
+/// line with the dice, so that [`Dice::lend`] can keep their state in
+/// registers for the whole stretch; the two fighters are locals, a round
+/// two attacks written out. `counts[0]`: hits.
+#[inline(always)]
+fn plain_turns<D: Dice>(
+    dice: &mut D,
+    pair: &mut [Fighter<'_>; 2],
+    at: &mut Place,
+    enc: &Encounter<Trenches>,
+    rerolls: bool,
+    counts: &mut [u32; 2],
+) -> Stop {
+    let opts = &enc.options;
+    let die = |f: &Fighter<'_>| f.weapon.damage.single_die().unwrap_or((1, 0));
+    let [mut first, mut second] = *pair;
+    let (first_die, second_die) = (die(&first), die(&second));
+    let mut hits = 0u32;
+    let stop = loop {
+        if at.next == 0 {
+            if let Some(stop) = plain_attack(dice, &first, &mut second, first_die, opts, &mut hits)
+            {
+                break stop;
+            }
+            at.next = 1;
+        }
+        if let Some(stop) = plain_attack(dice, &second, &mut first, second_die, opts, &mut hits) {
+            break stop;
+        }
+        at.next = 0;
+        at.round += 1;
+        if rerolls || at.round > enc.max_rounds {
+            break Stop::Turns;
+        }
+    };
+    *pair = [first, second];
+    counts[0] += hits;
+    stop
+}
+
+/// One attack of [`plain_turns`]: `me` on `them` with a plain die
+/// `(sides, bonus)`. `None` unless it downed them or rolled a critical hit
+/// (then its damage is the caller's).
+#[inline(always)]
+fn plain_attack<D: Dice>(
+    dice: &mut D,
+    me: &Fighter<'_>,
+    them: &mut Fighter<'_>,
+    (sides, bonus): (u32, i32),
+    opts: &Options,
+    hit_count: &mut u32,
+) -> Option<Stop> {
+    let (hit, nat20) = hits(dice.d20(), me.need, opts);
+    if hit && nat20 {
+        return Some(Stop::Crit);
+    }
+    *hit_count += u32::from(hit);
+    let damage = plain_roll_if(sides, bonus, hit, dice).max(0);
+    them.hp = (them.hp - damage).max(0);
+    (them.hp == 0).then_some(Stop::Down)
 }
 
 /// One attack of a duel, `me` on `them` (`roll_attack`'s plain attack);
