@@ -711,8 +711,10 @@ struct Fighter<'a> {
 struct Duel<'a> {
     /// Units 0 and 1.
     fighters: [Fighter<'a>; 2],
-    /// Full cover against a firearm cuts the damage of unit `i`'s attacks.
-    cut: [bool; 2],
+    /// Bit `i` set: full cover against a firearm cuts the damage of unit
+    /// `i`'s attacks. (A bit set: tested whole once a fight, bytes written
+    /// one by one and read as a word would wait on the stores.)
+    cut: u8,
 }
 
 impl<'a> Duel<'a> {
@@ -755,7 +757,7 @@ impl<'a> Duel<'a> {
         let ((a, cut_a), (b, cut_b)) = (against(0), against(1));
         Some(Duel {
             fighters: [a, b],
-            cut: [cut_a, cut_b],
+            cut: u8::from(cut_a) | u8::from(cut_b) << 1,
         })
     }
 }
@@ -774,7 +776,7 @@ fn duel<D: Dice>(
     duel: Duel<'_>,
 ) -> u32 {
     let mut counts = [0u32; 2];
-    let (fighters, end) = if duel.cut == [false, false] {
+    let (fighters, end) = if duel.cut == 0 {
         duel_rounds::<D, false>(fight, enc, dice, duel, &mut counts)
     } else {
         duel_rounds::<D, true>(fight, enc, dice, duel, &mut counts)
@@ -869,7 +871,7 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
                 }
             }
         } else {
-            let cut = CUT && duel.cut[unit(me)];
+            let cut = CUT && duel.cut >> unit(me) & 1 != 0;
             let (attacker, target) = if me == 0 {
                 let [a, b] = &mut pair;
                 (&*a, b)
