@@ -7,7 +7,7 @@
 use skirmish::dice::RngDice;
 use skirmish::engine::{Fight, Tally};
 use skirmish::rules::Ruleset;
-use skirmish::scenario::{self, compile::compile};
+use skirmish::scenario::{self, compile::compile, Source};
 
 const FIGHTS: u32 = 2_000;
 
@@ -53,4 +53,60 @@ fn quick_turns_change_nothing() {
         trenches >= 4,
         "found the trenches scenarios ({trenches} cells)"
     );
+}
+
+/// Duels of every kind `trenches` fights in one loop (`Ruleset::quick_fight`):
+/// weapons of one die and of several (and damage that can come out below
+/// 0), melee and firearms against every cover, every crit rule, every
+/// initiative scheme (alternating ones are declined and fought turn by
+/// turn), with and without `nat20_hits`, units dropping out or rolling
+/// death saves, and a round cap short enough to be reached. Each cell is
+/// fought with the fast paths and without them from the same dice: the
+/// tallies must be equal. Both units advance (a firearm's default is to
+/// hold, which the duel loop declines). Breaking the cover cut or the
+/// floor at 0 damage in the loop fails this test (checked by hand).
+#[test]
+fn trenches_duels_fought_in_one_loop_change_nothing() {
+    let text = r#"
+name = "duels"
+rules = "trenches"
+fights = 500
+seed = 7
+max_rounds = 6
+
+[weapons.w]
+kind = "melee"
+attack = 5
+damage = "1d8+3"
+range = 5
+
+[units.fighter]
+hp = 14
+endurance = 3
+armor = 3
+dex = 1
+weapons = ["w"]
+
+[sides.red]
+fighter = { count = 1, tactic = "advance" }
+
+[sides.blue]
+fighter = { count = 1, cover = "none", tactic = "advance" }
+
+[matrix]
+"weapons.w.kind" = ["melee", "firearm"]
+"weapons.w.damage" = ["1d8+3", "2d6", "1d4-2"]
+"sides.blue.fighter.cover" = ["none", "half", "full"]
+"options.crit" = ["double-dice", "double-total", "max-plus-roll", "none"]
+"options.initiative" = ["rolled", "rerolled", "alternating", "fixed", "side"]
+"options.nat20_hits" = [true, false]
+"options.at_zero_hp" = ["out", "death-saves"]
+"#;
+    let s = scenario::parse(Source {
+        path: "duels.toml".into(),
+        text: text.into(),
+    })
+    .expect("the duels scenario parses");
+    let cells = compare_paths::<skirmish::rules::Trenches>(&s, "duels");
+    assert_eq!(cells, 2 * 3 * 3 * 4 * 5 * 2 * 2);
 }
