@@ -853,15 +853,16 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
                 swapped = !swapped;
             }
         }
-        let (me, them) = (at.next, 1 - at.next);
+        // The unit fighting as pair[k].
         let unit = |k: usize| k ^ usize::from(swapped);
+        let me = at.next;
         let down = if plain {
-            let stop = dice.lend(|d| plain_turns(d, &mut pair, &mut at, enc, rerolls, counts));
-            match stop {
+            match dice.lend(|d| plain_turns(d, &mut pair, &mut at, enc, rerolls, counts)) {
                 Stop::Turns => continue,
                 Stop::Down => true,
                 Stop::Crit => {
-                    // The stretch rolled the die; the crit rule's damage is here.
+                    // The stretch rolled the die; the crit rule's damage is
+                    // rolled here (it may call out of line).
                     let (me, them) = (at.next, 1 - at.next);
                     counts[0] += 1;
                     counts[1] += 1;
@@ -872,22 +873,21 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
             }
         } else {
             let cut = CUT && duel.cut >> unit(me) & 1 != 0;
+            let [first, second] = &mut pair;
             let (attacker, target) = if me == 0 {
-                let [a, b] = &mut pair;
-                (&*a, b)
+                (&*first, second)
             } else {
-                let [b, a] = &mut pair;
-                (&*a, b)
+                (&*second, first)
             };
             duel_attack(attacker, target, cut, opts, counts, dice)
         };
         if down {
+            // `at` is still the place of the attack that downed.
             let (me, them) = (at.next, 1 - at.next);
             downed = Some((unit(me), unit(them)));
             break;
         }
         at.advance();
-        let _ = (me, them);
     }
     let round = match downed {
         Some(_) => at.round,
