@@ -365,6 +365,7 @@ fn run_skirmish(path: &Path, fights: u64, out: &Path) -> (f64, u64) {
         .arg(path)
         .args(["--fights", &fights.to_string(), "--quiet", "--out"])
         .arg(out)
+        .stdout(std::process::Stdio::null())
         .spawn()
         .expect("skirmish starts");
     let mut status = 0;
