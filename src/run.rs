@@ -821,15 +821,15 @@ impl Plan {
     /// end-to-end time is compared with (`benches/cost.rs`). No ledger, no
     /// journal, no results.
     pub fn simulate(&self, fights: u64, seed: u64) -> Tally {
-        let size = batch_size(fights);
-        let batches = fights.div_ceil(u64::from(size));
-        (0..self.cells.len() as u64 * batches)
+        let sizes = batch_sizes(fights, batch_size(fights));
+        let batches = sizes.len();
+        (0..self.cells.len() * batches)
             .into_par_iter()
             .map(|item| {
-                let (cell, b) = ((item / batches) as usize, item % batches);
-                let fights_here = (fights - b * u64::from(size)).min(u64::from(size)) as u32;
+                let (cell, b) = (item / batches, item % batches);
+                let stream = stream_of(Streams::Common, cell, b as u64);
                 let mut tally = Tally::default();
-                self.sim.batch(cell, seed, b, fights_here, &mut tally);
+                self.sim.batch(cell, seed, stream, sizes[b], &mut tally);
                 tally
             })
             .reduce(Tally::default, |mut a, b| {
@@ -845,9 +845,9 @@ impl Plan {
     pub fn count(&self, seed: u64, fights: u32) -> Counting {
         (0..self.cells.len())
             .map(|cell| self.sim.count(cell, seed, 0, fights))
-            .fold(Counting::default(), |a, b| Counting {
-                dice: a.dice + b.dice,
-                turns: a.turns + b.turns,
+            .fold(Counting::default(), |mut all, cell| {
+                all += cell;
+                all
             })
     }
 

@@ -165,6 +165,13 @@ pub struct Counting {
     pub turns: u64,
 }
 
+impl std::ops::AddAssign for Counting {
+    fn add_assign(&mut self, other: Counting) {
+        self.dice += other.dice;
+        self.turns += other.turns;
+    }
+}
+
 impl Observer for Counting {
     const ACTIVE: bool = true;
 

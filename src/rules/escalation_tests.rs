@@ -260,9 +260,10 @@ fn undetected_attackers_sneak_a_d4_that_crits_multiply() {
     assert_eq!(r.damage, 10);
 }
 
-#[test]
-fn flanking_gives_plus_one() {
-    let enc = encounter::<Escalation>(
+/// `count` attackers `a` (with `a_extra` in their stat block) on one side
+/// against a lone `b`: 30 hp each, a 1d4 weapon.
+fn gang(count: usize, a_extra: &str) -> Encounter<Escalation> {
+    encounter::<Escalation>(&format!(
         r#"
 name = "t"
 rules = "escalation"
@@ -270,17 +271,22 @@ rules = "escalation"
 damage = "1d4"
 [units.a]
 hp = 30
-aim = "slowing"
+{a_extra}
 weapons = ["w"]
 [units.b]
 hp = 30
 weapons = ["w"]
 [sides.red]
-a = { count = 2 }
+a = {{ count = {count} }}
 [sides.blue]
-b = {}
-"#,
-    );
+b = {{}}
+"#
+    ))
+}
+
+#[test]
+fn flanking_gives_plus_one() {
+    let enc = gang(2, r#"aim = "slowing""#);
     let mut f = fight(&enc);
     f.round = 1;
     let w = enc.units[0].stats.weapons[0];
@@ -307,24 +313,7 @@ fn the_attacks_flanking_count_agrees_with_the_engines_at_every_placement() {
     // enemy in the zone) against `Turn::flanked` (every enemy measured):
     // three attackers at every placement from 2 spaces before the target to
     // 2 behind it, each in or out of the fight, for zones of 1 and 2.
-    let enc = encounter::<Escalation>(
-        r#"
-name = "t"
-rules = "escalation"
-[weapons.w]
-damage = "1d4"
-[units.a]
-hp = 30
-weapons = ["w"]
-[units.b]
-hp = 30
-weapons = ["w"]
-[sides.red]
-a = { count = 3 }
-[sides.blue]
-b = {}
-"#,
-    );
+    let enc = gang(3, "");
     let mut f = fight(&enc);
     let mut dice = ScriptedDice::new(&[]);
     let (mut yes, mut no) = (0, 0);

@@ -968,24 +968,13 @@ pub fn attack<D: Dice>(
 /// Start of turn: a Frayed unit's Panic Roll (2d6 + Resolve must exceed the
 /// Stress Load). Returns true if it panicked.
 pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
-    turn.count(counter::PANIC_ROLLS);
-    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
     let resolve = turn.spec(unit).stats.resolve;
-    let roll = dice + resolve;
     let stress = turn.unit(unit).state.stress_load;
-    turn.note_check_by(
-        unit,
-        NO_TARGET,
-        "panic roll (2d6 + Resolve over Stress Load)",
-        dice,
-        resolve,
-        stress + 1,
-        roll > stress,
-    );
-    let s = &mut turn.unit_mut(unit).state;
-    if roll > s.stress_load {
+    let rule = "panic roll (2d6 + Resolve over Stress Load)";
+    if !load_roll_fails(turn, unit, counter::PANIC_ROLLS, rule, resolve, stress) {
         return false;
     }
+    let s = &mut turn.unit_mut(unit).state;
     s.stunned = s.stunned.saturating_add(1);
     s.fatigue_load += s.stress_load;
     s.stress_load = 0;
@@ -1022,25 +1011,38 @@ fn enemy_units<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> u64 {
 /// An Incapacity Roll (2d6 + Resilience must exceed the Fatigue Load).
 /// Returns true if the unit is incapacitated.
 pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
-    turn.count(counter::INCAPACITY_ROLLS);
-    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
     let resilience = turn.spec(unit).stats.resilience;
-    let roll = dice + resilience;
     let fatigue = turn.unit(unit).state.fatigue_load;
-    turn.note_check_by(
+    let rule = "incapacity roll (2d6 + Resilience over Fatigue Load)";
+    if !load_roll_fails(
+        turn,
         unit,
-        NO_TARGET,
-        "incapacity roll (2d6 + Resilience over Fatigue Load)",
-        dice,
+        counter::INCAPACITY_ROLLS,
+        rule,
         resilience,
-        fatigue + 1,
-        roll > fatigue,
-    );
-    if roll > fatigue {
+        fatigue,
+    ) {
         return false;
     }
     incapacitate(turn, unit);
     true
+}
+
+/// The roll the Panic and Incapacity Rolls share: 2d6 + `stat` must exceed
+/// `load`. Counted under `counter`, reported as `rule`; true if it failed.
+fn load_roll_fails<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    unit: usize,
+    counter: usize,
+    rule: &'static str,
+    stat: i32,
+    load: i32,
+) -> bool {
+    turn.count(counter);
+    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
+    let passed = dice + stat > load;
+    turn.note_check_by(unit, NO_TARGET, rule, dice, stat, load + 1, passed);
+    !passed
 }
 
 /// A unit becomes Incapacitated: its stance ends, Fatigue Tolerance and Load

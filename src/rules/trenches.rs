@@ -717,6 +717,15 @@ struct Duel<'a> {
     cut: u8,
 }
 
+impl Fighter<'_> {
+    /// Take `damage` (at least 0); true if it downs the fighter.
+    #[inline(always)]
+    fn take(&mut self, damage: i32) -> bool {
+        self.hp = (self.hp - damage).max(0);
+        self.hp == 0
+    }
+}
+
 impl<'a> Duel<'a> {
     /// The duel `fight` is, if it is one.
     #[inline(always)]
@@ -863,23 +872,23 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
                 Stop::Crit => {
                     // The stretch rolled the die; the crit rule's damage is
                     // rolled here (it may call out of line).
-                    let (me, them) = (at.next, 1 - at.next);
-                    counts[0] += 1;
-                    counts[1] += 1;
-                    let damage = plain_damage(pair[me].weapon, opts, true, true, false, dice);
-                    pair[them].hp = (pair[them].hp - damage).max(0);
-                    pair[them].hp == 0
+                    let (attacker, target) = roles(&mut pair, at.next);
+                    land(attacker, target, (true, true), false, opts, counts, dice)
                 }
             }
         } else {
             let cut = CUT && duel.cut >> unit(me) & 1 != 0;
-            let [first, second] = &mut pair;
-            let (attacker, target) = if me == 0 {
-                (&*first, second)
-            } else {
-                (&*second, first)
-            };
-            duel_attack(attacker, target, cut, opts, counts, dice)
+            let (attacker, target) = roles(&mut pair, me);
+            let (hit, nat20) = hits(dice.d20(), attacker.need, opts);
+            land(
+                attacker,
+                target,
+                (hit, hit && nat20),
+                cut,
+                opts,
+                counts,
+                dice,
+            )
         };
         if down {
             // `at` is still the place of the attack that downed.
@@ -986,28 +995,39 @@ fn plain_attack<D: Dice>(
     }
     *hit_count += u32::from(hit);
     let damage = plain_roll_if(sides, bonus, hit, dice).max(0);
-    them.hp = (them.hp - damage).max(0);
-    (them.hp == 0).then_some(Stop::Down)
+    them.take(damage).then_some(Stop::Down)
 }
 
-/// One attack of a duel, `me` on `them` (`roll_attack`'s plain attack);
-/// true if it downed them. `counts`: hits, crits.
+/// The attacker and the target when `pair[me]` attacks the other.
 #[inline(always)]
-fn duel_attack<D: Dice>(
+fn roles<'p, 'a>(
+    pair: &'p mut [Fighter<'a>; 2],
+    me: usize,
+) -> (&'p Fighter<'a>, &'p mut Fighter<'a>) {
+    let [first, second] = pair;
+    if me == 0 {
+        (&*first, second)
+    } else {
+        (&*second, first)
+    }
+}
+
+/// The rest of a duel's attack once its die is read: `(hit, crit)` counted
+/// (`counts`: hits, crits), `roll_attack`'s plain damage taken by `them`;
+/// true if it downed them.
+#[inline(always)]
+fn land<D: Dice>(
     me: &Fighter<'_>,
     them: &mut Fighter<'_>,
+    (hit, crit): (bool, bool),
     cut: bool,
     opts: &Options,
     counts: &mut [u32; 2],
     dice: &mut D,
 ) -> bool {
-    let (hit, nat20) = hits(dice.d20(), me.need, opts);
-    let crit = hit && nat20;
     counts[0] += u32::from(hit);
     counts[1] += u32::from(crit);
-    let damage = plain_damage(me.weapon, opts, hit, crit, cut, dice);
-    them.hp = (them.hp - damage).max(0);
-    them.hp == 0
+    them.take(plain_damage(me.weapon, opts, hit, crit, cut, dice))
 }
 
 /// Standing speed for the fight: 0 when held fast or at exhaustion 5;
@@ -1465,7 +1485,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
         turn.note_roll(target, "damage", damage);
     }
     if cut {
-        damage = (damage as f64 * opts.full_cover_damage).floor() as i32;
+        damage = cover_cut(damage, opts);
         if D::WATCHED && hit {
             turn.note_that(target, "full cover cuts the damage");
         }
@@ -1509,12 +1529,15 @@ fn plain_damage<D: Dice>(
     } else {
         weapon.damage.roll_if(hit, dice)
     };
-    let damage = if cut {
-        (damage as f64 * opts.full_cover_damage).floor() as i32
-    } else {
-        damage
-    };
+    let damage = if cut { cover_cut(damage, opts) } else { damage };
     damage.max(0)
+}
+
+/// Damage through full cover: a firearm's damage times
+/// `full_cover_damage`, rounded down.
+#[inline(always)]
+fn cover_cut(damage: i32, opts: &Options) -> i32 {
+    (damage as f64 * opts.full_cover_damage).floor() as i32
 }
 
 /// A watched fight hears an attack roll (see `roll_attack`).
