@@ -1,10 +1,11 @@
-//! The rulesets' fast paths (`Ruleset::quick_turn`) change nothing: every
-//! cell of every example scenario, fought with them and without them (every
-//! turn through `Ruleset::take_turn`) from the same dice, gives the same
-//! tally: same winners, rounds, survivors, harm and counters, which it could
-//! not if a fast path rolled a die more, less or in another order.
+//! The rulesets' fast paths (`Ruleset::quick_turn`, `Ruleset::quick_batch`)
+//! change nothing: every cell of every example scenario, fought with them
+//! and without them (every turn through `Ruleset::take_turn`) from the same
+//! dice, gives the same tally (same winners, rounds, survivors, harm and
+//! counters) and leaves the dice at the same place, which it could not if a
+//! fast path rolled a die more, less or in another order.
 
-use skirmish::dice::RngDice;
+use skirmish::dice::{Dice, RngDice};
 use skirmish::engine::{Fight, Tally};
 use skirmish::rules::Ruleset;
 use skirmish::scenario::{self, compile::compile, Source};
@@ -20,13 +21,19 @@ fn compare_paths<R: Ruleset>(s: &scenario::Scenario, name: &str) -> usize {
             .encounter;
         let mut fight = Fight::<R>::new();
         let (mut quick, mut full) = (Tally::default(), Tally::default());
-        let mut dice = RngDice::for_batch(s.seed, i as u64);
-        fight.run_into(&enc, &mut dice, FIGHTS, &mut quick);
-        let mut dice = RngDice::for_batch(s.seed, i as u64);
-        fight.run_into_without_quick_turns(&enc, &mut dice, FIGHTS, &mut full);
+        let mut quick_dice = RngDice::for_batch(s.seed, i as u64);
+        fight.run_into(&enc, &mut quick_dice, FIGHTS, &mut quick);
+        let mut full_dice = RngDice::for_batch(s.seed, i as u64);
+        fight.run_into_without_quick_turns(&enc, &mut full_dice, FIGHTS, &mut full);
         assert_eq!(
             quick, full,
             "{name}, cell {i}: the fast path changed the fights"
+        );
+        // Both left the dice where the batch's last fight ended.
+        assert_eq!(
+            quick_dice.roll(1 << 30),
+            full_dice.roll(1 << 30),
+            "{name}, cell {i}: the fast path rolled a die more or less"
         );
     }
     cells.len()
@@ -55,7 +62,7 @@ fn quick_turns_change_nothing() {
     );
 }
 
-/// Duels of every kind `trenches` fights in one loop (`Ruleset::quick_fight`):
+/// Duels of every kind `trenches` fights in one loop (`Ruleset::quick_batch`):
 /// weapons of one die and of several (and damage that can come out below
 /// 0), melee and firearms against every cover, every crit rule, every
 /// initiative scheme (alternating ones are declined and fought turn by

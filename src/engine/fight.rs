@@ -414,14 +414,6 @@ impl<R: Ruleset> Fight<R> {
                 rounds: 0,
             };
         }
-        if QUICK {
-            if let Some(rounds) = R::quick_fight(self, enc, dice) {
-                return Outcome {
-                    winner: self.winner(sides),
-                    rounds,
-                };
-            }
-        }
         let rerolls = enc.initiative.kind == InitiativeKind::Rerolled;
         if D::WATCHED {
             self.seen = Seen {
@@ -660,6 +652,13 @@ impl<R: Ruleset> Fight<R> {
         // rolls reach the generator's state directly instead of first
         // loading a pointer to it.
         let mut local = dice.clone();
+        if QUICK {
+            self.restart(enc);
+            if R::quick_batch(self, enc, &mut local, fights, tally) {
+                *dice = local;
+                return;
+            }
+        }
         for _ in 0..fights {
             let outcome = self.run_with::<D, QUICK>(enc, &mut local);
             R::finish(self, enc, outcome);

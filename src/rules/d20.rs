@@ -42,6 +42,23 @@ pub fn crit_damage<D: Dice>(crit: Crit, damage: &DiceExpr, bonus: i32, dice: &mu
     }
 }
 
+impl Crit {
+    /// [`crit_damage`] of a weapon of one plain die with `sides` faces,
+    /// once its die is rolled: `rolled` is that die plus the weapon's
+    /// bonus. The same dice in the same order as `crit_damage` (whose first
+    /// die is the one rolled), and the same total, for loops that roll the
+    /// damage die before they know whether the hit is critical.
+    #[inline(always)]
+    pub fn on_one_die<D: Dice>(self, sides: u32, rolled: i32, dice: &mut D) -> i32 {
+        match self {
+            Crit::DoubleDice => rolled + dice.roll(sides) as i32,
+            Crit::DoubleTotal => 2 * rolled,
+            Crit::MaxPlusRoll => rolled + sides as i32,
+            Crit::None => rolled,
+        }
+    }
+}
+
 /// Advantage state of a d20 roll after all sources are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Edge {
@@ -106,5 +123,28 @@ mod tests {
         assert_eq!(Edge::Disadvantage.roll(&mut d), 4);
         assert_eq!(Edge::Normal.roll(&mut d), 9);
         d.assert_done();
+    }
+
+    /// `Crit::on_one_die` after the weapon's die is `crit_damage`: the same
+    /// dice, in the same order, and the same total, for every crit rule and
+    /// damage above and below 0.
+    #[test]
+    fn crit_on_one_rolled_die_is_crit_damage() {
+        for crit in Crit::ALL {
+            for text in ["1d8+3", "1d6-4", "1d12"] {
+                let expr = DiceExpr::parse(text).unwrap();
+                let (sides, bonus) = expr.single_die().unwrap();
+                for (a, b) in [(1, 1), (3, 5), (sides, sides)] {
+                    let script = [(sides, a), (sides, b)];
+                    let mut whole = ScriptedDice::new(&script);
+                    let want = crit_damage(crit, &expr, 0, &mut whole);
+                    let mut after = ScriptedDice::new(&script);
+                    let rolled = after.roll(sides) as i32 + bonus;
+                    let got = crit.on_one_die(sides, rolled, &mut after);
+                    assert_eq!(got, want, "{crit:?} {text} {a} {b}");
+                    assert_eq!(after.remaining(), whole.remaining(), "{crit:?} {text}");
+                }
+            }
+        }
     }
 }

@@ -24,8 +24,8 @@ pub use conformance::{Clause, Modelled};
 
 use crate::dice::Dice;
 use crate::engine::{
-    Combatant, Condition, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Turn,
-    UnitSpec,
+    Combatant, Condition, Encounter, Fight, InitiativeKind, InitiativeRoll, Outcome, Tactic, Tally,
+    Turn, UnitSpec,
 };
 use crate::results::CounterInfo;
 
@@ -185,26 +185,31 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
         Quick::Declined
     }
 
-    /// A whole fight in one loop, for the encounters where the ruleset can
-    /// tell before the first roll that every turn of the fight would be its
-    /// fast path's plain attack (for `trenches`: two units trading blows
-    /// from where they stand). The fight's hot state (health, counters, the
-    /// dice) then stays in registers instead of going through the
-    /// [`Fight`] at every turn. Returns the rounds fought (the fight is
-    /// over, or ran to the round cap), with the `Fight` left exactly as
-    /// turn-by-turn play leaves it; `None` to fight turn by turn.
+    /// A whole batch of fights in one loop, for the encounters where the
+    /// ruleset can tell before the first roll that every turn of every
+    /// fight would be its fast path's plain attack (for `trenches`: two
+    /// units trading blows from where they stand). The fights' hot state
+    /// (health, counters, the dice) then stays in registers instead of
+    /// going through the [`Fight`] at every turn, and what every fight
+    /// starts from is read once. `fight` has been reset to the start;
+    /// `fights` fights are fought and added to `tally` as
+    /// [`Fight::record`] adds them ([`Ruleset::finish`] included), and
+    /// `fight` is left in no particular state. Returns false, having rolled
+    /// nothing, to fight turn by turn.
     ///
     /// It must give exactly what the turns would: same dice in the same
-    /// order, same state (tests/quick_turns.rs compares every example
-    /// scenario). Called only where fast paths are (never for a watched
-    /// fight). Default: `None`.
+    /// order, same tallies (tests/quick_turns.rs compares every example
+    /// scenario and every kind of duel). Called only where fast paths are
+    /// (never for a watched fight). Default: false.
     #[inline(always)]
-    fn quick_fight<D: Dice>(
+    fn quick_batch<D: Dice>(
         _fight: &mut Fight<Self>,
         _enc: &Encounter<Self>,
         _dice: &mut D,
-    ) -> Option<u32> {
-        None
+        _fights: u32,
+        _tally: &mut Tally,
+    ) -> bool {
+        false
     }
 
     /// Finish a turn that [`Ruleset::quick_turn`] began and handed back with

@@ -47,7 +47,7 @@ use crate::dice::{plain_roll_if, Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
-    InitiativeRoll, Tactic, Targeting, Turn, UnitSpec,
+    InitiativeRoll, Tactic, Tally, Targeting, Turn, UnitSpec, MAX_ROUNDS,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, provoking_move, KitWeapon};
@@ -653,15 +653,21 @@ impl Ruleset for Trenches {
     }
 
     // Two units in reach of each other, both on the fast path: every turn
-    // is `quick_turn`'s plain attack until one goes down (see `duel`).
+    // of every fight is `quick_turn`'s plain attack until one goes down
+    // (see `duels`).
     #[inline(always)]
-    fn quick_fight<D: Dice>(
+    fn quick_batch<D: Dice>(
         fight: &mut Fight<Self>,
         enc: &Encounter<Self>,
         dice: &mut D,
-    ) -> Option<u32> {
-        let pair = Duel::of(fight, enc)?;
-        Some(duel(fight, enc, dice, pair))
+        fights: u32,
+        tally: &mut Tally,
+    ) -> bool {
+        let Some(pair) = Duel::of(fight, enc) else {
+            return false;
+        };
+        duels(fight, enc, dice, pair, fights, tally);
+        true
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
@@ -774,59 +780,62 @@ impl<'a> Duel<'a> {
 /// How a duel ended: the round, and who downed whom (`None`: the round cap).
 type DuelEnd = (u32, Option<(usize, usize)>);
 
-/// A duel fought to its end in one loop: the rounds and turn order of
-/// `Fight::run`, each turn `roll_attack`'s plain attack, then the `Fight`
-/// brought to where those turns would have left it.
+/// `fights` duels from the start `fight` was reset to, each fought to its
+/// end in one loop (the rounds and turn order of `Fight::run`, each turn
+/// `roll_attack`'s plain attack) and tallied as `Fight::record` tallies
+/// the fight those turns leave: the winner, the loser down (out of the
+/// fight: `down`), the harm each side dealt, and the ruleset's counters.
+/// The start is the same for every fight of a batch, so it is read once.
 #[inline(always)]
-fn duel<D: Dice>(
+fn duels<D: Dice>(
     fight: &mut Fight<Trenches>,
     enc: &Encounter<Trenches>,
     dice: &mut D,
     duel: Duel<'_>,
-) -> u32 {
-    let mut counts = [0u32; 2];
-    let (fighters, end) = if duel.cut == 0 {
-        duel_rounds::<D, false>(fight, enc, dice, duel, &mut counts)
-    } else {
-        duel_rounds::<D, true>(fight, enc, dice, duel, &mut counts)
-    };
-    let (rounds, downed) = end;
-    fight.round = rounds;
-    // Every attack is one turn: two a round, but for the last round's
-    // second if the first ended the fight.
-    let opener = fight.turn_order()[0] as usize;
-    let ended_early = downed.is_some_and(|(me, _)| opener == me);
-    let attacks = 2 * rounds - u32::from(ended_early);
-    for i in 0..2 {
-        let them = 1 - i;
-        // All the harm a duellist takes is the other's.
-        let harm = (duel.fighters[them].hp - fighters[them].hp) as u32;
-        let unit = &mut fight.units[i];
-        unit.state.hp = fighters[i].hp;
-        // Both act in round 1, unless the first downs the second at once.
-        if attacks > 1 || (attacks == 1 && opener == i) {
-            unit.state.reacted = false;
+    fights: u32,
+    tally: &mut Tally,
+) {
+    let sides = [fight.units[0].side as usize, fight.units[1].side as usize];
+    let start = [duel.fighters[0].hp, duel.fighters[1].hp];
+    for _ in 0..fights {
+        let mut counts = [0u32; 2];
+        let (fighters, (rounds, downed)) = if duel.cut == 0 {
+            duel_rounds::<D, false>(fight, enc, dice, duel, &mut counts)
+        } else {
+            duel_rounds::<D, true>(fight, enc, dice, duel, &mut counts)
+        };
+        // Every attack is one turn: two a round, but for the last round's
+        // second if the first ended the fight.
+        let opener = fight.turn_order()[0] as usize;
+        let ended_early = downed.is_some_and(|(me, _)| opener == me);
+        let attacks = 2 * rounds - u32::from(ended_early);
+        tally.fights += 1;
+        match downed {
+            Some((me, _)) => {
+                // The other side's only unit is down and out: `me`'s side
+                // wins, with `me` standing.
+                tally.wins[sides[me]] += 1;
+                tally.survivors[sides[me]] += 1;
+                tally.counters[counter::DOWNED] += 1;
+            }
+            None => {
+                tally.draws += 1;
+                tally.survivors[sides[0]] += 1;
+                tally.survivors[sides[1]] += 1;
+            }
         }
-        fight.damage[unit.side as usize] += harm;
+        tally.rounds[(rounds as usize).min(MAX_ROUNDS)] += 1;
+        for i in 0..2 {
+            // The harm a side dealt is all its duellist's foe took.
+            tally.damage[sides[i]] += (start[1 - i] - fighters[1 - i].hp) as u64;
+        }
+        tally.counters[counter::ATTACKS] += u64::from(attacks);
+        tally.counters[counter::HITS] += u64::from(counts[0]);
+        tally.counters[counter::CRITS] += u64::from(counts[1]);
     }
-    fight.counters[counter::ATTACKS] += attacks;
-    fight.counters[counter::HITS] += counts[0];
-    fight.counters[counter::CRITS] += counts[1];
-    if let Some((me, them)) = downed {
-        down(
-            &mut Turn {
-                enc,
-                fight,
-                dice,
-                actor: me,
-            },
-            them,
-        );
-    }
-    rounds
 }
 
-/// The rounds of [`duel`]: the fighters as they end, and how. `counts`:
+/// The rounds of a duel (see [`duels`]): the fighters as they end, and how. `counts`:
 /// hits and crits. `CUT`: full cover cuts one side's damage (rare: the
 /// common duel keeps the test out of its loop).
 #[inline(always)]
@@ -869,12 +878,6 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
             match dice.lend(|d| plain_turns(d, &mut pair, &mut at, enc, rerolls, counts)) {
                 Stop::Turns => continue,
                 Stop::Down => true,
-                Stop::Crit => {
-                    // The stretch rolled the die; the crit rule's damage is
-                    // rolled here (it may call out of line).
-                    let (attacker, target) = roles(&mut pair, at.next);
-                    land(attacker, target, (true, true), false, opts, counts, dice)
-                }
             }
         } else {
             let cut = CUT && duel.cut >> unit(me) & 1 != 0;
@@ -930,17 +933,14 @@ enum Stop {
     Turns,
     /// The attack at the place reached downed its target.
     Down,
-    /// The attack at the place reached rolled a critical hit: its damage
-    /// (the crit rule) is the caller's.
-    Crit,
 }
 
 /// Plain attacks of a duel whose weapons are each one plain die, turn after
-/// turn from `at`, until one downs its target, rolls a critical hit, or a
-/// round begins that the caller must see to. Nothing here calls out of
-/// line with the dice, so that [`Dice::lend`] can keep their state in
-/// registers for the whole stretch; the two fighters are locals, a round
-/// two attacks written out. `counts[0]`: hits.
+/// turn from `at`, until one downs its target or a round begins that the
+/// caller must see to. Nothing here calls out of line with the dice, so
+/// that [`Dice::lend`] can keep their state in registers for the whole
+/// stretch; the two fighters are locals, a round two attacks written out.
+/// `counts`: hits, crits.
 #[inline(always)]
 fn plain_turns<D: Dice>(
     dice: &mut D,
@@ -954,17 +954,16 @@ fn plain_turns<D: Dice>(
     let die = |f: &Fighter<'_>| f.weapon.damage.single_die().unwrap_or((1, 0));
     let [mut first, mut second] = *pair;
     let (first_die, second_die) = (die(&first), die(&second));
-    let mut hits = 0u32;
+    let mut tally = [0u32; 2];
     let stop = loop {
         if at.next == 0 {
-            if let Some(stop) = plain_attack(dice, &first, &mut second, first_die, opts, &mut hits)
-            {
-                break stop;
+            if plain_attack(dice, &first, &mut second, first_die, opts, &mut tally) {
+                break Stop::Down;
             }
             at.next = 1;
         }
-        if let Some(stop) = plain_attack(dice, &second, &mut first, second_die, opts, &mut hits) {
-            break stop;
+        if plain_attack(dice, &second, &mut first, second_die, opts, &mut tally) {
+            break Stop::Down;
         }
         at.next = 0;
         at.round += 1;
@@ -973,13 +972,14 @@ fn plain_turns<D: Dice>(
         }
     };
     *pair = [first, second];
-    counts[0] += hits;
+    counts[0] += tally[0];
+    counts[1] += tally[1];
     stop
 }
 
 /// One attack of [`plain_turns`]: `me` on `them` with a plain die
-/// `(sides, bonus)`. `None` unless it downed them or rolled a critical hit
-/// (then its damage is the caller's).
+/// `(sides, bonus)`, a critical hit's damage by the crit rule
+/// ([`Crit::on_one_die`]); true if it downed them. `tally`: hits, crits.
 #[inline(always)]
 fn plain_attack<D: Dice>(
     dice: &mut D,
@@ -987,15 +987,18 @@ fn plain_attack<D: Dice>(
     them: &mut Fighter<'_>,
     (sides, bonus): (u32, i32),
     opts: &Options,
-    hit_count: &mut u32,
-) -> Option<Stop> {
+    tally: &mut [u32; 2],
+) -> bool {
     let (hit, nat20) = hits(dice.d20(), me.need, opts);
+    tally[0] += u32::from(hit);
+    let mut damage = plain_roll_if(sides, bonus, hit, dice);
+    // A branch, but a rare one (one attack in twenty): the crit rule may
+    // roll a die.
     if hit && nat20 {
-        return Some(Stop::Crit);
+        tally[1] += 1;
+        damage = opts.crit.on_one_die(sides, damage, dice);
     }
-    *hit_count += u32::from(hit);
-    let damage = plain_roll_if(sides, bonus, hit, dice).max(0);
-    them.take(damage).then_some(Stop::Down)
+    them.take(damage.max(0))
 }
 
 /// The attacker and the target when `pair[me]` attacks the other.
