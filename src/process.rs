@@ -1,7 +1,8 @@
-//! What skirmish knows of other processes: whether one is still running,
-//! so that what a killed run left behind (a staging folder, a journal's
-//! temporary file) can be told from what a live run is writing; and the
-//! failpoints tests use to kill a run at an exact moment.
+//! What skirmish knows of processes: whether one is still running, so that
+//! what a killed run left behind (a staging folder, a journal's temporary
+//! file) can be told from what a live run is writing; the failpoints tests
+//! use to kill a run at an exact moment; and how this process's allocator
+//! is told to give memory back.
 
 use std::path::Path;
 
@@ -24,5 +25,30 @@ pub fn is_running(pid: u32) -> bool {
 pub fn failpoint(name: &str) {
     if std::env::var_os("SKIRMISH_FAILPOINT").is_some_and(|v| v == name) {
         let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
+    }
+}
+
+/// Keep the allocator from holding on to freed memory, so that a run's
+/// peak memory depends on what it keeps (cells and batch groups), not on
+/// how long it ran. Called once, before any work.
+///
+/// glibc's malloc serves blocks of at least `M_MMAP_THRESHOLD` (128 KiB)
+/// with their own mappings, returned to the system when freed, but raises
+/// that threshold (up to 32 MiB) each time such a block is freed. The
+/// ledger's folds allocate and free large polars columns on several
+/// threads, so after a few folds they came from the threads' heaps, where
+/// freed memory stays resident: a 1,000-cell duel matrix peaked at 91, 120
+/// and 126 MB for 10^6, 10^7 and 10^8 fights. Fixing the threshold (which
+/// also stops its raising) gave 80, 87 and 89 MB, at the same speed.
+/// Elsewhere (other C libraries, other systems): nothing to do.
+pub fn settle_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        const THRESHOLD: libc::c_int = 128 * 1024;
+        // SAFETY: mallopt only sets a malloc parameter; no allocation is
+        // in flight on another thread (this runs first thing in `main`).
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, THRESHOLD);
+        }
     }
 }

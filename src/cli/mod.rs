@@ -223,6 +223,7 @@ impl From<ScenarioError> for Failure {
 
 /// Run the command line; the binary's `main` is just this.
 pub fn main() -> ExitCode {
+    crate::process::settle_allocator();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -22,6 +22,8 @@
 //! integer sum, so the order in which batches arrive (threads, resumes,
 //! shards) cannot change a result.
 
+use std::collections::HashMap;
+
 use polars::prelude::*;
 
 use crate::engine::{BatchStat, Tally, MAX_ROUNDS};
@@ -135,9 +137,12 @@ struct Rows {
     /// batches, fights, draws, rounds_sum, then wins, survivors, damage per
     /// side, then counters: [`Ledger::value_names`] order.
     values: Vec<Vec<u64>>,
-    length_cell: Vec<u32>,
-    length_rounds: Vec<u32>,
-    length_fights: Vec<u64>,
+    /// Fights per (cell, length) not yet folded, summed as they arrive:
+    /// a batch brings a row per fight length it saw, and between folds
+    /// (up to a group table's height of batches) those rows would outgrow
+    /// the folded table many times over. Summed here, they stay within
+    /// its size (a cell's distinct lengths), however long the run.
+    lengths: HashMap<(u32, u32), u64>,
 }
 
 /// Every batch outcome so far; see the module docs.
@@ -313,9 +318,7 @@ impl Ledger {
     }
 
     fn push_length(&mut self, cell: u32, rounds: u32, fights: u64) {
-        self.rows.length_cell.push(cell);
-        self.rows.length_rounds.push(rounds);
-        self.rows.length_fights.push(fights);
+        *self.rows.lengths.entry((cell, rounds)).or_default() += fights;
     }
 
     /// The unfolded group rows as a table (and forgets them).
@@ -333,14 +336,25 @@ impl Ledger {
     }
 
     fn take_length_rows(&mut self) -> DataFrame {
-        let rows = &mut self.rows;
-        let height = rows.length_cell.len();
+        let pending = std::mem::take(&mut self.rows.lengths);
+        let height = pending.len();
+        let (mut cells, mut rounds, mut fights) = (
+            Vec::with_capacity(height),
+            Vec::with_capacity(height),
+            Vec::with_capacity(height),
+        );
+        // In the map's order: the fold sorts.
+        for ((cell, length), n) in pending {
+            cells.push(cell);
+            rounds.push(length);
+            fights.push(n);
+        }
         DataFrame::new(
             height,
             vec![
-                Column::new("cell".into(), std::mem::take(&mut rows.length_cell)),
-                Column::new("rounds".into(), std::mem::take(&mut rows.length_rounds)),
-                Column::new("fights".into(), std::mem::take(&mut rows.length_fights)),
+                Column::new("cell".into(), cells),
+                Column::new("rounds".into(), rounds),
+                Column::new("fights".into(), fights),
             ],
         )
         .expect("distinct names, equal lengths")
@@ -349,7 +363,7 @@ impl Ledger {
     /// Folds the new rows into the tables: one row per (cell, group) and per
     /// (cell, length), sorted.
     pub fn fold(&mut self) -> Result<(), LedgerError> {
-        if self.rows.cell.is_empty() && self.rows.length_cell.is_empty() {
+        if self.rows.cell.is_empty() && self.rows.lengths.is_empty() {
             return Ok(());
         }
         let new_groups = self.take_group_rows();
@@ -607,6 +621,30 @@ mod tests {
         }
         assert_eq!(back.results().expect("aggregates"), expected);
         assert_eq!(back.done(1).iter().collect::<Vec<_>>(), vec![(0, batches)]);
+    }
+
+    /// Between folds, a run's batches bring a fight-length row each per
+    /// length they saw; those wait summed per (cell, length), so what
+    /// waits is bounded by the cells' distinct lengths, not by how many
+    /// batches came (which is what made long runs' memory grow).
+    #[test]
+    fn unfolded_lengths_stay_within_the_distinct_lengths() {
+        let batches = 5_000u64;
+        let grouping = Grouping(Some(batches));
+        let records: Vec<Record> = (0..2)
+            .flat_map(|c| (0..batches).map(move |b| record(c, b)))
+            .collect();
+        let mut ledger = Ledger::new(2, 2, 1, grouping);
+        for r in &records {
+            ledger.add(r).expect("adds");
+        }
+        // Two cells, two lengths each, 10,000 batches, not one fold.
+        assert_eq!(ledger.rows.lengths.len(), 2 * 2);
+        assert_eq!(ledger.rows.lengths[&(1, 5)], 6 * batches);
+        assert_eq!(
+            ledger.results().expect("aggregates"),
+            direct(&records, 2, grouping)
+        );
     }
 
     #[test]
