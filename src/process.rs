@@ -37,9 +37,9 @@ pub fn failpoint(name: &str) {
 /// that threshold (up to 32 MiB) each time such a block is freed. The
 /// ledger's folds allocate and free large polars columns on several
 /// threads, so after a few folds they came from the threads' heaps, where
-/// freed memory stays resident: a 1,000-cell duel matrix peaked at 91, 120
-/// and 126 MB for 10^6, 10^7 and 10^8 fights. Fixing the threshold (which
-/// also stops its raising) gave 80, 87 and 89 MB, at the same speed.
+/// freed memory stays resident: a 1,000-cell duel matrix peaked at 89, 117
+/// and 123 MiB for 10^6, 10^7 and 10^8 fights. Fixing the threshold (which
+/// also stops its raising) gave 78, 86 and 86 MiB, at the same speed.
 /// Elsewhere (other C libraries, other systems): nothing to do.
 pub fn settle_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
