@@ -2,10 +2,11 @@
 //! with polars into a bounded table, and which batches are done.
 //!
 //! Batch outcomes arrive as [`Record`]s. Each becomes a row of the *groups*
-//! table (its counts and sums, under its cell and batch group) and a few
-//! rows of the *lengths* table (its fight-length histogram), and those rows
-//! are folded (`group_by` + `sum` in polars) into one row per (cell, group)
-//! and one per (cell, length) whenever enough have piled up. A cell of a
+//! table (its counts and sums, under its cell and batch group) and adds its
+//! fight-length histogram to the pending *lengths* (summed per cell and
+//! length as they arrive), and those are folded (`group_by` + `sum` in
+//! polars) into one row per (cell, group) and one per (cell, length)
+//! whenever enough have piled up. A cell of a
 //! run of a fixed number of fights has at most [`FIXED_GROUPS`] groups:
 //! batch `b` of `B` is in group `b` while `B ≤ FIXED_GROUPS`, else in group
 //! `⌊b·FIXED_GROUPS/B⌋` (consecutive batches together), so the ledger's

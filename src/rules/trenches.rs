@@ -696,7 +696,7 @@ impl Ruleset for Trenches {
 }
 
 /// One of a duel's two units, as its fight loop holds it: what its attack on
-/// the other needs (worked out once a fight) and its health. Kept small:
+/// the other needs (worked out once a batch) and its health. Kept small:
 /// the loop's values must fit in registers beside the dice's state.
 #[derive(Clone, Copy)]
 struct Fighter<'a> {
@@ -721,6 +721,10 @@ struct Duel<'a> {
     /// `i`'s attacks. (A bit set: tested whole once a fight, bytes written
     /// one by one and read as a word would wait on the stores.)
     cut: u8,
+    /// Both weapons one plain die (`(sides, bonus)`, units 0 and 1) and no
+    /// cover cut: stretches of turns run in `plain_turns`, on dice of their
+    /// own.
+    plain: Option<[(u32, i32); 2]>,
 }
 
 impl Fighter<'_> {
@@ -770,9 +774,15 @@ impl<'a> Duel<'a> {
             (fighter, firearm && cover == Cover::Full)
         };
         let ((a, cut_a), (b, cut_b)) = (against(0), against(1));
+        let cut = u8::from(cut_a) | u8::from(cut_b) << 1;
+        let plain = match (a.weapon.damage.single_die(), b.weapon.damage.single_die()) {
+            (Some(da), Some(db)) if cut == 0 => Some([da, db]),
+            _ => None,
+        };
         Some(Duel {
             fighters: [a, b],
-            cut: u8::from(cut_a) | u8::from(cut_b) << 1,
+            cut,
+            plain,
         })
     }
 }
@@ -835,9 +845,9 @@ fn duels<D: Dice>(
     }
 }
 
-/// The rounds of a duel (see [`duels`]): the fighters as they end, and how. `counts`:
-/// hits and crits. `CUT`: full cover cuts one side's damage (rare: the
-/// common duel keeps the test out of its loop).
+/// The rounds of a duel (see [`duels`]): the fighters as they end, and
+/// how. `counts`: hits and crits. `CUT`: full cover cuts one side's damage
+/// (rare: the common duel keeps the test out of its loop).
 #[inline(always)]
 fn duel_rounds<'a, D: Dice, const CUT: bool>(
     fight: &mut Fight<Trenches>,
@@ -851,12 +861,9 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
     // Held as [first to act this round, second], swapped when a new turn
     // order says so, so that neither is looked up by unit.
     let mut pair = duel.fighters;
+    // Each weapon's die, held in the same order as `pair`.
+    let mut dies = duel.plain;
     let mut swapped = false;
-    // Both weapons one plain die and no cover cut: stretches of turns run
-    // in `plain_turns`, on dice of their own.
-    let plain = !CUT
-        && pair[0].weapon.damage.single_die().is_some()
-        && pair[1].weapon.damage.single_die().is_some();
     let mut at = Place { round: 1, next: 0 };
     let mut downed = None;
     // As `Fight::run`: the order once, then again each round if re-rolled.
@@ -868,14 +875,17 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
             }
             if fight.turn_order()[0] as usize != usize::from(swapped) {
                 pair.swap(0, 1);
+                if let Some(d) = &mut dies {
+                    d.swap(0, 1);
+                }
                 swapped = !swapped;
             }
         }
         // The unit fighting as pair[k].
         let unit = |k: usize| k ^ usize::from(swapped);
         let me = at.next;
-        let down = if plain {
-            match dice.lend(|d| plain_turns(d, &mut pair, &mut at, enc, rerolls, counts)) {
+        let down = if let Some(dies) = dies {
+            match dice.lend(|d| plain_turns(d, &mut pair, dies, &mut at, enc, rerolls, counts)) {
                 Stop::Turns => continue,
                 Stop::Down => true,
             }
@@ -935,8 +945,8 @@ enum Stop {
     Down,
 }
 
-/// Plain attacks of a duel whose weapons are each one plain die, turn after
-/// turn from `at`, until one downs its target or a round begins that the
+/// Plain attacks of a duel whose weapons are each one plain die (`dies`,
+/// in the order of `pair`), turn after turn from `at`, until one downs its target or a round begins that the
 /// caller must see to. Nothing here calls out of line with the dice, so
 /// that [`Dice::lend`] can keep their state in registers for the whole
 /// stretch; the two fighters are locals, a round two attacks written out.
@@ -945,15 +955,14 @@ enum Stop {
 fn plain_turns<D: Dice>(
     dice: &mut D,
     pair: &mut [Fighter<'_>; 2],
+    [first_die, second_die]: [(u32, i32); 2],
     at: &mut Place,
     enc: &Encounter<Trenches>,
     rerolls: bool,
     counts: &mut [u32; 2],
 ) -> Stop {
     let opts = &enc.options;
-    let die = |f: &Fighter<'_>| f.weapon.damage.single_die().unwrap_or((1, 0));
     let [mut first, mut second] = *pair;
-    let (first_die, second_die) = (die(&first), die(&second));
     let mut tally = [0u32; 2];
     let stop = loop {
         if at.next == 0 {
