@@ -6,8 +6,8 @@
 //! As written: fixed turn order by descending Agility modifier; a unit that
 //! started the fight by attacking (`initiator`) makes that opening attack
 //! before the first turn (unless `opening_attack = false`) and then acts
-//! last regardless; an attack is d20 +
-//! Accuracy modifier ≥ 10 + the target's Agility modifier; flat-footed
+//! last regardless; an attack is d20 + Accuracy modifier ≥ 10 + the
+//! target's Agility modifier; flat-footed
 //! targets are hit on 5, prone ones on 5 + Agility; flanking and center-mass
 //! aim give +1; a natural 20 is a critical (the damage dealt, after armour,
 //! ×2), then d4 = 4 a super critical (×4), then d6 = 6 the target is

@@ -17,7 +17,8 @@
 //! starts within an enemy's 5 m radius and ends beyond it provokes an attack
 //! of opportunity, whichever way the unit moves (its reaction; the text's
 //! "disengage" is undefined, so nobody disengages); merely passing through
-//! an enemy's 5 m does not, unless `passing_provokes`. Trenches has no flanking rule.
+//! an enemy's 5 m does not, unless `passing_provokes`. Trenches has no
+//! flanking rule.
 //!
 //! Gaps in the text are options whose defaults are its most literal
 //! reading: the crit effect (default: double the damage dice), natural 1
@@ -1247,10 +1248,9 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
 /// in) and is beyond at its end may attack it; with `passing_provokes`,
 /// also one whose 5 m the move only passed through. The attack is rolled at
 /// the closest the mover came (on the front, passing an enemy goes through
-/// its position). The mover's
-/// cover is settled first (`cover_when_moving`): the attack is rolled "with
-/// whatever modifiers would be appropriate as they left". Returns false if
-/// the mover fell to the attacks.
+/// its position). The mover's cover is settled first (`cover_when_moving`):
+/// the attack is rolled "with whatever modifiers would be appropriate as
+/// they left". Returns false if the mover fell to the attacks.
 // Out of line: only turns that move come here, and the hot path (a unit
 // standing in reach, `quick_turn` and `advance_on`) stays small without it.
 #[inline(never)]
