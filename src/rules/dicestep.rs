@@ -32,7 +32,8 @@
 //! (durability) and broken items cannot block or parry; a unit holds one
 //! weapon (and its shield), and changing it is a Brandish action.
 //!
-//! Resuscitate (two actions) brings an unconscious ally back; a killing
+//! Resuscitate (two actions) brings an unconscious ally back, on its feet
+//! (falling unconscious lays nobody prone; `knock_out_prone` does); a killing
 //! strike (three actions) can finish an unconscious enemy. Sprint repeats
 //! after a Move; Step is a free 1 m move instead of one.
 //! Not modelled (see the conformance table): Ready an Action, Interact,
@@ -266,6 +267,9 @@ pub struct Options {
     pub cheat_death_step: i32,
     /// Difficulty of the resuscitate test; 0: the patient's missing health.
     pub resuscitate_difficulty: i32,
+    /// A knocked-out unit is also laid prone (not the text: see
+    /// [`knock_out`]).
+    pub knock_out_prone: bool,
 }
 
 impl Default for Options {
@@ -283,6 +287,7 @@ impl Default for Options {
             cheat_death: 10,
             cheat_death_step: 5,
             resuscitate_difficulty: 0,
+            knock_out_prone: false,
         }
     }
 }
@@ -554,7 +559,7 @@ impl Ruleset for Dicestep {
             "declare_reactions",
             Kind::Choice(DECLARE_NAMES),
             Some(Lit::Str("before-roll")),
-            "when Dodge and Parry are chosen: before-roll (when the attack is declared; spent on misses too; only Block may wait for the hit, as the text says) or after-hit",
+            "when Dodge and Parry are chosen: before-roll (when the attack is declared; spent on misses too; only Block may wait for the hit, as the text says) or after-hit (by whoever is hit, a misfire's new target included)",
         ),
         Field::new(
             "surprise",
@@ -574,6 +579,7 @@ impl Ruleset for Dicestep {
         Field::int("cheat_death", 0, 1000, 10, "luck test difficulty to cheat death"),
         Field::int("cheat_death_step", 0, 1000, 5, "rise of that difficulty after each success (for the unit, this fight)"),
         Field::int("resuscitate_difficulty", 0, 100, 0, "difficulty of the resuscitate test (the text gives none); 0: the patient's missing health, as for fortifying"),
+        Field::flag("knock_out_prone", false, "a unit falling unconscious (\"Damage\", \"Death\") is also laid prone, so once resuscitated it must Stand Up (an action) and melee attacks on it have advantage until then; default false: the text lays nobody down but by Drop Prone and the rescuer's Resuscitate"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -655,6 +661,7 @@ impl Ruleset for Dicestep {
             cheat_death: f.int("cheat_death")? as i32,
             cheat_death_step: f.int("cheat_death_step")? as i32,
             resuscitate_difficulty: f.int("resuscitate_difficulty")? as i32,
+            knock_out_prone: f.bool("knock_out_prone")?,
         })
     }
 
@@ -1292,7 +1299,7 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
 /// three actions left, a test with advantage of the weapon's attribute die +
 /// combat skill die + proficiency against an unconscious enemy's
 /// constitution; success kills it, failure makes an ordinary attack instead
-/// (which has advantage on the prone body). True if attempted.
+/// (a sneak attack: the victim cannot see). True if attempted.
 fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
@@ -1615,7 +1622,9 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     if weapon.kind != WeaponKind::Melee && luck <= LUCK_LOW {
         if let Some(other) = misfire_target(turn, target) {
             // The new target chose no defence before the roll (it was not
-            // attacked); the old one's is spent for nothing.
+            // attacked); the old one's is spent for nothing. Under
+            // `after-hit` nobody has chosen yet: the new target chooses
+            // once hit, as any target would.
             target = other;
             free = false;
             defence = Defence::None;
@@ -1657,7 +1666,10 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         turn.count(counter::CRITS);
         turn.note_that(target, "critical (luck die at the weapon's threshold)");
     }
-    if opts.declare == Declare::AfterHit && !misfire {
+    // After the hit, whoever was hit chooses, a misfire's new target too:
+    // "She finishes the attack as normal, but with her ally as the new
+    // target".
+    if opts.declare == Declare::AfterHit {
         defence = declare(turn, target, &weapon, &mut free);
     }
     let raw = (total
@@ -1832,13 +1844,20 @@ fn fortify<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, missing: i32)
     }
 }
 
+/// Fall unconscious ("Damage", "Death"): out of the fight until an ally's
+/// Resuscitate. The text lays nobody down on a knock-out (prone comes only
+/// from Drop Prone and the rescuer's Resuscitate), so a unit brought back
+/// is on its feet; `knock_out_prone` lays it down as well.
 fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
+    let prone = turn.options().knock_out_prone;
     let u = turn.unit_mut(unit);
     if u.out {
         return;
     }
     u.conditions.set(Condition::Unconscious);
-    u.conditions.set(Condition::Prone);
+    if prone {
+        u.conditions.set(Condition::Prone);
+    }
     turn.count(counter::UNCONSCIOUS);
     turn.note_unit(unit, "knocked out");
     turn.take_out(unit);

@@ -197,8 +197,8 @@ pub const TABLE: &[Clause] = &[
         section: ACTIONS_TABLE,
         rule: "Resuscitate (two actions): go prone, then make a test to return someone to consciousness",
         modelled: Modelled::Option("resuscitate_difficulty"),
-        how: "policy `resuscitate` (default on): an unconscious, not dead ally within 1 m, at any health (0 included); STR die + athletics die (+ luck) against a difficulty the text does not give: 0 (default) = the patient's missing health, as for fortifying; else that fixed number",
-        tests: &["resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health", "resuscitate_brings_back_an_ally_at_zero_health"],
+        how: "policy `resuscitate` (default on): an unconscious, not dead ally within 1 m, at any health (0 included); the rescuer goes prone; STR die + athletics die (+ luck) against a difficulty the text does not give: 0 (default) = the patient's missing health, as for fortifying; else that fixed number. Success clears the patient's unconsciousness, and it was never laid prone (see Damage), so it takes its turn on its feet",
+        tests: &["resuscitate_spends_two_actions_goes_prone_and_tests_against_missing_health", "resuscitate_brings_back_an_ally_at_zero_health", "a_knocked_out_unit_is_not_laid_prone_and_comes_back_on_its_feet"],
     },
     Clause {
         section: ACTIONS_TABLE,
@@ -246,8 +246,8 @@ pub const TABLE: &[Clause] = &[
         section: REACTIONS_TABLE,
         rule: "When Dodge and Parry are chosen (only Block is allowed to wait: \"You may decide to block after you would get hit\")",
         modelled: Modelled::Option("declare_reactions"),
-        how: "`before-roll` (default): chosen and paid as the attack is declared, so a miss wastes them; a misfire's new target had none declared; `after-hit`: chosen once the attack is known to hit",
-        tests: &["dodge_and_parry_are_declared_before_the_roll_and_spent_on_a_miss", "a_misfire_finds_its_new_target_without_a_declared_defence", "stat_dodge_declared_before_the_roll_over_two_rounds"],
+        how: "`before-roll` (default): chosen and paid as the attack is declared, so a miss wastes them; a misfire's new target had none declared; `after-hit`: chosen once the attack is known to hit, by whoever it hits, a misfire's new target included (the text finishes a misfired attack \"as normal\" and forbids its new target nothing)",
+        tests: &["dodge_and_parry_are_declared_before_the_roll_and_spent_on_a_miss", "a_misfire_finds_its_new_target_without_a_declared_defence", "stat_dodge_declared_before_the_roll_over_two_rounds", "after_hit_a_misfires_new_target_may_still_dodge"],
     },
     Clause {
         section: REACTIONS_TABLE,
@@ -339,8 +339,8 @@ pub const TABLE: &[Clause] = &[
         section: ATTACKS,
         rule: "A thrown or projectile attack at a target within 1 m of other characters goes to one of them at random on a luck roll of 1 or less",
         modelled: Modelled::AsWritten,
-        how: "any character within 1 m of the target, ally or enemy, unconscious included, not the attacker and not the dead; the attack resolves against it",
-        tests: &["a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target", "a_misfire_finds_its_new_target_without_a_declared_defence"],
+        how: "any character within 1 m of the target, ally or enemy, unconscious included, not the attacker and not the dead; the attack resolves against it \"as normal\": a Block, or under `declare_reactions = \"after-hit\"` a Dodge or Parry, by the new target",
+        tests: &["a_luck_1_projectile_goes_to_a_random_unit_next_to_the_target", "a_misfire_finds_its_new_target_without_a_declared_defence", "after_hit_a_misfires_new_target_may_still_dodge"],
     },
     Clause {
         section: ATTACKS,
@@ -434,6 +434,13 @@ pub const TABLE: &[Clause] = &[
         modelled: Modelled::Option("fortify_is_reaction"),
         how: "policy `fortify`: STR die + athletics die + `fortitude` (+ luck, +1 guarding); `fortify_is_reaction = true` (default, as written) needs the unit's reaction; `fortify_stamina` (default 1, the example's)",
         tests: &["the_texts_boudica_endurance_then_health_fortify_then_death", "knock_out_without_a_successful_fortify"],
+    },
+    Clause {
+        section: DAMAGE,
+        rule: "Falling unconscious (\"become unconscious\"; at zero health \"they immediately become unconscious\") says nothing of prone: prone comes only from Drop Prone and, for the rescuer, Resuscitate",
+        modelled: Modelled::Option("knock_out_prone"),
+        how: "`false` (default): an unconscious unit is not prone (attacks on it have advantage as sneak attacks only) and one resuscitated takes its turn on its feet, with all three actions; `true`: it is laid prone too, so until it spends an action to Stand Up melee attacks on it have advantage and ranged ones disadvantage",
+        tests: &["a_knocked_out_unit_is_not_laid_prone_and_comes_back_on_its_feet", "stat_a_revived_fighter_stands_against_a_markov_chain", "killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack"],
     },
     // ------------------------------------------------------------ Death
     Clause {

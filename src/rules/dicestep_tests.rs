@@ -1317,11 +1317,11 @@ b = {{}}
     ))
 }
 
-/// Knock unit `i` out with `health` left.
+/// Knock unit `i` out with `health` left (unconscious, not prone: see
+/// `a_knocked_out_unit_is_not_laid_prone_and_comes_back_on_its_feet`).
 fn knock_down(enc: &Encounter<Dicestep>, f: &mut Fight<Dicestep>, i: usize, health: i32) {
     f.units[i].state.health = health;
     f.units[i].conditions.set(Condition::Unconscious);
-    f.units[i].conditions.set(Condition::Prone);
     as_turn(enc, f, &mut ScriptedDice::new(&[]), 0, |t| t.take_out(i));
 }
 
@@ -1385,8 +1385,9 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
     assert_eq!(f.counters[counter::DEATHS], 1);
 
     // 1 + 1 + 1 = 3 < 4: "a sneak attack is made instead": advantage for
-    // the sneak attack (the victim cannot see) and for the prone body, two
-    // levels, so each die is rolled three times; all ones miss.
+    // the sneak attack (the victim cannot see), one level (the body is not
+    // prone: falling unconscious lays nobody down), so each die is rolled
+    // twice; all ones miss.
     let mut f = fight(&enc);
     knock_down(&enc, &mut f, 1, 5);
     play(
@@ -1399,8 +1400,6 @@ fn killing_strike_kills_on_a_test_against_constitution_or_becomes_an_attack() {
             (6, 1),
             (6, 1),
             (20, 5),
-            (6, 1),
-            (6, 1),
             (6, 1),
             (6, 1),
             (6, 1),
@@ -1850,4 +1849,185 @@ a = {{}}
     let n = 40_000;
     let got = fight_rate(&enc, n, 18, |_, o| o.winner == Some(1));
     assert_within_four_se("the surprisers win", got, exact, n);
+}
+
+// ------------------------------------------- knock-outs and revivals
+
+/// A medic (unit 0, 1 m back), a fragile fighter (unit 1) and a brute
+/// (unit 2, blue). Any hit of the brute knocks the fighter out (1 damage
+/// through deflection 100: missing health 1 above constitution 0, and it
+/// never fortifies); the fighter attacks nothing. The medic (luck +20: +4
+/// on every test, and always first of its team, against the fighter's DEX
+/// and combat dice of 0) revives it for sure and attacks nothing. The
+/// brute (one attack a turn, no criticals: crit 1000) goes for the
+/// nearest, the fighter: d6 + d6 + 1 against evasion 9. Nobody reacts or
+/// guards.
+fn revival(opts: &str, max_rounds: u32) -> Encounter<Dicestep> {
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+max_rounds = {max_rounds}
+[options]
+{opts}
+[weapons.fist]
+damage = 0
+crit = 1000
+damage_type = "bludgeoning"
+[units.medic]
+evasion = 100
+endurance = 50
+health = 50
+luck = 20
+attacks = 0
+reaction = "never"
+leftover = "idle"
+weapons = ["fist"]
+[units.fighter]
+evasion = 9
+deflection = 100
+endurance = 0
+health = 10
+constitution = 0
+fortify = false
+dex = 0
+combat = 0
+attacks = 0
+reaction = "never"
+leftover = "idle"
+resuscitate = false
+weapons = ["fist"]
+[units.brute]
+evasion = 6
+endurance = 1000
+health = 1000
+attacks = 1
+reaction = "never"
+leftover = "idle"
+resuscitate = false
+weapons = ["fist"]
+[sides.red]
+medic = {{ distance = 1 }}
+fighter = {{}}
+[sides.blue]
+brute = {{ target = "nearest" }}
+"#
+    ));
+    assert_eq!(enc.units[1].stats.health, 10, "unit 1 is the fighter");
+    enc
+}
+
+#[test]
+fn a_knocked_out_unit_is_not_laid_prone_and_comes_back_on_its_feet() {
+    // "Damage": with missing health above constitution a character "must
+    // either become unconscious or fortify"; "Death": at zero health "they
+    // immediately become unconscious". Neither lays it down: prone comes
+    // only from Drop Prone (Table: Free Actions) and from the rescuer's own
+    // Resuscitate (Table: Actions: "Go prone, then make a test to return
+    // someone to consciousness"), which clears unconsciousness only. So the
+    // fighter the medic brings back is on its feet: the brute's next swing
+    // has no advantage (two dice), and the fighter's turn needs no Stand Up.
+    // `knock_out_prone = true` lays it down: that swing has advantage (each
+    // die twice) and the fighter gets up on its turn.
+    for laid_down in [false, true] {
+        let opts = if laid_down {
+            "knock_out_prone = true"
+        } else {
+            ""
+        };
+        let enc = revival(opts, 3);
+        let mut f = fight(&enc);
+        f.round = 1;
+        // The brute hits: 4 + 4 + 1 = 9 ≥ 9, 1 damage: knocked out.
+        play(&enc, &mut f, 2, &[(6, 4), (6, 4), (20, 5)]);
+        assert!(f.units[1].out);
+        assert!(f.units[1].conditions.has(Condition::Unconscious));
+        assert_eq!(f.units[1].conditions.has(Condition::Prone), laid_down);
+        // The medic resuscitates: 1 + 1 + 4 (luck 5 + 20) = 6 ≥ 1 missing.
+        play(&enc, &mut f, 0, &[(6, 1), (4, 1), (20, 5)]);
+        assert!(!f.units[1].out);
+        assert!(!f.units[1].conditions.has(Condition::Unconscious));
+        assert_eq!(f.units[1].conditions.has(Condition::Prone), laid_down);
+        // Next round the brute swings again and misses: 4 + 3 + 1 = 8.
+        f.round = 2;
+        let swing: &[(u32, u32)] = if laid_down {
+            &[(6, 4), (6, 1), (6, 3), (6, 2), (20, 5)]
+        } else {
+            &[(6, 4), (6, 3), (20, 5)]
+        };
+        play(&enc, &mut f, 2, swing);
+        assert!(!f.units[1].out);
+        play(&enc, &mut f, 1, &[]);
+        assert!(!f.units[1].conditions.has(Condition::Prone));
+    }
+}
+
+#[test]
+fn stat_a_revived_fighter_stands_against_a_markov_chain() {
+    // "Damage" and "Death" (falling unconscious lays nobody prone), Table:
+    // Actions (Resuscitate clears unconsciousness only). Three rounds of
+    // `revival`: red opens each round with the medic, who revives the
+    // fighter if it is down; then the brute swings at the fighter; then the
+    // fighter, if up, takes its turn (standing up if prone). So the fighter
+    // is down at the end iff the brute's last swing hit. A swing hits with
+    // p = P(d6 + d6 + 1 ≥ 9) = 15/36, or, at a fighter revived that round
+    // and laid prone (`knock_out_prone`), q = P(max(d6, d6) + max(d6, d6) +
+    // 1 ≥ 9) = 995/1296 (advantage, per die). Down at the end of round k:
+    //   d₁ = p,  d_k = d_{k−1}·h + (1 − d_{k−1})·p,
+    // h = p as written (so d₃ = p), h = q laid down (d₃ ≈ 0.614).
+    let mut p = 0.0;
+    let mut q = 0.0;
+    for a1 in 1..=6 {
+        for b1 in 1..=6 {
+            p += f64::from(u8::from(a1 + b1 + 1 >= 9)) / 36.0;
+            for a2 in 1..=6 {
+                for b2 in 1..=6 {
+                    let best = a1.max(a2) + b1.max(b2);
+                    q += f64::from(u8::from(best + 1 >= 9)) / 1296.0;
+                }
+            }
+        }
+    }
+    assert!((p - 15.0 / 36.0).abs() < 1e-12);
+    assert!((q - 995.0 / 1296.0).abs() < 1e-12);
+    let down_after_three = |h: f64| (2..=3).fold(p, |d, _| d * h + (1.0 - d) * p);
+    let n = 20_000;
+    for (opts, h) in [("", p), ("knock_out_prone = true", q)] {
+        let enc = revival(opts, 3);
+        let exact = down_after_three(h);
+        let got = fight_rate(&enc, n, 19, |f, _| f.units[1].out);
+        assert_within_four_se(
+            &format!("fighter down after three rounds [{opts}]"),
+            got,
+            exact,
+            n,
+        );
+    }
+}
+
+#[test]
+fn after_hit_a_misfires_new_target_may_still_dodge() {
+    // "Attacks": a misfire's attack goes on as normal: "She finishes the
+    // attack as normal, but with her ally as the new target". Under
+    // `declare_reactions = "after-hit"` defences are chosen once the attack
+    // is known to hit, by whoever it hits, so blue 3, hit by the misfire
+    // (d2 = 2; 3 + 3 + 1 = 7 ≥ 6), dodges: DEX 6 + athletics 4 ≥ 7, for 1
+    // stamina and its reaction. The first target, 2, chose nothing.
+    let (mut enc, mut f) = crowd_at(BOW, 2);
+    enc.options.declare = Declare::AfterHit;
+    enc.units[2].stats.reaction = Reaction::Dodge;
+    enc.units[3].stats.reaction = Reaction::Dodge;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 3), (6, 3), (20, 1), (2, 2), (6, 6), (4, 4), (20, 5)],
+    );
+    assert!(r.misfire && r.hit && r.dodged);
+    assert_eq!((r.target, r.damage), (3, 0));
+    assert_eq!(f.units[3].state.stamina, 2);
+    assert_eq!(f.units[3].state.reactions, 0);
+    assert_eq!(f.units[2].state.stamina, 3);
+    assert_eq!(f.units[3].state.endurance, 12);
 }

@@ -5,8 +5,9 @@
 //!
 //! As written: fixed turn order by descending Agility modifier; a unit that
 //! started the fight by attacking (`initiator`) makes that opening attack
-//! before the first turn and then acts last regardless; an attack is d20 +
-//! Accuracy modifier ≥ 10 + the target's Agility modifier; flat-footed
+//! before the first turn (unless `opening_attack = false`) and then acts
+//! last regardless; an attack is d20 + Accuracy modifier ≥ 10 + the
+//! target's Agility modifier; flat-footed
 //! targets are hit on 5, prone ones on 5 + Agility; flanking and center-mass
 //! aim give +1; a natural 20 is a critical (the damage dealt, after armour,
 //! ×2), then d4 = 4 a super critical (×4), then d6 = 6 the target is
@@ -195,6 +196,9 @@ pub struct Options {
     /// A side whose standing units fall to this fraction of its roster or
     /// fewer loses the will to fight; 0 = never.
     pub flee_at: f64,
+    /// Initiators make their opening attack before the first turn; false:
+    /// they only go last (for comparing with and without the strike).
+    pub opening_attack: bool,
 }
 
 impl Default for Options {
@@ -209,6 +213,7 @@ impl Default for Options {
             disrupting_adds: false,
             stand_off_turn: true,
             flee_at: 0.0,
+            opening_attack: true,
         }
     }
 }
@@ -432,6 +437,7 @@ impl Ruleset for Escalation {
             Some(Lit::Float(0.0)),
             "will to fight: a side whose standing units are at most this fraction of its roster flees (0 = fights to the end)",
         ),
+        Field::flag("opening_attack", true, "an initiator makes the attack that starts the fight before the first turn (\"Initiative/Initiating\": it \"initiates combat by attacking\"); false: no opening attack, the initiator only acts last"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -502,6 +508,7 @@ impl Ruleset for Escalation {
             disrupting_adds: f.bool("disrupting_adds")?,
             stand_off_turn: f.bool("stand_off_turn")?,
             flee_at: f.float("flee_at")?,
+            opening_attack: f.bool("opening_attack")?,
         })
     }
 
@@ -616,7 +623,7 @@ impl Ruleset for Escalation {
         unit.state = State {
             hp: spec.stats.hp,
             detected: !spec.stats.undetected,
-            opening: spec.stats.initiator,
+            opening: spec.stats.initiator && options.opening_attack,
             stand_at_start: options.stand_off_turn && c.has(Condition::Prone) && !c.any(HELPLESS),
             first_turn_pending: true,
             ..State::default()

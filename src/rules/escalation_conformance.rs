@@ -159,11 +159,12 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Initiative/Initiating",
         rule: "the initiator's attack before the battle",
-        modelled: Modelled::AsWritten,
-        how: "before the first turn of round 1 each initiator makes one attack (no move, no Bonus Actions) on a target its weapons reach where it stands (none in reach: no attack); it counts as part of round 1 (Free Hit Slots, a disrupting wound's -3). An undetected initiator's opening attack is its sneak attack",
+        modelled: Modelled::Option("opening_attack"),
+        how: "`true` (default, as written): before the first turn of round 1 each initiator makes one attack (no move, no Bonus Actions) on a target its weapons reach where it stands (none in reach: no attack); it counts as part of round 1 (Free Hit Slots, a disrupting wound's -3). An undetected initiator's opening attack is its sneak attack. `false`: no opening attack, the initiator only acts last (to compare with and without the opening strike)",
         tests: &[
             "the_initiator_attacks_before_the_first_turn_then_acts_last",
             "statistically_an_opening_disrupting_wound_costs_3_accuracy_that_round",
+            "without_the_opening_attack_the_initiator_only_goes_last",
         ],
     },
     Clause {

@@ -961,6 +961,30 @@ fn the_initiator_attacks_before_the_first_turn_then_acts_last() {
 }
 
 #[test]
+fn without_the_opening_attack_the_initiator_only_goes_last() {
+    // "Initiative/Initiating": "if someone initiates combat by attacking
+    // before the battle officially starts, they are placed last in the
+    // initiative lineup". By default the initiator makes that attack
+    // (`the_initiator_attacks_before_the_first_turn_then_acts_last`);
+    // `opening_attack = false`, for comparing with and without it, drops
+    // the attack and keeps the place: b's first turn begins with nothing
+    // from a (b: 9 + 0 + 2 vs 10 hits, 1d6 = 3), and a still acts last.
+    let enc = duel("opening_attack = false", "initiator = true", "");
+    let mut f = fight(&enc);
+    f.make_order(&enc, &mut ScriptedDice::new(&[]));
+    assert_eq!(f.turn_order(), &[1, 0]);
+    f.round = 1;
+    play(&enc, &mut f, 1, &[(20, 9), (6, 3)]);
+    assert_eq!(f.units[1].state.hp, 30);
+    assert_eq!(f.units[0].state.hp, 27);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // a's own turn: its one attack (9 + 2 + 2 vs 11 hits, 1d8 = 1).
+    play(&enc, &mut f, 0, &[(20, 9), (8, 1)]);
+    assert_eq!(f.units[1].state.hp, 29);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
 fn a_prone_unit_stands_up_off_turn_at_the_cost_of_a_bonus_action() {
     // "Prone": "Standing up can be done regardless of whether it is your
     // turn, but it consumes the action you chose to use from your next

@@ -13,10 +13,12 @@
 //! critical; 0 HP: unconscious (so prone), dying and out of the fight.
 //!
 //! A turn is movement (30 m; half in difficult terrain) and one action: an
-//! attack, or Sprint (double movement), or dropping prone. Leaving an
-//! enemy's 5 m radius provokes an attack of opportunity, whichever way the
-//! unit moves (its reaction; the text's "disengage" is undefined, so nobody
-//! disengages). Trenches has no flanking rule.
+//! attack, or Sprint (double movement), or dropping prone. A move that
+//! starts within an enemy's 5 m radius and ends beyond it provokes an attack
+//! of opportunity, whichever way the unit moves (its reaction; the text's
+//! "disengage" is undefined, so nobody disengages); merely passing through
+//! an enemy's 5 m does not, unless `passing_provokes`. Trenches has no
+//! flanking rule.
 //!
 //! Gaps in the text are options whose defaults are its most literal
 //! reading: the crit effect (default: double the damage dice), natural 1
@@ -210,6 +212,9 @@ pub struct Options {
     pub exhaustion_speed: f64,
     pub at_zero_hp: AtZeroHp,
     pub opportunity_weapons: OpportunityWeapons,
+    /// A move that only passes through an enemy's 5 m provokes it too
+    /// (default: only one that starts within it; see [`stride`]).
+    pub passing_provokes: bool,
     pub cover_when_moving: CoverWhenMoving,
 }
 
@@ -228,6 +233,7 @@ impl Default for Options {
             exhaustion_speed: 0.5,
             at_zero_hp: AtZeroHp::Out,
             opportunity_weapons: OpportunityWeapons::Any,
+            passing_provokes: false,
             cover_when_moving: CoverWhenMoving::LeftBehind,
         }
     }
@@ -401,8 +407,9 @@ impl Ruleset for Trenches {
             "opportunity_weapons",
             Kind::Choice(OPPORTUNITY_NAMES),
             Some(Lit::Str("any")),
-            "weapons that make attacks of opportunity: any that reaches the mover (the text names no weapon), or melee only",
+            "weapons that make attacks of opportunity: any that reaches the mover (the text names no weapon; \"any creature within 5m\" takes the attack), or melee only",
         ),
+        Field::flag("passing_provokes", false, "a move that only passes through an enemy's 5 m (starting and ending beyond it) provokes its attack of opportunity too; default false (\"Combat Rounds\"): only an enemy \"previously within melee distance\" who leaves, as one disengaging from a fight it is in"),
         Field::new(
             "cover_when_moving",
             Kind::Choice(COVER_MOVING_NAMES),
@@ -466,6 +473,7 @@ impl Ruleset for Trenches {
             at_zero_hp: [AtZeroHp::Out, AtZeroHp::DeathSaves][f.choice("at_zero_hp")?],
             opportunity_weapons: [OpportunityWeapons::Any, OpportunityWeapons::Melee]
                 [f.choice("opportunity_weapons")?],
+            passing_provokes: f.bool("passing_provokes")?,
             cover_when_moving: [CoverWhenMoving::LeftBehind, CoverWhenMoving::Carried]
                 [f.choice("cover_when_moving")?],
         })
@@ -1235,12 +1243,14 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
 /// Move the actor with `step` ("Attacks of opportunity"): "Any creature
 /// within 5m of an enemy who attempts to leave the 5m radius of that
 /// creature ... will take such an attack", whichever way it moves: every
-/// enemy whose 5 m the mover was within at some point of the move and is
-/// beyond at its end may attack it, rolled at the closest the mover came
-/// (on the front, passing an enemy goes through its position). The mover's
-/// cover is settled first (`cover_when_moving`): the attack is rolled "with
-/// whatever modifiers would be appropriate as they left". Returns false if
-/// the mover fell to the attacks.
+/// enemy whose 5 m the mover was within when the move began (the text's
+/// enemy "previously within melee distance", disengaging from a fight it is
+/// in) and is beyond at its end may attack it; with `passing_provokes`,
+/// also one whose 5 m the move only passed through. The attack is rolled at
+/// the closest the mover came (on the front, passing an enemy goes through
+/// its position). The mover's cover is settled first (`cover_when_moving`):
+/// the attack is rolled "with whatever modifiers would be appropriate as
+/// they left". Returns false if the mover fell to the attacks.
 // Out of line: only turns that move come here, and the hot path (a unit
 // standing in reach, `quick_turn` and `advance_on`) stays small without it.
 #[inline(never)]
@@ -1251,6 +1261,7 @@ fn stride<D: Dice, T>(
     let me = turn.actor;
     let from = turn.unit(me).position;
     let enemies = turn.in_fight() & !turn.side_units(turn.unit(me).side as usize);
+    let passing_provokes = turn.options().passing_provokes;
     let left = provoking_move(
         turn,
         enemies,
@@ -1259,7 +1270,12 @@ fn stride<D: Dice, T>(
         },
         |t, e, from| {
             let (to, at) = (t.unit(t.actor).position, t.unit(e).position);
-            closest(from, to, at) <= REACH && (to - at).abs() > REACH
+            let was_within = if passing_provokes {
+                closest(from, to, at)
+            } else {
+                (from - at).abs()
+            };
+            was_within <= REACH && (to - at).abs() > REACH
         },
     );
     let to = turn.unit(me).position;

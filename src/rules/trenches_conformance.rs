@@ -160,14 +160,21 @@ pub const TABLE: &[Clause] = &[
         section: "Combat Rounds",
         rule: "Attacks of opportunity: a creature within 5 m of an enemy that leaves its 5 m radius without disengaging takes an attack, rolled with the modifiers that applied as it left",
         modelled: AsWritten,
-        how: "any move (advancing, backing off, sprinting, passing an enemy on the front) that ends beyond 5 m of an enemy the mover was within 5 m of during the move provokes that enemy (if it can react), rolled at the closest the mover came and after the mover's cover is settled; the text's \"disengage\" is undefined, so nobody disengages; the optional reaction is always taken",
+        how: "any move (advancing, backing off, sprinting) that starts within 5 m of an enemy and ends beyond it provokes that enemy (if it can react), rolled at the closest the mover came and after the mover's cover is settled; the text's \"disengage\" is undefined, so nobody disengages; the optional reaction is always taken",
         tests: &["leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves", "backing_off_provokes_attacks_of_opportunity_once_per_round", "statistically_charging_past_an_enemy_provokes_it"],
+    },
+    Clause {
+        section: "Combat Rounds",
+        rule: "whether merely passing through an enemy's 5 m is leaving it: the attack is for an enemy \"previously within melee distance\" who \"attempts to disengage by turning their backs and fleeing the fight\" from \"whoever they might be in combat with by being adjacent to them\"",
+        modelled: Opt("passing_provokes"),
+        how: "default `false`: only a move that starts within the enemy's 5 m provokes it (a unit passing by was never in a fight with it to flee); `true`: a move that enters and leaves an enemy's 5 m provokes it too (\"any creature within 5m of an enemy who attempts to leave the 5m radius\", however it came there)",
+        tests: &["passing_through_an_enemys_reach_provokes_only_with_the_option", "leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves"],
     },
     Clause {
         section: "Combat Rounds",
         rule: "the attack of opportunity is \"such an attack\" by \"whoever they might be in combat with\": no weapon named",
         modelled: Opt("opportunity_weapons"),
-        how: "default `any`: the reactor's best weapon that reaches the mover, firearms included (the text's words); `melee`: melee weapons only (the 5e habit)",
+        how: "default `any`: the reactor's best weapon that reaches the mover, firearms included: \"any creature within 5m\" takes \"an easy attack\"; \"turning their backs and fleeing\" from someone adjacent says how the mover leaves (within 5 m, see above), not what the reactor attacks with; `melee`: melee weapons only (the 5e habit)",
         tests: &["attacks_of_opportunity_with_any_weapon_unless_the_option_says_melee", "statistically_backing_out_of_a_trench_costs_the_cover_and_draws_fire"],
     },
     Clause {

@@ -1159,12 +1159,15 @@ fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
 
 /// Red `s` (unit 0, a swordsman: AC 10 by default, 30 HP) against blue
 /// `near` (unit 1) at the front line and `far` (unit 2) 20 m behind it,
-/// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red.
-fn two_deep(s_entry: &str) -> Encounter<Trenches> {
+/// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red;
+/// `opts` is the body of `[options]`.
+fn two_deep(opts: &str, s_entry: &str) -> Encounter<Trenches> {
     encounter(&format!(
         r#"
 name = "t"
 rules = "trenches"
+[options]
+{opts}
 [weapons.sword]
 attack = 5
 damage = "1d8+3"
@@ -1194,7 +1197,7 @@ fn leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves() {
     // "Attacks of opportunity": "Any creature within 5m of an enemy who
     // attempts to leave the 5m radius of that creature without disengaging
     // will take such an attack". Advancing counts as much as backing off.
-    let enc = two_deep("distance = 5");
+    let enc = two_deep("", "distance = 5");
     let mut f = fight(&enc);
     // Red, 5 m from `near`, picks `far` (d2: 2) and advances 20 m, leaving
     // `near`'s 5 m: `near` attacks (12 + 5 vs AC 10, 1d6+2 with 4 = 6); red
@@ -1210,22 +1213,41 @@ fn leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves() {
     assert_eq!(f.units[0].position, 5);
     assert_eq!(f.units[0].state.hp, 21);
 
-    // Passing through an enemy's 5 m on the way counts too ("within 5m ...
-    // attempts to leave the 5m radius"): red starts 20 m out and charges
-    // `far` (d2: 2), past `near`: 30 m to 10 m beyond the line, `near`
-    // attacks (a 3 misses); nothing reaches `far`, so red sprints the last
-    // 5 m, which leaves no one's reach.
-    let enc = two_deep("distance = 20");
+    // Closing on an enemy without leaving anyone's reach provokes nothing:
+    // red 20 m out picks `near` (d2: 1), moves 15 m and swings (a 2).
+    let enc = two_deep("", "distance = 20");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(2, 1), (20, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+}
+
+#[test]
+fn passing_through_an_enemys_reach_provokes_only_with_the_option() {
+    // "Combat Rounds", attacks of opportunity: "attacks taken when an
+    // enemy, previously within melee distance, attempts to disengage by
+    // turning their backs and fleeing the fight", from "whoever they might
+    // be in combat with by being adjacent to them". A unit that only passes
+    // through an enemy's 5 m was never in a fight with it to flee: red
+    // starts 20 m out and charges `far` (d2: 2), past `near`: 30 m, to 10 m
+    // beyond the line, and `near` does not attack; nothing reaches `far`,
+    // so red sprints the last 5 m.
+    let enc = two_deep("", "distance = 20");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(2, 2)]);
+    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+    assert_eq!(f.counters[counter::SPRINTS], 1);
+    assert_eq!(f.units[0].position, 15);
+    assert!(!f.units[1].state.reacted);
+    // `passing_provokes = true` (any creature within 5 m of a mover that
+    // leaves its 5 m, however it came there): `near` attacks as red passes
+    // (a 3 misses), then red sprints.
+    let enc = two_deep("passing_provokes = true", "distance = 20");
     let mut f = fight(&enc);
     play(&enc, &mut f, 0, &[(2, 2), (20, 3)]);
     assert_eq!(f.counters[counter::OPPORTUNITY], 1);
     assert_eq!(f.counters[counter::SPRINTS], 1);
     assert_eq!(f.units[0].position, 15);
-    // Closing on an enemy without leaving anyone's reach provokes nothing:
-    // red 20 m out picks `near` (d2: 1), moves 15 m and swings (a 2).
-    let mut f = fight(&enc);
-    play(&enc, &mut f, 0, &[(2, 1), (20, 2)]);
-    assert_eq!(f.counters[counter::OPPORTUNITY], 0);
+    assert!(f.units[1].state.reacted);
 }
 
 #[test]
