@@ -130,7 +130,7 @@ fn events_tell_the_fights(
                         _ => {}
                     }
                     match *event {
-                        Event::Harm { unit, amount, .. } => {
+                        Event::Harm { unit, amount, .. } | Event::Load { unit, amount, .. } => {
                             assert_ne!(unit, NOBODY, "{at}: harm by nobody");
                             harm[units[unit as usize].1 as usize] += u64::from(amount);
                         }
