@@ -217,7 +217,10 @@ fn thrum_harm_names_its_track_and_its_load_against_tolerance() {
             assert!(loads.next().is_none(), "{file}: every harm is told");
         }
     }
-    assert!(tracks.contains("Fatigue"), "{tracks:?}");
+    assert!(
+        tracks.contains("Fatigue") && tracks.contains("Stress"),
+        "{tracks:?}"
+    );
 }
 
 #[test]
