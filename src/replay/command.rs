@@ -8,7 +8,9 @@
 //! lexically normalised (`.` and `..` worked out without asking the file
 //! system), when the file is inside that folder; otherwise, the file name
 //! alone. A symbolic link is not followed: an absolute path through a link
-//! to the current folder counts as outside it.
+//! to the current folder counts as outside it. `merge` names the file as
+//! the shard's run was given it (the journal keeps that spelling), worked
+//! out in the folder `merge` runs in.
 
 use std::path::{Component, Path, PathBuf};
 

@@ -7,7 +7,9 @@
 //! size), fought from that batch's stream after the fights before it, so it
 //! is the very fight the run tallied. The kernel reports what happens
 //! through its observer ([`crate::engine::observe`]); this module only
-//! finds fights and puts events into words.
+//! finds fights and puts events into words, and, for `fights.md`, gives
+//! each fight the command that replays it ([`command`]) and keeps a long
+//! one short ([`narrate::narrate_within`]).
 
 pub mod command;
 pub mod json;
