@@ -176,6 +176,48 @@ fn a_dodge_says_whether_it_worked_and_a_reaction_not_taken_says_why() {
     }
 }
 
+/// The dice shown on a narrated line: `[d6 2, d6 1]` → 2.
+fn dice_on(line: &str) -> usize {
+    line.rsplit_once(" [")
+        .filter(|(_, d)| d.starts_with('d'))
+        .map_or(0, |(_, d)| d.split(", ").count())
+}
+
+#[test]
+fn dice_sit_on_the_line_of_the_roll_they_belong_to() {
+    // dicestep's tests: attribute die + skill die, then the luck die
+    // alongside ("Tests"); a thrown or projectile attack whose luck die
+    // shows its lowest face misfires into a random character within 1 m
+    // ("Misfire"). Thrown spears make misfires happen.
+    let (_, p, fights) = watched(
+        "dicestep_skirmish.toml",
+        &[(
+            "damage_type = \"piercing\"",
+            "damage_type = \"piercing\"\nkind = \"thrown\"",
+        )],
+        40,
+    );
+    let mut misfires = 0;
+    for w in &fights {
+        let text = told(&p, w);
+        assert!(!text.contains("dice not yet read"), "{text}");
+        for line in text.lines() {
+            if line.contains(" luck die (+ luck): ") {
+                assert_eq!(dice_on(line), 1, "the luck die alone: {line}");
+            }
+            if line.contains(" attack (") || line.contains(" dodge (") {
+                // Two dice, more when they explode or with advantage.
+                assert!(dice_on(line) >= 2, "the test's own dice: {line}");
+            }
+            if line.contains("misfire") {
+                misfires += 1;
+                assert!(dice_on(line) <= 1, "only the die that chose: {line}");
+            }
+        }
+    }
+    assert!(misfires > 0, "no misfire in the fights watched");
+}
+
 #[test]
 fn thrum_harm_names_its_track_and_its_load_against_tolerance() {
     // Thrum's text, "Load and Tolerance": a hit adds to the Fatigue or the

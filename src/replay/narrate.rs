@@ -134,6 +134,9 @@ fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
     heading(&mut text, watched, &words);
     push_lines(&mut out, 0, &mut text);
     let mut dice: Vec<(u32, u32)> = Vec::new();
+    // Dice a partial roll left for the check or roll they belong to (see
+    // [`Reads::Last`]).
+    let mut held: Vec<(u32, u32)> = Vec::new();
     // The weapon of the attack declared last, for its attack line.
     let mut armed: Option<(u8, u16)> = None;
     for event in &watched.tape.events {
@@ -153,16 +156,18 @@ fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
         // Dice show on the line of the roll that read them; what happened
         // meanwhile (a move, a condition) keeps its own line without them.
         let shown = match reads_dice(event) {
-            0 => String::new(),
-            n => {
-                let from = if n == usize::MAX {
-                    0
-                } else {
-                    dice.len().saturating_sub(n)
-                };
+            Reads::Nothing => String::new(),
+            Reads::Last(n) => {
+                let from = dice.len().saturating_sub(n);
                 let shown = dice_text(&dice[from..]);
                 dice.truncate(from);
+                held.append(&mut dice);
                 shown
+            }
+            Reads::Fresh => dice_text(&std::mem::take(&mut dice)),
+            Reads::All => {
+                held.append(&mut dice);
+                dice_text(&std::mem::take(&mut held))
             }
         };
         let weapon = match (*event, armed) {
@@ -175,8 +180,9 @@ fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
         line(&mut text, event, &shown, weapon, &words);
         push_lines(&mut out, round, &mut text);
     }
-    if !dice.is_empty() {
-        let _ = writeln!(text, "    (dice not yet read: {})", dice_text(&dice));
+    held.append(&mut dice);
+    if !held.is_empty() {
+        let _ = writeln!(text, "    (dice not yet read: {})", dice_text(&held));
     }
     footer(&mut text, watched, &words);
     push_lines(&mut out, round, &mut text);
@@ -231,18 +237,27 @@ fn footer(out: &mut String, w: &Watched, words: &Words) {
     let _ = writeln!(out, "Standing at the end: {}", standing.join(", "));
 }
 
-/// How many of the dice rolled since the last reading an event says it
-/// read, the last ones: `usize::MAX` for all of them, 0 for none.
-fn reads_dice(event: &Event) -> usize {
+/// Which of the dice not yet shown an event says it read.
+enum Reads {
+    Nothing,
+    /// The last `n` rolled since the last reading (dicestep's luck die,
+    /// rolled after its test's dice): the dice before them are held for
+    /// the next check or roll, the test they belong to.
+    Last(usize),
+    /// Those rolled since the last reading, not the held ones: what a note
+    /// or a random pick rolled for itself (a misfire's new target between a
+    /// luck die and its attack).
+    Fresh,
+    /// Every one, held ones included.
+    All,
+}
+
+fn reads_dice(event: &Event) -> Reads {
     match *event {
-        Event::Roll { dice: 0, .. } => usize::MAX,
-        Event::Roll { dice, .. } => dice as usize,
-        Event::Check { .. }
-        | Event::Initiative { .. }
-        | Event::Target { .. }
-        | Event::Note { .. }
-        | Event::End { .. } => usize::MAX,
-        _ => 0,
+        Event::Roll { dice: 0, .. } | Event::Check { .. } | Event::End { .. } => Reads::All,
+        Event::Roll { dice, .. } => Reads::Last(dice as usize),
+        Event::Initiative { .. } | Event::Target { .. } | Event::Note { .. } => Reads::Fresh,
+        _ => Reads::Nothing,
     }
 }
 
