@@ -124,9 +124,17 @@ pub struct ShownFight {
     /// The fight's number in its cell; `None` when no fight is of this kind
     /// (`text` then says why).
     pub fight: Option<u64>,
-    /// The fight as `skirmish replay` prints it (no colours), or why there
-    /// is none.
+    /// The fight as `skirmish replay` prints it (no colours; a long one
+    /// with rounds left out, see [`crate::replay::SHOWN_FIGHT_BYTES`]), or
+    /// why there is none.
     pub text: String,
+    /// The `skirmish replay` command that prints the fight whole (empty
+    /// without a fight).
+    pub command: String,
+    /// What a reader should know about how the fight stands for the cell
+    /// (the typical fight of a cell without a majority outcome), if
+    /// anything.
+    pub note: Option<String>,
 }
 
 /// What `skirmish balance` found: the search along one numeric axis for the

@@ -73,6 +73,9 @@ pub struct Plan {
     /// Each cell's unit names and sides, in encounter order (what a replay
     /// calls them).
     pub unit_names: Vec<Vec<(String, u8)>>,
+    /// Each cell's weapon names, by weapon number (what a replay calls the
+    /// weapon of an attack).
+    pub weapon_names: Vec<Vec<String>>,
     sim: Box<dyn Simulate>,
 }
 
@@ -205,12 +208,14 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         .unwrap_or(scenario.max_rounds);
     let mut encounters = Vec::with_capacity(cells.len());
     let mut unit_names = Vec::with_capacity(cells.len());
+    let mut weapon_names = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     for cell in &cells {
         let compiled = compile_cell::<R>(scenario, cell)?;
         encounters.push(compiled.encounter);
         unit_names.push(compiled.unit_names.clone());
+        weapon_names.push(compiled.weapon_names.clone());
         // What this cell fights with, so the summary can show what each
         // cell changes rather than only the base scenario's values.
         setups.push(Setup {
@@ -251,6 +256,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         info,
         cells: cells.into_iter().map(|c| c.axis_values).collect(),
         unit_names,
+        weapon_names,
         sim: Box::new(Cells { encounters }),
     })
 }

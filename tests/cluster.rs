@@ -478,7 +478,8 @@ fn k8s_pods_as_local_processes_merge_to_the_single_run_report() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let scenario = sb.write("small.toml", common::SMALL);
+    // Under the ConfigMap item's file name, which fights.md's commands name.
+    let scenario = sb.write("scenario.toml", common::SMALL);
     let single = single_run(&sb, scenario, "single");
     let merged = Path::new(&merger.local(merger.after("--out"), folder_of)).join(SCENARIO_NAME);
     assert_same_report(&merged, &single);

@@ -130,7 +130,7 @@ fn events_tell_the_fights(
                         _ => {}
                     }
                     match *event {
-                        Event::Harm { unit, amount, .. } => {
+                        Event::Harm { unit, amount, .. } | Event::Load { unit, amount, .. } => {
                             assert_ne!(unit, NOBODY, "{at}: harm by nobody");
                             harm[units[unit as usize].1 as usize] += u64::from(amount);
                         }
@@ -364,6 +364,19 @@ fn replay_tells_a_fight_in_words_and_json_that_agree() {
             .sum();
         assert_eq!(summed, side["harm"].as_u64().expect("harm"), "{name}");
     }
+    // Each attack names its weapon, in JSON as in words.
+    let attacks: Vec<_> = lines.iter().filter(|l| kind(l) == "attack").collect();
+    assert!(!attacks.is_empty());
+    assert!(
+        attacks.iter().all(|a| a["weapon"] == "knife"),
+        "{attacks:?}"
+    );
+    assert_eq!(
+        text.stdout.matches(" with knife: ").count(),
+        attacks.len(),
+        "{}",
+        text.stdout
+    );
     // Every die is in the JSON too, and the text shows as many.
     let dice = lines.iter().filter(|l| kind(l) == "die").count();
     assert!(dice > 0);
@@ -446,12 +459,9 @@ fn picked_fights_are_what_they_say_and_the_same_every_time() {
             .lines()
             .find(|l| l.trim_start().starts_with("skirmish replay"))
             .expect("a command under each heading");
-        let args: Vec<&str> = command
-            .split_whitespace()
-            .skip(1)
-            .map(|a| if a == "<scenario" { file } else { a })
-            .filter(|a| *a != "file>")
-            .collect();
+        // The command names the scenario file as the run was given it.
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        assert_eq!(args[1], file, "{command}");
         let o = sb.run(&args);
         assert_eq!(o.code, 0, "{command}: {o:#?}");
         let told = block

@@ -99,8 +99,16 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, Failure> {
         (None, Some(which)) => {
             let tally = tally.as_ref().expect("a pick has the cell's tally");
             let sides: Vec<String> = p.info.sides.iter().map(|s| s.name.clone()).collect();
-            replay::pick(&p, cell, seed, streams, size, tally, &sides, which)
-                .map_err(|e| bad(e.to_string()))?
+            let k = replay::pick(&p, cell, seed, streams, size, tally, &sides, which)
+                .map_err(|e| bad(e.to_string()))?;
+            // How the typical fight stands for its cell goes to stderr, so
+            // that stdout is the fight alone (as fights.md shows it).
+            if which == Pick::Typical {
+                if let Some(note) = replay::typical_note(tally, &sides) {
+                    eprintln!("note: {note}");
+                }
+            }
+            k
         }
         (None, None) => unreachable!("without --fight a pick is chosen"),
     };

@@ -228,7 +228,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             bar.finish_and_clear();
             let total = results.cells.iter().map(|c| c.tally.fights).sum();
             let timing = timing(p, total, started, pool.current_num_threads());
-            let results = pool.install(|| with_fights(p, results, &work));
+            let results =
+                pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path)));
             differs |= check(&results, &dir, &timing)?;
             continue;
         }
@@ -318,7 +319,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .results(&work, &mut ledger)
             .context("aggregating the journal")
             .map_err(Failure::Other)?;
-        let results = pool.install(|| with_fights(p, results, &work));
+        let results = pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path)));
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
@@ -337,10 +338,16 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
 }
 
 /// `results` with the fights its report tells (fights.md: the baseline
-/// cell's typical fight and upset, found by fighting them again; they are
+/// cell's typical fight and upset, found by fighting them again, with the
+/// command that replays each from the scenario file at `scenario`; they are
 /// the report's, not the run's, so they come after the timing).
-pub(crate) fn with_fights(p: &Plan, mut results: RunResults, work: &Work) -> RunResults {
-    results.fights = crate::replay::shown_fights(p, &results, work.budget.batch());
+pub(crate) fn with_fights(
+    p: &Plan,
+    mut results: RunResults,
+    work: &Work,
+    scenario: &Path,
+) -> RunResults {
+    results.fights = crate::replay::shown_fights(p, &results, work.budget.batch(), scenario);
     results
 }
 

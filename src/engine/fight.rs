@@ -7,7 +7,7 @@
 //! services: distances, targeting, harm bookkeeping and counters.
 
 use super::initiative::{insert_by_key, shuffle_ties, sort_by_keys};
-use super::observe::{EndCause, Event, Observer, Watched, NOBODY};
+use super::observe::{EndCause, Event, Observer, Track, Watched, NOBODY};
 use super::{
     Condition, Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting,
     Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
@@ -1039,8 +1039,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     /// the target has left).
     #[inline]
     pub fn harm(&mut self, target: usize, amount: u32) {
-        let side = side_slot(self.unit(self.actor).side as usize);
-        self.fight.damage[side] += amount;
+        self.book_harm(amount);
         if D::WATCHED && amount > 0 {
             let (left, max) = R::vitality(self.unit(target), self.spec(target));
             self.note(Event::Harm {
@@ -1049,6 +1048,51 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 amount,
                 left,
                 max,
+            });
+        }
+    }
+
+    /// [`Turn::harm`] added to a load track of `target` (thrum's Fatigue or
+    /// Stress), which stands at `load` against `tolerance` once the harm is
+    /// added: a watched fight reports it as [`Event::Load`].
+    #[inline]
+    pub fn harm_load(
+        &mut self,
+        target: usize,
+        amount: u32,
+        track: Track,
+        load: i32,
+        tolerance: i32,
+    ) {
+        self.book_harm(amount);
+        if D::WATCHED && amount > 0 {
+            self.note(Event::Load {
+                unit: self.actor as u8,
+                target: target as u8,
+                track,
+                amount,
+                load: load.max(0) as u32,
+                tolerance: tolerance.max(0) as u32,
+            });
+        }
+    }
+
+    /// Harm dealt by the actor's side, in the fight's damage tally.
+    #[inline(always)]
+    fn book_harm(&mut self, amount: u32) {
+        let side = side_slot(self.unit(self.actor).side as usize);
+        self.fight.damage[side] += amount;
+    }
+
+    /// [`Turn::note`] that `unit` attacks `target` with the weapon numbered
+    /// `weapon` (see [`Event::Attack`]).
+    #[inline(always)]
+    pub fn note_attack(&mut self, unit: usize, target: usize, weapon: u16) {
+        if D::WATCHED {
+            self.note(Event::Attack {
+                unit: unit_id(unit),
+                target: unit_id(target),
+                weapon,
             });
         }
     }
@@ -1116,6 +1160,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 target: unit_id(target),
                 rule,
                 total,
+                dice: 0,
             });
         }
     }
@@ -1301,6 +1346,7 @@ mod tests {
         fn compile_weapon(_: &impl FieldReader) -> Result<(), FieldError> {
             Ok(())
         }
+        fn number_weapon(_: &mut (), _: u16) {}
         fn compile_unit(f: &impl FieldReader, _: &[()]) -> Result<Unit, FieldError> {
             Ok(Unit {
                 init: f.int("init")? as i32,

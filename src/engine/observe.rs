@@ -48,6 +48,24 @@ impl EndCause {
     }
 }
 
+/// A load track that harm adds to (thrum: "Fatigue Load", "Stress Load").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Track {
+    Fatigue,
+    Stress,
+}
+
+impl Track {
+    /// The track's name as the rules write it (also its name in `--json`,
+    /// in lower case).
+    pub fn name(self) -> &'static str {
+        match self {
+            Track::Fatigue => "Fatigue",
+            Track::Stress => "Stress",
+        }
+    }
+}
+
 /// One thing that happened in a fight. Units are indices into the
 /// encounter's units; [`NOBODY`] where an event has no target.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,12 +99,20 @@ pub enum Event {
     },
     /// A roll whose value is used as it is, with no number to reach
     /// (damage before it is applied, a table roll): `total` = dice + modifier.
+    /// `dice`: how many of the dice rolled since the last event that read
+    /// dice are this roll's, the last ones (a luck die rolled after an
+    /// attack's dice, which the attack's check then reads); 0: all of them.
     Roll {
         unit: u8,
         target: u8,
         rule: &'static str,
         total: i32,
+        dice: u8,
     },
+    /// `unit` attacks `target` with weapon `weapon` (its number among the
+    /// scenario's `[weapons]` tables, in file order), before the attack's
+    /// roll.
+    Attack { unit: u8, target: u8, weapon: u16 },
     /// `unit` did `amount` harm to `target` (the ruleset's harm unit: hit
     /// points, endurance and health, loads), which has `left` of `max` left.
     /// The sum over a fight per side is the fight's damage tally.
@@ -96,6 +122,18 @@ pub enum Event {
         amount: u32,
         left: u32,
         max: u32,
+    },
+    /// `unit` did `amount` harm to `target` as a load on one of its
+    /// tracks (thrum's Fatigue or Stress), which now stands at `load`
+    /// against its `tolerance`. Counted in the fight's damage tally like
+    /// [`Event::Harm`].
+    Load {
+        unit: u8,
+        target: u8,
+        track: Track,
+        amount: u32,
+        load: u32,
+        tolerance: u32,
     },
     /// Something a rule decided about `unit` (and `target`, if any): a
     /// critical hit, a misfire, a unit fleeing or dying.

@@ -2,7 +2,10 @@
 //! describes the fight (`"event": "fight"`); then one line per event, each
 //! with `event` (its kind), `round`, and its fields, units by name with
 //! their side; the last is `"event": "end"`, then `"event": "tally"` with
-//! the fight's tally (what the run added for this fight).
+//! the fight's tally (what the run added for this fight). An `attack` line
+//! names the weapon of the attack whose check follows; harm to a load track
+//! (thrum) is a `harm` line with `track`, `load` and `tolerance` instead of
+//! `left` and `max`.
 
 use serde_json::{json, Map, Value};
 
@@ -111,6 +114,7 @@ fn fields(event: &Event, roster: &Roster) -> Map<String, Value> {
             target,
             rule,
             total,
+            ..
         } => {
             put("event", json!("roll"));
             unit(&mut put, "unit", "side", u);
@@ -131,6 +135,32 @@ fn fields(event: &Event, roster: &Roster) -> Map<String, Value> {
             put("amount", json!(amount));
             put("left", json!(left));
             put("max", json!(max));
+        }
+        Event::Attack {
+            unit: u,
+            target,
+            weapon,
+        } => {
+            put("event", json!("attack"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("weapon", json!(roster.weapon(weapon)));
+        }
+        Event::Load {
+            unit: u,
+            target,
+            track,
+            amount,
+            load,
+            tolerance,
+        } => {
+            put("event", json!("harm"));
+            unit(&mut put, "unit", "side", u);
+            unit(&mut put, "target", "target_side", target);
+            put("amount", json!(amount));
+            put("track", json!(track.name().to_lowercase()));
+            put("load", json!(load));
+            put("tolerance", json!(tolerance));
         }
         Event::Note {
             unit: u,

@@ -7,17 +7,28 @@
 //! size), fought from that batch's stream after the fights before it, so it
 //! is the very fight the run tallied. The kernel reports what happens
 //! through its observer ([`crate::engine::observe`]); this module only
-//! finds fights and puts events into words.
+//! finds fights and puts events into words, and, for `fights.md`, gives
+//! each fight the command that replays it ([`command`]) and keeps a long
+//! one short ([`narrate::narrate_within`]).
 
+pub mod command;
 pub mod json;
 pub mod narrate;
 pub mod pick;
+
+use std::path::Path;
 
 use crate::engine::observe::NOBODY;
 use crate::results::{RunResults, ShownFight, Streams};
 use crate::run::{Plan, Tape};
 
-pub use pick::{pick, Pick, PickError};
+pub use pick::{pick, typical_note, Pick, PickError};
+
+/// About how many bytes of `fights.md` one fight may take: a longer fight
+/// is shown by its first rounds and its last, with the command that prints
+/// it all, so that the file stays small enough to read (two fights: about
+/// 40 KB at most) whatever the scenario.
+pub const SHOWN_FIGHT_BYTES: usize = 16 * 1024;
 
 /// Who is who in a fight: unit names and sides, for the words.
 #[derive(Clone, Debug)]
@@ -28,11 +39,15 @@ pub struct Roster {
     pub units: Vec<(String, u8)>,
     /// The ruleset's unit of distance on the front (`m`, `ft`, ...).
     pub distance_unit: &'static str,
+    /// Weapon names by weapon number (the scenario's `[weapons]` tables).
+    pub weapons: Vec<String>,
 }
 
 impl Roster {
-    /// Unit `i`'s name; a name that units of several sides share gets its
-    /// side added (`fighter (blue)`), so every name says who it is.
+    /// Unit `i`'s name. Units of a stat block that several sides field all
+    /// get their side added (`soldier 1 (red)`, ..., `soldier 4 (blue)`,
+    /// even when only blue has a fourth), so every name says who it is and
+    /// one stat block's units are all named alike.
     pub fn unit(&self, i: u8) -> String {
         if i == NOBODY {
             return String::new();
@@ -40,12 +55,24 @@ impl Roster {
         let Some((name, side)) = self.units.get(i as usize) else {
             return format!("unit {i}");
         };
-        let shared = self.units.iter().any(|(n, s)| n == name && s != side);
+        let block = stat_block(name);
+        let shared = self
+            .units
+            .iter()
+            .any(|(n, s)| s != side && stat_block(n) == block);
         if shared {
             format!("{name} ({})", self.side(*side))
         } else {
             name.clone()
         }
+    }
+
+    /// Weapon number `w`'s name.
+    pub fn weapon(&self, w: u16) -> String {
+        self.weapons
+            .get(w as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("weapon {w}"))
     }
 
     /// Unit `i`'s side index.
@@ -56,6 +83,15 @@ impl Roster {
     /// Side `s`'s name.
     pub fn side(&self, s: u8) -> &str {
         self.sides.get(s as usize).map_or("?", String::as_str)
+    }
+}
+
+/// The stat block a unit's name comes from: the name without the number a
+/// group of several gets (`soldier 4` → `soldier`).
+fn stat_block(name: &str) -> &str {
+    match name.rsplit_once(' ') {
+        Some((block, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => block,
+        _ => name,
     }
 }
 
@@ -82,6 +118,7 @@ pub fn roster(plan: &Plan, cell: usize) -> Roster {
         units: plan.unit_names.get(cell).cloned().unwrap_or_default(),
         distance_unit: crate::with_ruleset!(plan.info.rules.as_str(), R => <R as crate::rules::Ruleset>::DISTANCE_UNIT,
             _ => ""),
+        weapons: plan.weapon_names.get(cell).cloned().unwrap_or_default(),
     }
 }
 
@@ -117,8 +154,15 @@ pub fn watch(
 }
 
 /// The fights `fights.md` shows for a run's `results` (of `plan`, in
-/// batches of `size`): a typical fight and an upset of the baseline cell.
-pub fn shown_fights(plan: &Plan, results: &RunResults, size: u32) -> Vec<ShownFight> {
+/// batches of `size`, from the scenario file at `scenario`): a typical
+/// fight and an upset of the baseline cell, each with the command that
+/// replays it, and a long fight cut to about [`SHOWN_FIGHT_BYTES`].
+pub fn shown_fights(
+    plan: &Plan,
+    results: &RunResults,
+    size: u32,
+    scenario: &Path,
+) -> Vec<ShownFight> {
     let info = &results.scenario;
     let cell = info.baseline;
     let Some(result) = results.cells.get(cell) else {
@@ -126,6 +170,7 @@ pub fn shown_fights(plan: &Plan, results: &RunResults, size: u32) -> Vec<ShownFi
     };
     let sides: Vec<String> = info.sides.iter().map(|s| s.name.clone()).collect();
     let roster = roster(plan, cell);
+    let path = command::shown_path(scenario);
     [Pick::Typical, Pick::Upset]
         .into_iter()
         .map(|which| {
@@ -139,14 +184,26 @@ pub fn shown_fights(plan: &Plan, results: &RunResults, size: u32) -> Vec<ShownFi
                 &sides,
                 which,
             );
+            let note = match which {
+                Pick::Typical => typical_note(&result.tally, &sides),
+                _ => None,
+            };
             match picked {
                 Ok(k) => {
                     let watched = watch(plan, cell, info.seed, info.streams, size, k);
+                    let command = command::replay_command(&path, info, cell, k);
                     ShownFight {
                         pick: which.name().to_string(),
                         cell,
                         fight: Some(k),
-                        text: narrate::narrate(&watched, &roster, false),
+                        text: narrate::narrate_within(
+                            &watched,
+                            &roster,
+                            SHOWN_FIGHT_BYTES,
+                            &command,
+                        ),
+                        command,
+                        note,
                     }
                 }
                 Err(e) => ShownFight {
@@ -154,6 +211,8 @@ pub fn shown_fights(plan: &Plan, results: &RunResults, size: u32) -> Vec<ShownFi
                     cell,
                     fight: None,
                     text: format!("{}.", capitalise_first(&e.to_string())),
+                    command: String::new(),
+                    note,
                 },
             }
         })

@@ -1,12 +1,18 @@
 //! A watched fight in words for people: a heading, then one line per event,
 //! grouped by round and by turn, with the dice behind each roll shown on
-//! the line of the roll they made (`[d20 14]`). Side and unit names are
-//! coloured by side when asked (a terminal), never in files.
+//! the line of the roll they made (`[d20 14]`), an attack's weapon on its
+//! attack line, and harm to a load track (thrum's Fatigue, Stress) with the
+//! load against its tolerance. Side and unit names are coloured by side
+//! when asked (a terminal), never in files.
+//!
+//! [`narrate_within`] keeps a long fight to a size for a report: its first
+//! rounds and its last, with a line saying what was left out and the
+//! command that prints it all.
 
 use std::fmt::Write;
 
 use super::{Roster, Watched};
-use crate::engine::observe::{EndCause, Event, NOBODY};
+use crate::engine::observe::{EndCause, Event, Track, NOBODY};
 
 /// ANSI colours of sides 0, 1, ...: red, blue, green, yellow, magenta,
 /// cyan, then round again.
@@ -52,31 +58,144 @@ impl Words<'_> {
 
 /// The fight as text, one line per event; `colour`: ANSI colours for sides.
 pub fn narrate(watched: &Watched, roster: &Roster, colour: bool) -> String {
+    lines(watched, roster, colour)
+        .into_iter()
+        .map(|l| l.text)
+        .collect()
+}
+
+/// The fight as [`narrate`] tells it without colours, in about `budget`
+/// bytes: whole when it fits; else the heading and the first rounds, a line
+/// saying which lines were left out and that `command` prints the whole
+/// fight, then the last round (its last lines, when it alone would take
+/// more than half the budget).
+pub fn narrate_within(watched: &Watched, roster: &Roster, budget: usize, command: &str) -> String {
+    let all = lines(watched, roster, false);
+    let size = |ls: &[Line]| ls.iter().map(|l| l.text.len()).sum::<usize>();
+    if size(&all) <= budget {
+        return all.into_iter().map(|l| l.text).collect();
+    }
+    // The tail: the last round's lines (the end and the footer with them),
+    // or as many of its last lines as fit in half the budget.
+    let last_round = all.last().map_or(0, |l| l.round);
+    let mut tail = all
+        .iter()
+        .rposition(|l| l.round != last_round)
+        .map_or(0, |i| i + 1);
+    while tail < all.len() - 1 && size(&all[tail..]) > budget / 2 {
+        tail += 1;
+    }
+    // The head: whole rounds from the start while they fit in what is
+    // left; lines of the first round when not even it fits.
+    let room = budget.saturating_sub(size(&all[tail..]));
+    let mut head = 0;
+    let mut used = 0;
+    let mut whole = 0;
+    while head < tail && used + all[head].text.len() <= room {
+        used += all[head].text.len();
+        head += 1;
+        if head == tail || all[head].round != all[head - 1].round {
+            whole = head;
+        }
+    }
+    if all[..whole].iter().any(|l| l.round > 0) {
+        head = whole;
+    }
+    let left_out = &all[head..tail];
+    let mut out: String = all[..head].iter().map(|l| l.text.as_str()).collect();
+    if let (Some(first), Some(last)) = (left_out.first(), left_out.last()) {
+        let rounds = if first.round == last.round {
+            format!("round {}", first.round)
+        } else {
+            format!("rounds {} to {}", first.round, last.round)
+        };
+        let _ = writeln!(
+            out,
+            "[… {} lines of {rounds} left out here; the whole fight: {command}]",
+            left_out.len()
+        );
+    }
+    out.extend(all[tail..].iter().map(|l| l.text.as_str()));
+    out
+}
+
+/// One line of a narration and the round it belongs to (0: the heading).
+struct Line {
+    round: u32,
+    text: String,
+}
+
+/// The fight as lines, each with its round.
+fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
     let words = Words { roster, colour };
-    let mut out = String::new();
-    heading(&mut out, watched, &words);
+    let mut out = Vec::new();
+    let mut round = 0;
+    let mut text = String::new();
+    heading(&mut text, watched, &words);
+    push_lines(&mut out, 0, &mut text);
     let mut dice: Vec<(u32, u32)> = Vec::new();
+    // Dice a partial roll left for the check or roll they belong to (see
+    // [`Reads::Last`]).
+    let mut held: Vec<(u32, u32)> = Vec::new();
+    // The weapon of the attack declared last, for its attack line.
+    let mut armed: Option<(u8, u16)> = None;
     for event in &watched.tape.events {
-        if let Event::Die { sides, face } = *event {
-            dice.push((sides, face));
-            continue;
+        match *event {
+            Event::Die { sides, face } => {
+                dice.push((sides, face));
+                continue;
+            }
+            Event::Attack { unit, weapon, .. } => {
+                armed = Some((unit, weapon));
+                continue;
+            }
+            Event::Round { round: r } => round = r,
+            Event::Turn { .. } => armed = None,
+            _ => {}
         }
         // Dice show on the line of the roll that read them; what happened
         // meanwhile (a move, a condition) keeps its own line without them.
-        let shown = if reads_dice(event) {
-            let shown = dice_text(&dice);
-            dice.clear();
-            shown
-        } else {
-            String::new()
+        let shown = match reads_dice(event) {
+            Reads::Nothing => String::new(),
+            Reads::Last(n) => {
+                let from = dice.len().saturating_sub(n);
+                let shown = dice_text(&dice[from..]);
+                dice.truncate(from);
+                held.append(&mut dice);
+                shown
+            }
+            Reads::Fresh => dice_text(&std::mem::take(&mut dice)),
+            Reads::All => {
+                held.append(&mut dice);
+                dice_text(&std::mem::take(&mut held))
+            }
         };
-        line(&mut out, event, &shown, &words);
+        let weapon = match (*event, armed) {
+            (Event::Check { unit, rule, .. }, Some((by, w))) if unit == by && is_attack(rule) => {
+                armed = None;
+                Some(w)
+            }
+            _ => None,
+        };
+        line(&mut text, event, &shown, weapon, &words);
+        push_lines(&mut out, round, &mut text);
     }
-    if !dice.is_empty() {
-        let _ = writeln!(out, "    (dice not yet read: {})", dice_text(&dice));
+    held.append(&mut dice);
+    if !held.is_empty() {
+        let _ = writeln!(text, "    (dice not yet read: {})", dice_text(&held));
     }
-    footer(&mut out, watched, &words);
+    footer(&mut text, watched, &words);
+    push_lines(&mut out, round, &mut text);
     out
+}
+
+/// Move the lines of `text` to `out`, as lines of `round`.
+fn push_lines(out: &mut Vec<Line>, round: u32, text: &mut String) {
+    out.extend(text.split_inclusive('\n').map(|l| Line {
+        round,
+        text: l.to_string(),
+    }));
+    text.clear();
 }
 
 fn heading(out: &mut String, w: &Watched, words: &Words) {
@@ -118,17 +237,28 @@ fn footer(out: &mut String, w: &Watched, words: &Words) {
     let _ = writeln!(out, "Standing at the end: {}", standing.join(", "));
 }
 
-/// Whether an event says what the dice before it were for.
-fn reads_dice(event: &Event) -> bool {
-    matches!(
-        event,
-        Event::Check { .. }
-            | Event::Roll { .. }
-            | Event::Initiative { .. }
-            | Event::Target { .. }
-            | Event::Note { .. }
-            | Event::End { .. }
-    )
+/// Which of the dice not yet shown an event says it read.
+enum Reads {
+    Nothing,
+    /// The last `n` rolled since the last reading (dicestep's luck die,
+    /// rolled after its test's dice): the dice before them are held for
+    /// the next check or roll, the test they belong to.
+    Last(usize),
+    /// Those rolled since the last reading, not the held ones: what a note
+    /// or a random pick rolled for itself (a misfire's new target between a
+    /// luck die and its attack).
+    Fresh,
+    /// Every one, held ones included.
+    All,
+}
+
+fn reads_dice(event: &Event) -> Reads {
+    match *event {
+        Event::Roll { dice: 0, .. } | Event::Check { .. } | Event::End { .. } => Reads::All,
+        Event::Roll { dice, .. } => Reads::Last(dice as usize),
+        Event::Initiative { .. } | Event::Target { .. } | Event::Note { .. } => Reads::Fresh,
+        _ => Reads::Nothing,
+    }
 }
 
 /// `[d20 14, d8 3]`, or nothing.
@@ -149,20 +279,57 @@ fn signed(m: i32) -> String {
     }
 }
 
-/// The word for a check's result: attacks hit or miss, others pass or fail.
-fn verdict(rule: &str, passed: bool) -> &'static str {
-    let attack = ["attack", "shot", "strike"]
+/// What a rule's check is: an attack (hit or miss), a dodge (the attack
+/// dodged or not) or any other check (pass or fail), by the rule's name
+/// before any parenthesis (`dodge (... vs the attack)` is a dodge).
+#[derive(PartialEq)]
+enum CheckKind {
+    Attack,
+    Dodge,
+    Other,
+}
+
+fn check_kind(rule: &str) -> CheckKind {
+    let name = rule.split(" (").next().unwrap_or(rule);
+    if name.contains("dodge") {
+        CheckKind::Dodge
+    } else if ["attack", "shot", "strike"]
         .iter()
-        .any(|w| rule.contains(w));
-    match (attack, passed) {
-        (true, true) => "hit",
-        (true, false) => "miss",
-        (false, true) => "pass",
-        (false, false) => "fail",
+        .any(|w| name.contains(w))
+    {
+        CheckKind::Attack
+    } else {
+        CheckKind::Other
     }
 }
 
-fn line(out: &mut String, event: &Event, dice: &str, words: &Words) {
+fn is_attack(rule: &str) -> bool {
+    check_kind(rule) == CheckKind::Attack
+}
+
+/// The word for a check's result: attacks hit or miss, a dodge dodges the
+/// attack or lets it hit, others pass or fail.
+fn verdict(rule: &str, passed: bool) -> &'static str {
+    match (check_kind(rule), passed) {
+        (CheckKind::Attack, true) => "hit",
+        (CheckKind::Attack, false) => "miss",
+        (CheckKind::Dodge, true) => "dodged",
+        (CheckKind::Dodge, false) => "not dodged, the attack hits",
+        (CheckKind::Other, true) => "pass",
+        (CheckKind::Other, false) => "fail",
+    }
+}
+
+/// What going over a track's tolerance makes a unit (thrum: over the
+/// Fatigue Tolerance, Exhausted; over the Stress Tolerance, Frayed).
+fn over_tolerance(track: Track) -> &'static str {
+    match track {
+        Track::Fatigue => "Exhausted",
+        Track::Stress => "Frayed",
+    }
+}
+
+fn line(out: &mut String, event: &Event, dice: &str, weapon: Option<u16>, words: &Words) {
     let target = |t: u8| {
         if t == NOBODY {
             String::new()
@@ -171,7 +338,7 @@ fn line(out: &mut String, event: &Event, dice: &str, words: &Words) {
         }
     };
     let text = match *event {
-        Event::Die { .. } => return,
+        Event::Die { .. } | Event::Attack { .. } => return,
         Event::Round { round } => {
             let _ = writeln!(out, "{}", words.bold(&format!("Round {round}")));
             return;
@@ -221,8 +388,11 @@ fn line(out: &mut String, event: &Event, dice: &str, words: &Words) {
             } else {
                 format!("{roll}{} = {}", signed(modifier), roll + modifier)
             };
+            let with = weapon.map_or(String::new(), |w| {
+                format!(" with {}", words.roster.weapon(w))
+            });
             format!(
-                "{} {rule}{}: {sum} vs {need}: {}{dice}",
+                "{} {rule}{}{with}: {sum} vs {need}: {}{dice}",
                 words.unit(unit),
                 target(t),
                 verdict(rule, passed)
@@ -233,6 +403,7 @@ fn line(out: &mut String, event: &Event, dice: &str, words: &Words) {
             target: t,
             rule,
             total,
+            ..
         } => format!("{} {rule}{}: {total}{dice}", words.unit(unit), target(t)),
         Event::Harm {
             unit,
@@ -245,6 +416,27 @@ fn line(out: &mut String, event: &Event, dice: &str, words: &Words) {
             words.unit(t),
             words.unit(unit)
         ),
+        Event::Load {
+            unit,
+            target: t,
+            track,
+            amount,
+            load,
+            tolerance,
+        } => {
+            let over = if load > tolerance {
+                format!(", over it: {}", over_tolerance(track))
+            } else {
+                String::new()
+            };
+            format!(
+                "{} takes {amount} {} from {} ({} Load {load} vs Tolerance {tolerance}{over}){dice}",
+                words.unit(t),
+                track.name(),
+                words.unit(unit),
+                track.name()
+            )
+        }
         Event::Note {
             unit: NOBODY, what, ..
         } => {

@@ -11,8 +11,11 @@ use crate::run::Plan;
 /// What kind of fight to pick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pick {
-    /// Won by the most frequent outcome (a side, or a draw), as long as the
-    /// median fight (the first with the length closest to it if none is).
+    /// A decided fight won by the side that wins most, as long as the
+    /// median decided fight (the first with the length closest to it if
+    /// none is); a draw only when draws are most of the cell's fights (more
+    /// than half) or no fight is decided. See [`typical_note`] for when
+    /// such a fight stands for less than half the cell.
     Typical,
     /// Won by a side that wins less often than the favourite (with several
     /// underdogs, the one that wins least, but at least once).
@@ -92,16 +95,13 @@ pub fn pick(
         .collect();
     match which {
         Pick::Typical => {
-            // The modal outcome: a side (ties to the first), or a draw if
-            // draws outnumber every side's wins.
-            let favourite = (0..n).max_by_key(|&s| (tally.wins[s], std::cmp::Reverse(s)));
-            let modal = match favourite {
-                Some(s) if tally.wins[s] >= tally.draws => Some(s as u8),
-                _ => None,
+            let typical = typical_winner(tally, n);
+            let median = match typical {
+                Some(_) => median_rounds(&decided_lengths(tally)),
+                None => median_rounds(tally),
             };
-            let median = median_rounds(tally);
             Ok(scan(&mut |o| {
-                (o.winner == modal).then(|| (o.rounds as u64).abs_diff(median))
+                (o.winner == typical).then(|| (o.rounds as u64).abs_diff(median))
             }))
         }
         Pick::Upset => {
@@ -131,6 +131,66 @@ pub fn pick(
             Ok(scan(&mut |o| (o.rounds == shortest).then_some(0)))
         }
     }
+}
+
+/// The outcome a typical fight of a cell has (`tally`, `n` sides): won by
+/// the side that wins most (ties to the first), unless no fight is decided
+/// or draws are the norm (more than half the fights), then a draw. A cell
+/// that draws most of its fights at the round cap shows such a draw; one
+/// where draws are many but not most still shows how its fights are won.
+fn typical_winner(tally: &Tally, n: usize) -> Option<u8> {
+    let favourite = (0..n).max_by_key(|&s| (tally.wins[s], std::cmp::Reverse(s)))?;
+    let draws_the_norm = tally.draws.saturating_mul(2) > tally.fights;
+    (tally.wins[favourite] > 0 && !draws_the_norm).then_some(favourite as u8)
+}
+
+/// How far the typical fight of a cell (`tally`; `sides`: the scenario's
+/// side names) stands for the cell, when it stands for less than half of
+/// its fights or is a draw: a sentence for the reader, or `None` when the
+/// typical fight's outcome is most of the cell's.
+pub fn typical_note(tally: &Tally, sides: &[String]) -> Option<String> {
+    let fights = tally.fights;
+    if fights == 0 {
+        return None;
+    }
+    let decided = fights - tally.draws.min(fights);
+    match typical_winner(tally, sides.len()) {
+        None if decided == 0 => Some(format!(
+            "Every one of this cell's {fights} fights is a draw, so this one is too."
+        )),
+        None => Some(format!(
+            "Draws are most of this cell's fights ({} of {fights}), so this one is a draw;              {decided} are decided (the upset below, or `--pick longest` and              `--pick shortest`, show decided ones when there are any).",
+            tally.draws
+        )),
+        Some(s) => {
+            let wins = tally.wins[s as usize];
+            let side = sides.get(s as usize).map_or("?", String::as_str);
+            (wins.saturating_mul(2) < fights).then(|| {
+                format!(
+                    "Not most of the cell's fights: {side}, the side that wins most, wins                      {wins} of its {fights} fights; {} are draws and the rest are won by                      other sides. This fight shows how {side} wins, not how most fights end.",
+                    tally.draws
+                )
+            })
+        }
+    }
+}
+
+/// The tally's fight lengths without its draws: the draws are taken from the
+/// longest length first, where the round cap puts them (a draw with nobody
+/// standing, which can end sooner, is rare enough not to move a median).
+fn decided_lengths(tally: &Tally) -> Tally {
+    let mut decided = tally.clone();
+    let mut draws = tally.draws;
+    for r in decided.rounds.iter_mut().rev() {
+        let taken = draws.min(*r);
+        *r -= taken;
+        draws -= taken;
+        if draws == 0 {
+            break;
+        }
+    }
+    decided.fights = tally.fights - (tally.draws - draws);
+    decided
 }
 
 /// The (lower) median fight length of a tally.
@@ -169,6 +229,43 @@ mod tests {
         t.rounds[3] = 1;
         t.rounds[9] = 1;
         assert_eq!(median_rounds(&t), 3);
+    }
+
+    #[test]
+    fn a_typical_fight_is_decided_unless_draws_are_most() {
+        let mut t = Tally {
+            fights: 10,
+            draws: 5,
+            ..Tally::default()
+        };
+        t.wins[0] = 3;
+        t.wins[1] = 2;
+        // Half draws is not most: red's wins are shown.
+        assert_eq!(typical_winner(&t, 2), Some(0));
+        t.draws = 6;
+        t.wins[0] = 2;
+        assert_eq!(typical_winner(&t, 2), None);
+        t.draws = 10;
+        t.wins = [0; crate::engine::MAX_SIDES];
+        assert_eq!(typical_winner(&t, 2), None);
+    }
+
+    #[test]
+    fn decided_lengths_leave_out_the_draws_at_the_cap() {
+        // Decided in 2, 3 and 4 rounds; three draws at a cap of 60.
+        let mut t = Tally {
+            fights: 6,
+            draws: 3,
+            ..Tally::default()
+        };
+        t.rounds[2] = 1;
+        t.rounds[3] = 1;
+        t.rounds[4] = 1;
+        t.rounds[60] = 3;
+        assert_eq!(median_rounds(&t), 4);
+        let d = decided_lengths(&t);
+        assert_eq!(d.fights, 3);
+        assert_eq!(median_rounds(&d), 3);
     }
 
     #[test]

@@ -101,6 +101,9 @@ pub enum DamageType {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weapon {
+    /// Its number among the scenario's `[weapons]` tables, in file order:
+    /// what a replay names it by.
+    pub number: u16,
     pub kind: WeaponKind,
     pub attribute: Attribute,
     pub damage: i32,
@@ -665,6 +668,10 @@ impl Ruleset for Dicestep {
         })
     }
 
+    fn number_weapon(weapon: &mut Weapon, number: u16) {
+        weapon.number = number;
+    }
+
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [
             WeaponKind::Melee,
@@ -682,6 +689,7 @@ impl Ruleset for Dicestep {
             c => c,
         };
         Ok(Weapon {
+            number: 0,
             kind,
             attribute: [Attribute::Str, Attribute::Dex, Attribute::Either]
                 [f.choice("attribute")?],
@@ -987,6 +995,9 @@ fn luck_roll<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) -> i32 {
             target: NOBODY,
             rule: "luck die (+ luck)",
             total: luck,
+            // Rolled after the test's own dice, which the test's check
+            // reads: only the luck die is this roll's.
+            dice: 1,
         });
     }
     luck
@@ -1317,6 +1328,7 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
     };
     b.actions = 0;
     let weapon = stats.weapons[w];
+    turn.note_attack(me, victim, weapon.number);
     let mode = turn.options().advantage;
     let pair = roll_pair(
         turn.dice,
@@ -1467,6 +1479,37 @@ fn can_react(unit: &Combatant<State>, free: bool, cost: i32, reserve: i32) -> bo
         && unit.state.stamina >= cost + reserve
 }
 
+/// A watched fight hears why `unit`, whose policy reacts to this attack,
+/// does not ([`can_react`] said no; `free`: it had a free reaction).
+#[inline(never)]
+fn note_no_reaction<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, free: bool) {
+    let them = turn.unit(unit);
+    let reserve = turn.spec(unit).stats.stamina_reserve;
+    let why = if them.out || them.conditions.any(NO_ACTIONS) {
+        "no reaction: cannot act"
+    } else if !free && them.state.reactions == 0 {
+        "no reaction: none left this round"
+    } else if reserve > 0 && them.state.stamina >= 1 {
+        "no reaction: its stamina left is kept in reserve"
+    } else {
+        "no reaction: no stamina left"
+    };
+    turn.note_unit(unit, why);
+}
+
+/// A watched fight hears why `unit`, whose policy is to Block, does not
+/// block this hit.
+#[inline(never)]
+fn note_no_block<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, free: bool) {
+    if turn.spec(unit).stats.shield == 0 {
+        turn.note_unit(unit, "no reaction: no shield to block with");
+    } else if turn.unit(unit).state.durability[SHIELD] == 0 {
+        turn.note_unit(unit, "no reaction: its shield is broken");
+    } else {
+        note_no_reaction(turn, unit, free);
+    }
+}
+
 /// Pay for a reaction: the free one if there is one, else the unit's own.
 fn spend_reaction(state: &mut State, free: &mut bool, stamina: i32) {
     if *free {
@@ -1551,7 +1594,13 @@ fn declare<D: Dice>(
         Reaction::Block | Reaction::Never => false,
     };
     let them = turn.unit(target);
-    if !declares || !can_react(them, *free, 1, their.stamina_reserve) {
+    if !declares {
+        return Defence::None;
+    }
+    if !can_react(them, *free, 1, their.stamina_reserve) {
+        if D::WATCHED {
+            note_no_reaction(turn, target, *free);
+        }
         return Defence::None;
     }
     match their.reaction {
@@ -1567,7 +1616,13 @@ fn declare<D: Dice>(
                 turn.count(counter::PARRIES);
                 Defence::Parry(value)
             }
-            None => Defence::None,
+            None => {
+                turn.note_unit(
+                    target,
+                    "no reaction: nothing unbroken in hand to parry with",
+                );
+                Defence::None
+            }
         },
         _ => Defence::None,
     }
@@ -1600,9 +1655,13 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     turn.count(counter::ATTACKS);
 
     let (mut target, mut free) = match interceptor(turn, target) {
-        Some(g) => (g, true),
+        Some(g) => {
+            turn.note_unit(g, "intercepts the attack (reaction, 1 stamina)");
+            (g, true)
+        }
         None => (target, false),
     };
+    turn.note_attack(me, target, weapon.number);
     // Dodge and Parry are chosen as the attack is declared, before its roll
     // (by default): the text lets only Block wait for the hit.
     let mut defence = match opts.declare {
@@ -1736,7 +1795,12 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
                 0
             }
         }
-        Defence::None => (raw - reduction).max(1),
+        Defence::None => {
+            if D::WATCHED && their.reaction == Reaction::Block {
+                note_no_block(turn, target, free);
+            }
+            (raw - reduction).max(1)
+        }
     };
     result.damage = damage;
     if damage > 0 {

@@ -59,6 +59,9 @@ pub enum WeaponKind {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weapon {
+    /// Its number among the scenario's `[weapons]` tables, in file order:
+    /// what a replay names it by.
+    pub number: u16,
     pub kind: WeaponKind,
     /// Accuracy bonus with this weapon.
     pub accuracy: i32,
@@ -512,6 +515,10 @@ impl Ruleset for Escalation {
         })
     }
 
+    fn number_weapon(weapon: &mut Weapon, number: u16) {
+        weapon.number = number;
+    }
+
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
         let range = f.int("range")? as i32;
@@ -519,6 +526,7 @@ impl Ruleset for Escalation {
             return Err(f.error("range", "a ranged weapon needs a range in spaces (> 0)"));
         }
         Ok(Weapon {
+            number: 0,
             kind,
             accuracy: f.int("accuracy")? as i32,
             damage: f.dice("damage")?,
@@ -1213,7 +1221,7 @@ pub fn attack_at<D: Dice>(
         r.total = natural as i32 + accuracy(turn, target, weapon, distance, swing);
         if natural == 1 {
             if D::WATCHED {
-                note_attack(turn, target, natural, r.total, tn, false);
+                note_attack(turn, target, weapon.number, natural, r.total, tn, false);
             }
             r.fumble = fumble(turn, target, distance, depth);
             return r;
@@ -1223,7 +1231,7 @@ pub fn attack_at<D: Dice>(
         // Out of line and inside `if D::WATCHED`: unwatched, nothing of the
         // note may reach the attack (see `note_attack`).
         if D::WATCHED {
-            note_attack(turn, target, natural, r.total, tn, r.hit);
+            note_attack(turn, target, weapon.number, natural, r.total, tn, r.hit);
         }
         if !r.hit {
             return r;
@@ -1363,11 +1371,13 @@ fn defeat<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, hp: i32) {
 fn note_attack<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
+    weapon: u16,
     natural: u32,
     total: i32,
     tn: i32,
     hit: bool,
 ) {
+    turn.note_attack(turn.actor, target, weapon);
     let natural = natural as i32;
     let rule = "attack (d20 + Accuracy vs 10 + Agility)";
     turn.note_check(target, rule, natural, total - natural, tn, hit);

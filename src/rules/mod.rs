@@ -103,6 +103,10 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     fn compile_options(f: &impl FieldReader) -> Result<Self::Options, FieldError>;
     /// Read one `[weapons.NAME]` table.
     fn compile_weapon(f: &impl FieldReader) -> Result<Self::Weapon, FieldError>;
+    /// Give a compiled weapon its number among the scenario's `[weapons]`
+    /// tables (file order): a watched fight names the weapon of an attack
+    /// by it ([`crate::engine::observe::Event::Attack`]).
+    fn number_weapon(weapon: &mut Self::Weapon, number: u16);
     /// Read one `[units.NAME]` table; `weapons` are the unit's `weapons`
     /// list, resolved, in list order.
     fn compile_unit(

@@ -85,6 +85,9 @@ pub enum WeaponKind {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weapon {
+    /// Its number among the scenario's `[weapons]` tables, in file order:
+    /// what a replay names it by.
+    pub number: u16,
     pub kind: WeaponKind,
     /// Magic or quality bonus to attack rolls.
     pub attack: i32,
@@ -647,6 +650,10 @@ impl Ruleset for Osr {
         })
     }
 
+    fn number_weapon(weapon: &mut Weapon, number: u16) {
+        weapon.number = number;
+    }
+
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
         let range = match (f.int("range")? as i32, kind) {
@@ -663,6 +670,7 @@ impl Ruleset for Osr {
             (r, _) => r,
         };
         Ok(Weapon {
+            number: 0,
             kind,
             attack: f.int("attack")? as i32,
             damage: f.dice("damage")?,
@@ -898,13 +906,15 @@ pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
     }
 }
 
-/// An ability check by unit `u`: d20 (with `edge`, and disadvantage if it is
-/// hampered) + the ability's modifier + `bonus` >= `dc`.
+/// An ability check by unit `u` (on `target`, or [`NO_TARGET`]): d20 (with
+/// `edge`, and disadvantage if it is hampered) + the ability's modifier +
+/// `bonus` >= `dc`.
 #[allow(clippy::too_many_arguments)]
 fn check<D: Dice>(
     turn: &mut Turn<'_, Osr, D>,
     rule: &'static str,
     u: usize,
+    target: usize,
     ability: usize,
     bonus: i32,
     dc: i32,
@@ -917,7 +927,7 @@ fn check<D: Dice>(
     let modifier = modifier(state.abilities[ability]) + bonus;
     let natural = edge.roll(turn.dice) as i32;
     let passed = natural + modifier >= dc;
-    turn.note_check_by(u, NO_TARGET, rule, natural, modifier, dc, passed)
+    turn.note_check_by(u, target, rule, natural, modifier, dc, passed)
 }
 
 // ---- Tactics ----
@@ -1043,6 +1053,7 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
         turn,
         "stabilise (WIS)",
         me,
+        ally,
         WIS,
         bonus,
         opts.stabilise_dc,
@@ -1117,6 +1128,7 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
                 turn,
                 "break away (DEX)",
                 me,
+                NO_TARGET,
                 DEX,
                 0,
                 opts.retreat_dc,
@@ -1231,6 +1243,7 @@ pub fn attack<D: Dice>(
     weapon: &Weapon,
 ) -> AttackResult {
     let me = turn.actor;
+    turn.note_attack(me, target, weapon.number);
     let enc = turn.enc;
     let opts = &enc.options;
     let stats = &enc.units[me].stats;
@@ -1547,6 +1560,7 @@ fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, disadvantage: boo
         turn,
         "morale (WIS)",
         u,
+        NO_TARGET,
         WIS,
         bonus,
         opts.morale_dc,

@@ -45,7 +45,7 @@
 
 use super::{StatStep, Step};
 use crate::dice::Dice;
-use crate::engine::observe::{Event, NO_TARGET};
+use crate::engine::observe::{Event, Track, NO_TARGET};
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
     InitiativeRoll, Tactic, Turn, UnitSpec,
@@ -88,6 +88,9 @@ pub enum Harm {
 /// `[weapons.NAME]` table.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ability {
+    /// Its number among the scenario's `[weapons]` tables, in file order:
+    /// what a replay names it by.
+    pub number: u16,
     pub kind: AbilityKind,
     /// Which Load a hit adds to (the weapon's `deals`; by default Fatigue
     /// for physical abilities, Stress for mental ones).
@@ -606,6 +609,10 @@ impl Ruleset for Thrum {
         })
     }
 
+    fn number_weapon(weapon: &mut Ability, number: u16) {
+        weapon.number = number;
+    }
+
     fn compile_weapon(f: &impl FieldReader) -> Result<Ability, FieldError> {
         let kind = [AbilityKind::Physical, AbilityKind::Mental][f.choice("kind")?];
         let harm = match (f.choice("deals")?, kind) {
@@ -613,6 +620,7 @@ impl Ruleset for Thrum {
             _ => Harm::Stress,
         };
         Ok(Ability {
+            number: 0,
             kind,
             harm,
             bonus: f.int("bonus")? as i32,
@@ -843,6 +851,7 @@ pub fn attack<D: Dice>(
     ability: &Ability,
 ) -> AttackResult {
     let me = turn.actor;
+    turn.note_attack(me, target, ability.number);
     let enc = turn.enc;
     let opts = &enc.options;
     let stats = &enc.units[me].stats;
@@ -913,6 +922,7 @@ pub fn attack<D: Dice>(
             target: me as u8,
             rule,
             total: defence,
+            dice: 0,
         });
     }
 
@@ -942,11 +952,19 @@ pub fn attack<D: Dice>(
     if hit {
         turn.count(counter::HITS);
         let s = &mut turn.unit_mut(target).state;
-        match ability.harm {
-            Harm::Fatigue => s.fatigue_load += load,
-            Harm::Stress => s.stress_load += load,
-        }
-        turn.harm(target, load as u32);
+        // The track, its load and tolerance are only read by a watched
+        // fight's report (`harm_load`); unwatched, they compile away.
+        let (track, now, tolerance) = match ability.harm {
+            Harm::Fatigue => {
+                s.fatigue_load += load;
+                (Track::Fatigue, s.fatigue_load, s.fatigue_tolerance)
+            }
+            Harm::Stress => {
+                s.stress_load += load;
+                (Track::Stress, s.stress_load, s.stress_tolerance)
+            }
+        };
+        turn.harm_load(target, load as u32, track, now, tolerance);
     }
     // "Attacks with the Finisher tag trigger Incapacity Rolls immediately
     // after the attack resolves if their target is Exhausted": hit or miss.
@@ -1266,6 +1284,7 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     let speed = turn.spec(me).stats.speed;
     turn.approach(ally, speed, ADJACENT);
     turn.count(counter::RESUSCITATIONS);
+    turn.note_that(ally, "resuscitates");
     revive(turn, ally);
     if turn.options().resuscitation == Resuscitation::Halve {
         let s = &mut turn.unit_mut(ally).state;

@@ -75,6 +75,9 @@ pub enum WeaponKind {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Weapon {
+    /// Its number among the scenario's `[weapons]` tables, in file order:
+    /// what a replay names it by.
+    pub number: u16,
     pub kind: WeaponKind,
     pub attack: i32,
     pub damage: DiceExpr,
@@ -479,6 +482,10 @@ impl Ruleset for Trenches {
         })
     }
 
+    fn number_weapon(weapon: &mut Weapon, number: u16) {
+        weapon.number = number;
+    }
+
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Firearm][f.choice("kind")?];
         let range = match (f.int("range")? as i32, kind) {
@@ -487,6 +494,7 @@ impl Ruleset for Trenches {
             (r, _) => r,
         };
         Ok(Weapon {
+            number: 0,
             kind,
             attack: f.int("attack")? as i32,
             damage: f.dice("damage")?,
@@ -1478,7 +1486,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     // cost 2% of the duel's instructions; one under `if hit` a third of its
     // speed).
     if D::WATCHED {
-        note_attack(turn, target, firearm, edge, natural as i32, bonus, ac, hit);
+        note_attack(turn, target, weapon, edge, natural as i32, bonus, ac, hit);
     }
     let mut result = AttackResult {
         natural,
@@ -1574,14 +1582,15 @@ fn cover_cut(damage: i32, opts: &Options) -> i32 {
 fn note_attack<D: Dice>(
     turn: &mut Turn<'_, Trenches, D>,
     target: usize,
-    firearm: bool,
+    weapon: &Weapon,
     edge: Edge,
     natural: i32,
     bonus: i32,
     ac: i32,
     hit: bool,
 ) {
-    let rule = match (firearm, edge) {
+    turn.note_attack(turn.actor, target, weapon.number);
+    let rule = match (weapon.kind == WeaponKind::Firearm, edge) {
         (true, Edge::Normal) => "shot",
         (true, Edge::Advantage) => "shot with advantage",
         (true, Edge::Disadvantage) => "shot with disadvantage",

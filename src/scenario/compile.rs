@@ -26,6 +26,9 @@ pub struct Compiled<R: Ruleset> {
     /// Each unit's name and side, in encounter order: its unit group's
     /// name, numbered when the group has more than one (`rifleman 2`).
     pub unit_names: Vec<(String, u8)>,
+    /// The `[weapons]` tables' names, in file order: weapon number `i`
+    /// ([`crate::rules::Ruleset::number_weapon`]) is `weapon_names[i]`.
+    pub weapon_names: Vec<String>,
 }
 
 pub struct CompiledSide {
@@ -85,10 +88,9 @@ pub fn compile<R: Ruleset>(
                 &weapon_schema,
                 &format!("weapons.{}", entry.key),
             )?;
-            weapons.push((
-                entry.key.clone(),
-                R::compile_weapon(&f).map_err(|e| f.locate(e))?,
-            ));
+            let mut weapon = R::compile_weapon(&f).map_err(|e| f.locate(e))?;
+            R::number_weapon(&mut weapon, weapons.len().min(u16::MAX as usize) as u16);
+            weapons.push((entry.key.clone(), weapon));
         }
     }
 
@@ -334,6 +336,7 @@ pub fn compile<R: Ruleset>(
         sides,
         options: opts.describe(),
         unit_names,
+        weapon_names: weapons.into_iter().map(|(name, _)| name).collect(),
     })
 }
 

@@ -1,12 +1,13 @@
 //! `fights.md`: fights of the baseline cell told turn by turn (a typical one
 //! and an upset, as `skirmish replay --pick` finds them), so a reader of the
 //! report sees how a fight goes without running anything. The text of each
-//! fight is the replay's own narration; this module only lays it out.
+//! fight (a long one cut to its first and last rounds), its command and any
+//! note on how it stands for its cell are the replay module's
+//! ([`crate::replay::shown_fights`]); this module only lays them out.
 //!
 //! Contains nothing volatile: the fights are a pure function of the seed.
 
 use crate::report::model::Report;
-use crate::results::Streams;
 
 /// `fights.md` as text.
 pub(crate) fn render(report: &Report) -> String {
@@ -19,13 +20,10 @@ pub(crate) fn render(report: &Report) -> String {
     md.push_str(
         "Each fight below is one the run fought and counted in its tables: the same \
          dice, in the same order. Every die is shown in brackets on the line of the roll it \
-         made (`[d20 14]`). Under each heading is the command that shows it on a terminal \
-         (add `--json` for one JSON object per event).\n\n",
+         made (`[d20 14]`). Under each heading is the command that shows it on a terminal, \
+         run from the folder the run was run from (add `--json` for one JSON object per \
+         event); a long fight is shown here by its first rounds and its last.\n\n",
     );
-    let streams = match info.streams {
-        Streams::Common => "",
-        Streams::Independent => " --independent-streams",
-    };
     for shown in report.fights {
         let pick = capitalised(&shown.pick);
         match shown.fight {
@@ -34,11 +32,10 @@ pub(crate) fn render(report: &Report) -> String {
                     "## {pick} fight: cell {}, fight {k}\n\n",
                     shown.cell
                 ));
-                md.push_str(&format!(
-                    "    skirmish replay <scenario file> --fights {} --seed {}{streams} --cell {} \
-                     --fight {k}\n\n",
-                    info.fights, info.seed, shown.cell
-                ));
+                if let Some(note) = &shown.note {
+                    md.push_str(&format!("{note}\n\n"));
+                }
+                md.push_str(&format!("    {}\n\n", shown.command));
                 md.push_str("```text\n");
                 md.push_str(&shown.text);
                 if !shown.text.ends_with('\n') {

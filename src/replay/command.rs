@@ -1,0 +1,132 @@
+//! The `skirmish replay` command a report prints under a fight it shows,
+//! and the scenario path in it.
+//!
+//! A report is checked in, so the command must be the same bytes whatever
+//! spelling of the scenario file the run was given (`scenarios/x.toml`,
+//! `./scenarios/x.toml`, an absolute path) and say nothing of the machine
+//! that ran it: the path is the file's path relative to the current folder,
+//! lexically normalised (`.` and `..` worked out without asking the file
+//! system), when the file is inside that folder; otherwise, the file name
+//! alone. A symbolic link is not followed: an absolute path through a link
+//! to the current folder counts as outside it. `merge` names the file as
+//! the shard's run was given it (the journal keeps that spelling), worked
+//! out in the folder `merge` runs in.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::results::{ScenarioInfo, Streams};
+
+/// The scenario file at `path` as a report names it (see the module doc),
+/// relative to the current folder.
+pub fn shown_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    shown_path_from(path, cwd.as_deref())
+}
+
+/// [`shown_path`] with `cwd` as the current folder (`None`: unknown, so
+/// the file name alone).
+pub fn shown_path_from(path: &Path, cwd: Option<&Path>) -> String {
+    let name = || {
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    let Some(cwd) = cwd else {
+        return name();
+    };
+    let full = lexical(&cwd.join(path));
+    match full.strip_prefix(lexical(cwd)) {
+        Ok(inside) if inside.components().next().is_some() => inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+        _ => name(),
+    }
+}
+
+/// `path` with `.` dropped and `..` taking away the name before it, on the
+/// text alone (a `..` above the root stays at the root).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `text` as one shell word: as it is when it needs no quoting, else in
+/// single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+:@%,=".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The command that prints fight `fight` of cell `cell` of the run that
+/// `info` describes, from the scenario file shown as `path`.
+pub fn replay_command(path: &str, info: &ScenarioInfo, cell: usize, fight: u64) -> String {
+    let streams = match info.streams {
+        Streams::Common => "",
+        Streams::Independent => " --independent-streams",
+    };
+    format!(
+        "skirmish replay {} --fights {} --seed {}{streams} --cell {cell} --fight {fight}",
+        shell_word(path),
+        info.fights,
+        info.seed
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_the_folder_are_relative_and_normalised() {
+        let cwd = Path::new("/home/designer/project");
+        for spelling in [
+            "scenarios/x.toml",
+            "./scenarios/x.toml",
+            "scenarios/./x.toml",
+            "other/../scenarios/x.toml",
+            "/home/designer/project/scenarios/x.toml",
+            "/home/designer/project/./scenarios/../scenarios/x.toml",
+        ] {
+            assert_eq!(
+                shown_path_from(Path::new(spelling), Some(cwd)),
+                "scenarios/x.toml",
+                "{spelling}"
+            );
+        }
+    }
+
+    #[test]
+    fn paths_outside_the_folder_are_the_file_name() {
+        let cwd = Path::new("/home/designer/project");
+        for spelling in ["../x.toml", "/tmp/x.toml", "/home/designer/x.toml"] {
+            assert_eq!(shown_path_from(Path::new(spelling), Some(cwd)), "x.toml");
+        }
+        assert_eq!(shown_path_from(Path::new("/a/x.toml"), None), "x.toml");
+    }
+
+    #[test]
+    fn odd_paths_are_quoted_for_the_shell() {
+        assert_eq!(shell_word("scenarios/x.toml"), "scenarios/x.toml");
+        assert_eq!(shell_word("my scenarios/x.toml"), "'my scenarios/x.toml'");
+        assert_eq!(shell_word("it's.toml"), r"'it'\''s.toml'");
+    }
+}
