@@ -720,7 +720,12 @@ impl<R: Ruleset> Fight<R> {
         tally.fights += 1;
         match outcome.winner {
             Some(w) => tally.wins[w as usize] += 1,
-            None => tally.draws += 1,
+            None => {
+                tally.draws += 1;
+                // Sides still standing: the round cap ended it (as
+                // `next_fight_watched` tells it), not the last unit falling.
+                tally.draws_at_cap += u64::from(self.sides_standing > 1);
+            }
         }
         tally.rounds[(outcome.rounds as usize).min(MAX_ROUNDS)] += 1;
         for s in 0..enc.sides {

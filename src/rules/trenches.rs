@@ -829,7 +829,9 @@ fn duels<D: Dice>(
                 tally.counters[counter::DOWNED] += 1;
             }
             None => {
+                // Both still up: the round cap ended it.
                 tally.draws += 1;
+                tally.draws_at_cap += 1;
                 tally.survivors[sides[0]] += 1;
                 tally.survivors[sides[1]] += 1;
             }
