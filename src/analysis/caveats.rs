@@ -83,7 +83,12 @@ mod tests {
     fn an_axis_is_inert_only_when_every_pair_along_it_is_identical() {
         let v = |a: &str, b: &str| vec![a.to_owned(), b.to_owned()];
         // Axis 0 (cover) changes nothing; axis 1 (crit) changes cell 1.
-        let values = [v("none", "x"), v("none", "y"), v("half", "x"), v("half", "y")];
+        let values = [
+            v("none", "x"),
+            v("none", "y"),
+            v("half", "x"),
+            v("half", "y"),
+        ];
         let tallies = [tally(5), tally(6), tally(5), tally(6)];
         let cells: Vec<(&[String], &Tally)> = values
             .iter()

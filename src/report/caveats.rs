@@ -6,7 +6,6 @@ use crate::analysis::caveats::{cut_short, inert_axes, CAP_DRAWS_NOTED};
 use crate::engine::Tally;
 use crate::report::labels::cell_label;
 use crate::report::model::Report;
-use crate::report::numbers::share;
 use crate::results::Streams;
 
 /// Most cells a caveat lists by name; the rest are counted.
@@ -55,7 +54,7 @@ fn round_cap(report: &Report) -> Option<String> {
         .iter()
         .take(MAX_LISTED)
         .map(|&c| {
-            let share = share(&report.summaries[c].draws_at_cap);
+            let share = percent(report.summaries[c].draws_at_cap.estimate);
             if report.cells.len() == 1 {
                 share
             } else {
@@ -72,24 +71,36 @@ fn round_cap(report: &Report) -> Option<String> {
     } else {
         format!("round {}", info.max_rounds)
     };
-    let percent = CAP_DRAWS_NOTED * 100.0;
+    let noted = CAP_DRAWS_NOTED * 100.0;
     let advice = format!(
         "the win rates describe fights cut short, not the fight: raise `max_rounds` until \
-         that share (`draws_at_cap_rate` in cells.csv) is below {percent}%"
+         that share (`draws_at_cap_rate` in cells.csv) is below {noted}%"
     );
     Some(if report.cells.len() == 1 {
         format!(
-            "Draws at the round cap: a share of {} of the fights were still running after \
-             {cap} and count as draws (more than {percent}%): {advice}",
+            "Draws at the round cap: {} of the fights were still running after {cap} and \
+             count as draws (more than {noted}%): {advice}",
             listed.join("")
         )
     } else {
         format!(
-            "Draws at the round cap: in {} of {} cells more than {percent}% of the fights were \
+            "Draws at the round cap: in {} of {} cells more than {noted}% of the fights were \
              still running after {cap} and count as draws ({}{more}); there {advice}",
             cells.len(),
             report.cells.len(),
             listed.join("; ")
         )
     })
+}
+
+/// A share as a percentage to one decimal (`49.2%`); never rounded to 0 or
+/// 100 when it is not.
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    let text = format!("{p:.1}");
+    match text.as_str() {
+        "100.0" if share < 1.0 => "99.9%".to_owned(),
+        "0.0" if share > 0.0 => "0.1%".to_owned(),
+        _ => format!("{text}%"),
+    }
 }

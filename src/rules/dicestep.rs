@@ -812,9 +812,10 @@ impl Ruleset for Dicestep {
     /// "Whenever a character performs an action that leads to the beginning
     /// of combat, that character is setting their team at the highest
     /// initiative (first)": the surprising side began the fight and opens
-    /// every round; without surprise, the first listed side.
-    fn opening_side(options: &Options) -> usize {
-        options.surprise.map_or(0, usize::from)
+    /// every round; without surprise the text names none (the scenario's
+    /// `opening` decides, by default the first listed side).
+    fn opening_side(options: &Options) -> Option<usize> {
+        options.surprise.map(usize::from)
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {

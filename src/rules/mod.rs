@@ -132,11 +132,13 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     }
 
     /// The side whose team activates first each round under team-alternating
-    /// activation (the side that began the fight, say by surprise).
-    /// Default: the first side.
+    /// activation when the rules say (the side that began the fight, say by
+    /// surprise); `None` when they leave it to the scenario, whose
+    /// `opening` then decides (by default the first listed side). A
+    /// scenario's `opening` is refused where the rules say. Default: `None`.
     #[inline]
-    fn opening_side(_options: &Self::Options) -> usize {
-        0
+    fn opening_side(_options: &Self::Options) -> Option<usize> {
+        None
     }
 
     /// Why `cover` on a unit with this stat block would change nothing, if

@@ -10,8 +10,8 @@ use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
 use super::schema::{unknown_choice, Ctx, Fields};
 use crate::engine::{
-    Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties,
-    UnitSpec, MAX_SIDES, MAX_UNITS,
+    Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Opening, Tactic,
+    Targeting, Ties, UnitSpec, MAX_SIDES, MAX_UNITS,
 };
 use crate::rules::{unmodelled, Ruleset, Shared, MAX_WEAPONS};
 
@@ -65,14 +65,16 @@ pub fn compile<R: Ruleset>(
     let options_node = root.get("options").unwrap_or(&empty);
     let schemas = [ENGINE_OPTIONS, R::OPTIONS];
     let opts = Fields::check(ctx, options_node, &schemas, "options")?;
-    let initiative = Initiative {
-        kind: match opts.choice("initiative")? {
-            0 => R::DEFAULT_INITIATIVE,
-            k => InitiativeKind::ALL[k - 1],
-        },
-        ties: Ties::ALL[opts.choice("initiative_ties")?],
+    let kind = match opts.choice("initiative")? {
+        0 => R::DEFAULT_INITIATIVE,
+        k => InitiativeKind::ALL[k - 1],
     };
     let options = R::compile_options(&opts).map_err(|e| opts.locate(e))?;
+    let initiative = Initiative {
+        kind,
+        ties: Ties::ALL[opts.choice("initiative_ties")?],
+        opening: opening::<R>(&opts, kind, &options)?,
+    };
 
     // Weapons, by name.
     let weapon_schema = [R::WEAPON_FIELDS];
@@ -332,9 +334,71 @@ pub fn compile<R: Ruleset>(
             max_rounds,
         },
         sides,
-        options: opts.describe(),
+        options: describe_options(&opts),
         unit_names,
     })
+}
+
+/// The side that opens every round under team-alternating activation:
+/// `opening` in `[options]`, refused where nothing would read it (the
+/// other initiative schemes order units, not sides) or where the ruleset's
+/// own options already say who opens (dicestep's `surprise`).
+fn opening<R: Ruleset>(
+    opts: &Fields,
+    kind: InitiativeKind,
+    options: &R::Options,
+) -> Result<Opening, ScenarioError> {
+    let by_rules = R::opening_side(options);
+    let chosen = match opts.choice("opening")? {
+        0 => return Ok(Opening::Side(by_rules.unwrap_or(0) as u8)),
+        1 => Opening::Side(0),
+        2 => Opening::Side(1),
+        _ => Opening::Random,
+    };
+    let why = match kind {
+        InitiativeKind::Alternating => None,
+        InitiativeKind::Side => Some("each side rolls every fight for which side acts first"),
+        _ => Some("units act in their initiative order, not sides in turn"),
+    };
+    if let Some(why) = why {
+        return Err(opts.error(
+            "opening",
+            format!(
+                "`opening` chooses the side that activates first under team-alternating \
+                 activation, but initiative is `{}` here: {why}, so it would be ignored; \
+                 set `initiative = \"alternating\"` or leave `opening` out",
+                kind.name()
+            ),
+        ));
+    }
+    if by_rules.is_some() {
+        return Err(opts.error(
+            "opening",
+            format!(
+                "the `{}` options in force already decide which side opens (the side that \
+                 began the fight, by `surprise`), so `opening` would be ignored; leave one \
+                 of them out",
+                R::NAME
+            ),
+        ));
+    }
+    Ok(chosen)
+}
+
+/// The options in force as `name = value` lines, for reports: the fields
+/// in declaration order, but `opening` last and only when the scenario sets
+/// it (its default is the ruleset's own order, which says nothing new), so
+/// that the reports of scenarios without it read as before and the lines
+/// of cells with and without it line up.
+fn describe_options(opts: &Fields) -> Vec<String> {
+    let mut lines = opts.describe();
+    if let Some(at) = lines.iter().position(|l| l.starts_with("opening = ")) {
+        let line = lines.remove(at);
+        if opts.node("opening").is_some() {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 fn describe_group<R: Ruleset>(
