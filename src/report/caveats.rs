@@ -1,4 +1,5 @@
-//! The caveats of a run in words (see [`crate::analysis::caveats`]): the
+//! The caveats of a run in words (see [`crate::analysis::caveats`]), after
+//! the warnings found when the scenario was loaded: the
 //! lines summary.md shows under "Read this first" and the run prints on the
 //! terminal, one source for both so they always say the same.
 
@@ -14,7 +15,7 @@ const MAX_LISTED: usize = 6;
 /// What the report's reader must know before its numbers: one line each,
 /// Markdown inline text (plain enough for a terminal). Empty when nothing.
 pub(crate) fn lines(report: &Report) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = report.info.warnings.clone();
     if let Some(line) = round_cap(report) {
         out.push(line);
     }

@@ -47,6 +47,7 @@ fn info(name: &str, axes: &[&str]) -> ScenarioInfo {
         streams: crate::results::Streams::Common,
         precision: None,
         setups: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

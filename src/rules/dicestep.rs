@@ -781,6 +781,11 @@ impl Ruleset for Dicestep {
         }
     }
 
+    /// Attacks reach `distance <= range` (the held weapon, or any in range).
+    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(weapon.range)
+    }
+
     /// Individual initiative (the text has none): a test of the DEX die + the
     /// combat die with the luck die (+4 on 20 or more); ties go to the higher
     /// luck roll. Also orders members within a team under `alternating`.

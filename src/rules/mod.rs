@@ -141,6 +141,16 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
         None
     }
 
+    /// The farthest distance (in [`Ruleset::DISTANCE_UNIT`]) at which a unit
+    /// with stat block `unit` can attack with `weapon` (as read from its
+    /// `[weapons.NAME]` table), when one number says it: the scenario loader
+    /// warns of weapons no unit can ever come close enough to use
+    /// (`scenario::unused`). `None` keeps the weapon out of that check.
+    /// Default: `None`.
+    fn weapon_reach(_unit: &Self::Unit, _weapon: &Self::Weapon) -> Option<i32> {
+        None
+    }
+
     /// Why `cover` on a unit with this stat block would change nothing, if
     /// it would (a ruleset whose cover acts only through an action the stat
     /// block does not take, say). The scenario loader refuses such a unit

@@ -538,6 +538,12 @@ impl Ruleset for Trenches {
         }
     }
 
+    /// Attacks reach `distance <= range` (every weapon choice, attacks of
+    /// opportunity included).
+    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(weapon.range)
+    }
+
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         // Ties go to the higher natural roll, then to whoever rolled first
         // (the engine's `initiative_ties`: random or roster order).

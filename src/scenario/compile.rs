@@ -26,6 +26,9 @@ pub struct Compiled<R: Ruleset> {
     /// Each unit's name and side, in encounter order: its unit group's
     /// name, numbered when the group has more than one (`rifleman 2`).
     pub unit_names: Vec<(String, u8)>,
+    /// What the designer should hear of though the scenario is valid (a
+    /// weapon no unit can ever use: [`super::unused`]).
+    pub warnings: Vec<String>,
 }
 
 pub struct CompiledSide {
@@ -192,6 +195,7 @@ pub fn compile<R: Ruleset>(
     let mut n = 0usize;
     let mut group = 0usize;
     let mut sides = Vec::new();
+    let mut armed: Vec<super::unused::Group<'_, R>> = Vec::new();
     let mut unit_names = Vec::new();
     let entry_schema = [SIDE_ENTRY_FIELDS];
     for (side, side_entry) in sides_table.entries.iter().enumerate() {
@@ -310,6 +314,16 @@ pub fn compile<R: Ruleset>(
                 R::prepare_unit(&mut specs[n], &options);
                 n += 1;
             }
+            armed.push(super::unused::Group {
+                name: &g.key,
+                side,
+                first: n - count,
+                weapons: weapon_names
+                    .iter()
+                    .filter_map(|w| weapons.iter().find(|(n, _)| n == w))
+                    .map(|(name, weapon)| (name.as_str(), weapon))
+                    .collect(),
+            });
             lines.push(describe_group::<R>(
                 &g.key,
                 count,
@@ -324,7 +338,13 @@ pub fn compile<R: Ruleset>(
             groups: lines,
         });
     }
+    let side_names: Vec<String> = sides
+        .iter()
+        .map(|s: &CompiledSide| s.name.clone())
+        .collect();
+    let warnings = super::unused::never_used(&specs[..n], &side_names, &armed);
     Ok(Compiled {
+        warnings,
         encounter: Encounter {
             units: specs,
             n,

@@ -543,6 +543,7 @@ mod tests {
                 setup(": half cover", "double-dice"),
                 setup(": half cover", "none"),
             ],
+            warnings: Vec::new(),
         };
         let cell = |index: usize, values: [&str; 2], per_batch: u64| {
             let batches: Vec<BatchStat> = (0..20)
