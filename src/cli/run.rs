@@ -337,9 +337,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-/// Prints on stderr what the report lists under "Read this first" (fights
-/// cut short by the round cap, axes that changed no fight), so a designer
-/// sees it without opening summary.md.
+/// Prints on stderr what the fights showed that the report lists under
+/// "Read this first" (fights cut short by the round cap, axes that changed
+/// no fight), so a designer sees it without opening summary.md.
 pub(super) fn print_caveats(name: &str, results: &crate::results::RunResults) {
     // The report was just written from these results: they are consistent.
     for line in crate::report::caveats(results).unwrap_or_default() {

@@ -12,10 +12,19 @@ use crate::results::Streams;
 /// Most cells a caveat lists by name; the rest are counted.
 const MAX_LISTED: usize = 6;
 
-/// What the report's reader must know before its numbers: one line each,
-/// Markdown inline text (plain enough for a terminal). Empty when nothing.
+/// What the report's reader must know before its numbers: the warnings
+/// found when the scenario was loaded, then what the fights showed
+/// ([`found`]); one line each, Markdown inline text (plain enough for a
+/// terminal). Empty when nothing.
 pub(crate) fn lines(report: &Report) -> Vec<String> {
     let mut out = report.info.warnings.clone();
+    out.extend(found(report));
+    out
+}
+
+/// What the fights showed: draws at the round cap, axes with no effect.
+pub(crate) fn found(report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
     if let Some(line) = round_cap(report) {
         out.push(line);
     }

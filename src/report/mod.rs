@@ -61,11 +61,13 @@ use documents::{fights_md, summary_md};
 use model::Report;
 use tables::{cells_csv, rounds_csv};
 
-/// What a designer must know before reading the report's numbers (fights
-/// cut short by the round cap, axes that changed no fight), one line each:
-/// what summary.md lists under "Read this first", for the terminal.
+/// What the fights showed that a designer must know before reading the
+/// report's numbers (fights cut short by the round cap, axes that changed
+/// no fight), one line each, for the terminal: summary.md lists them under
+/// "Read this first", after the warnings found when the scenario was
+/// loaded (which the terminal heard then).
 pub fn caveats(results: &RunResults) -> Result<Vec<String>, ReportError> {
-    Ok(caveats::lines(&Report::new(results)?))
+    Ok(caveats::found(&Report::new(results)?))
 }
 
 /// Renders every file of the report in memory, in a fixed order.
