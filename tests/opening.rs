@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{check_rejected, line_of, Sandbox};
+use common::{check_rejected, edit, line_of, Sandbox, SMALL};
 use skirmish::dice::RngDice;
 use skirmish::engine::observe::{Event, Recorder};
 use skirmish::engine::{Encounter, Fight, Tally};
@@ -122,6 +122,18 @@ fn opening_is_refused_where_nothing_would_read_it() {
             patrol("surprise = \"first\"\nopening = \"random\""),
             "opening = \"random\"",
             vec!["`options.opening`", "`surprise`", "already decide"],
+        ),
+        // trenches rolls initiative by default: said so.
+        (
+            edit(
+                SMALL,
+                &[(
+                    "[weapons.knife]",
+                    "[options]\nopening = \"second\"\n\n[weapons.knife]",
+                )],
+            ),
+            "opening = \"second\"",
+            vec!["initiative is `rolled` here (the `trenches` default)"],
         ),
         // Through a matrix axis: the cell is named.
         (

@@ -385,9 +385,14 @@ fn opening<R: Ruleset>(
             "opening",
             format!(
                 "`opening` chooses the side that activates first under team-alternating \
-                 activation, but initiative is `{}` here: {why}, so it would be ignored; \
+                 activation, but initiative is `{}` here{}: {why}, so it would be ignored; \
                  set `initiative = \"alternating\"` or leave `opening` out",
-                kind.name()
+                kind.name(),
+                if opts.node("initiative").is_none() {
+                    format!(" (the `{}` default)", R::NAME)
+                } else {
+                    String::new()
+                }
             ),
         ));
     }
