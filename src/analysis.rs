@@ -24,6 +24,7 @@
 
 pub mod balance;
 pub mod batch_means;
+pub mod caveats;
 pub mod sensitivity;
 
 use crate::engine::tally::{BatchStat, Tally};
@@ -84,6 +85,8 @@ pub struct Summary {
     pub wins: Vec<Proportion>,
     /// Share of fights that ended in a draw.
     pub draws: Proportion,
+    /// Share of fights still running at the round cap (some of the draws).
+    pub draws_at_cap: Proportion,
     pub rounds_mean: f64,
     pub rounds_p50: u32,
     pub rounds_p90: u32,
@@ -259,6 +262,7 @@ pub fn summarize(tally: &Tally, sides: usize, counters: usize) -> Summary {
             .map(|&w| proportion(w, n))
             .collect(),
         draws: proportion(tally.draws, n),
+        draws_at_cap: proportion(tally.draws_at_cap, n),
         rounds_mean: mean_rounds(&tally.rounds),
         rounds_p50: rounds_percentile(&tally.rounds, 50),
         rounds_p90: rounds_percentile(&tally.rounds, 90),

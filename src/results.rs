@@ -48,6 +48,10 @@ pub struct ScenarioInfo {
     /// `options.crit`, ...). Empty when not known: the summary then shows
     /// the base scenario only.
     pub setups: Vec<Setup>,
+    /// Found when the scenario was loaded, though it is valid: a weapon a
+    /// unit group can never use (`scenario::unused`), each line saying in
+    /// which cells when not in all. Shown under "Read this first".
+    pub warnings: Vec<String>,
 }
 
 /// One cell's unit groups and options, described as in [`ScenarioInfo`].

@@ -211,8 +211,16 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
     let mut weapon_names = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
+    // Each distinct warning, with the cells it was found in.
+    let mut warned: Vec<(String, Vec<&str>)> = Vec::new();
     for cell in &cells {
         let compiled = compile_cell::<R>(scenario, cell)?;
+        for warning in &compiled.warnings {
+            match warned.iter_mut().find(|(w, _)| w == warning) {
+                Some((_, found)) => found.push(&cell.label),
+                None => warned.push((warning.clone(), vec![&cell.label])),
+            }
+        }
         encounters.push(compiled.encounter);
         unit_names.push(compiled.unit_names.clone());
         weapon_names.push(compiled.weapon_names.clone());
@@ -251,6 +259,18 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         streams: Streams::Common,
         precision: None,
         setups,
+        warnings: warned
+            .into_iter()
+            .map(|(warning, found)| match found.len() {
+                n if n == cells.len() => warning,
+                1 => format!("in {}: {warning}", found[0]),
+                n => format!(
+                    "in {n} of {} cells ({}, ...): {warning}",
+                    cells.len(),
+                    found[0]
+                ),
+            })
+            .collect(),
     };
     Ok(Plan {
         info,

@@ -125,6 +125,7 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
             grouped(fights),
             dir.display()
         );
+        super::run::print_caveats(&scenario.name, &results);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -309,6 +309,7 @@ pub(crate) fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Pla
     for file in files {
         let s = scenario::load(file)?;
         let p = plan(&s)?;
+        print_warnings(&s.name, &p);
         if let Some((other, _)) = plans.iter().find(|(o, _)| o.name == s.name) {
             return Err(Failure::BadInput(anyhow::anyhow!(
                 "{} and {} are both named `{}`: their reports would overwrite each other",
@@ -320,6 +321,13 @@ pub(crate) fn plan_all(files: &[PathBuf]) -> Result<Vec<(scenario::Scenario, Pla
         plans.push((s, p));
     }
     Ok(plans)
+}
+
+/// The warnings found when `plan` was compiled, on stderr.
+fn print_warnings(name: &str, plan: &Plan) {
+    for warning in &plan.info.warnings {
+        eprintln!("{name}: warning: {warning}");
+    }
 }
 
 /// Check every file and report on each, good or bad (a designer fixing a
@@ -340,6 +348,7 @@ fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
                     );
                     continue;
                 }
+                print_warnings(&s.name, &p);
                 names.push((s.name.clone(), s.source.path.clone()));
                 println!(
                     "{}: ok — `{}`, rules {}, {} cell{}, {} fights per cell",

@@ -329,12 +329,23 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .context("removing the finished journal")
             .map_err(Failure::Other)?;
         println!("{}: {timing} → {}", s.name, dir.display());
+        print_caveats(&s.name, &results);
     }
     Ok(if differs {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Prints on stderr what the fights showed that the report lists under
+/// "Read this first" (fights cut short by the round cap, axes that changed
+/// no fight), so a designer sees it without opening summary.md.
+pub(super) fn print_caveats(name: &str, results: &crate::results::RunResults) {
+    // The report was just written from these results: they are consistent.
+    for line in crate::report::caveats(results).unwrap_or_default() {
+        eprintln!("{name}: warning: {line}");
+    }
 }
 
 /// `results` with the fights its report tells (fights.md: the baseline

@@ -29,6 +29,15 @@ pub const ENGINE_OPTIONS: &[Field] = &[
         Some(Lit::Str("random")),
         "order of units still tied after the ruleset's tie-breaks: random, or roster order",
     ),
+    Field::new(
+        "opening",
+        Kind::Choice(&["default", "first", "second", "random"]),
+        Some(Lit::Str("default")),
+        "under team-alternating activation, the side that activates first every round: the \
+         ruleset's own (default: the first listed side, or the side that began the fight), the \
+         first or second listed side, or drawn at random each fight; refused with other \
+         initiative schemes, which order units, not sides",
+    ),
 ];
 
 /// Keys of a unit group in a side: `[sides.NAME] UNIT = { count = 2, ... }`.

@@ -9,8 +9,8 @@
 use super::initiative::{insert_by_key, shuffle_ties, sort_by_keys};
 use super::observe::{EndCause, Event, Observer, Track, Watched, NOBODY};
 use super::{
-    Condition, Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Tally, Targeting,
-    Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
+    Condition, Conditions, Cover, Encounter, InitiativeKind, InitiativeRoll, Opening, Tally,
+    Targeting, Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
 use crate::rules::{Quick, Ruleset};
@@ -74,6 +74,9 @@ pub struct Fight<R: Ruleset> {
     /// Bit `i` of `side_units[s]` set: unit `i` is on side `s`.
     side_units: [u64; MAX_SIDES],
     focus: [u8; MAX_SIDES],
+    /// The side that opens every round of this fight under team-
+    /// alternating activation ([`Opening`]).
+    opening: u8,
     /// Units in this fight (`units[..n]`).
     n: usize,
     order: [u8; MAX_UNITS],
@@ -170,6 +173,7 @@ impl<R: Ruleset> Default for Fight<R> {
             in_fight: 0,
             side_units: [0; MAX_SIDES],
             focus: [NO_FOCUS; MAX_SIDES],
+            opening: 0,
             n: 0,
             order: [0; MAX_UNITS],
             keys: [InitiativeRoll::default(); MAX_UNITS],
@@ -423,6 +427,9 @@ impl<R: Ruleset> Fight<R> {
             };
             self.watch(dice, Event::Round { round: 1 });
         }
+        if enc.initiative.kind == InitiativeKind::Alternating {
+            self.choose_opening(enc, dice);
+        }
         self.make_order(enc, dice);
         // `1..max + 1`, not `1..=max`: the inclusive range keeps a flag that
         // costs the loop (`max_rounds` is at most `MAX_ROUNDS`: no overflow).
@@ -450,6 +457,29 @@ impl<R: Ruleset> Fight<R> {
             winner: None,
             rounds: enc.max_rounds,
         }
+    }
+
+    /// The side that opens every round of this fight under team-alternating
+    /// activation: fixed by the encounter, or drawn (one die, before any
+    /// initiative roll) with `opening = "random"`.
+    #[inline]
+    fn choose_opening<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        self.opening = match enc.initiative.opening {
+            Opening::Side(side) => side,
+            Opening::Random => {
+                let side = (dice.roll(enc.sides.max(1) as u32) - 1) as u8;
+                if D::WATCHED {
+                    const DRAWN: [&str; MAX_SIDES] = [
+                        "the first side opens every round (drawn at random)",
+                        "the second side opens every round (drawn at random)",
+                        "the third side opens every round (drawn at random)",
+                        "the fourth side opens every round (drawn at random)",
+                    ];
+                    self.note_order(dice, DRAWN[side_slot(side as usize)]);
+                }
+                side
+            }
+        };
     }
 
     /// One unit's turn; true if the fight is over after it. The ruleset's
@@ -556,7 +586,9 @@ impl<R: Ruleset> Fight<R> {
     }
 
     /// Team-alternating activation: sides take turns, starting with the
-    /// ruleset's [`Ruleset::opening_side`], each activating its next unit in
+    /// fight's opening side ([`Fight::choose_opening`]: the scenario's
+    /// `opening`, by default the ruleset's [`Ruleset::opening_side`] or the
+    /// first side), each activating its next unit in
     /// initiative order that can act ([`Ruleset::can_act`]); a side with
     /// nobody left who can act passes. Units that take turns but could not
     /// act when activations ran out (stunned, surprised, dying) then get
@@ -571,7 +603,7 @@ impl<R: Ruleset> Fight<R> {
         // can act later in the round (brought back, say), it takes its turn
         // "at the next possible opportunity" (dicestep's Roland example).
         let mut acted = 0u64;
-        let mut side = R::opening_side(&enc.options) % enc.sides.max(1);
+        let mut side = self.opening as usize % enc.sides.max(1);
         loop {
             let mut any = false;
             for step in 0..enc.sides {
@@ -720,7 +752,12 @@ impl<R: Ruleset> Fight<R> {
         tally.fights += 1;
         match outcome.winner {
             Some(w) => tally.wins[w as usize] += 1,
-            None => tally.draws += 1,
+            None => {
+                tally.draws += 1;
+                // Sides still standing: the round cap ended it (as
+                // `next_fight_watched` tells it), not the last unit falling.
+                tally.draws_at_cap += u64::from(self.sides_standing > 1);
+            }
         }
         tally.rounds[(outcome.rounds as usize).min(MAX_ROUNDS)] += 1;
         for s in 0..enc.sides {

@@ -42,6 +42,22 @@ named_enum! {
 pub struct Initiative {
     pub kind: InitiativeKind,
     pub ties: Ties,
+    /// Under team-alternating activation, the side whose team activates
+    /// first every round (unused by the other schemes, which the scenario
+    /// compiler refuses it with).
+    pub opening: Opening,
+}
+
+/// Which side opens every round under team-alternating activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// Always this side (index in scenario order): the ruleset's own choice
+    /// (the first listed side, or the side that began the fight), or the
+    /// scenario's `opening = "first"` / `"second"`.
+    Side(u8),
+    /// `opening = "random"`: drawn once per fight, each side alike, before
+    /// any initiative roll.
+    Random,
 }
 
 /// One unit's initiative: ordered by `total`, then `tiebreak`, both highest

@@ -26,7 +26,7 @@ pub use cover::Cover;
 pub use encounter::{Encounter, UnitSpec, MAX_UNITS};
 pub use fields::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
 pub use fight::{Bits, Combatant, Fight, Outcome, Turn};
-pub use initiative::{Initiative, InitiativeKind, InitiativeRoll, Ties};
+pub use initiative::{Initiative, InitiativeKind, InitiativeRoll, Opening, Ties};
 pub use tactic::Tactic;
 pub use tally::{BatchStat, Tally, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES};
 pub use targeting::Targeting;

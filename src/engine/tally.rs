@@ -23,8 +23,13 @@ pub struct Tally {
     pub fights: u64,
     /// Fights won, per side (index = side in scenario order).
     pub wins: [u64; MAX_SIDES],
-    /// Fights still running at the round cap (or with no side standing).
+    /// Fights no side won: still running at the round cap, or with no side
+    /// standing.
     pub draws: u64,
+    /// Of the `draws`, the fights still running at the round cap (with two
+    /// or more sides standing): a draw that only says `max_rounds` was too
+    /// low for this fight, which reports warn about.
+    pub draws_at_cap: u64,
     /// Fight-length histogram: `rounds[r]` = fights that lasted `r` rounds.
     pub rounds: [u64; MAX_ROUNDS + 1],
     /// Sum over fights of the units of each side still standing at the end.
@@ -42,6 +47,7 @@ impl Default for Tally {
             fights: 0,
             wins: [0; MAX_SIDES],
             draws: 0,
+            draws_at_cap: 0,
             rounds: [0; MAX_ROUNDS + 1],
             survivors: [0; MAX_SIDES],
             damage: [0; MAX_SIDES],
@@ -54,6 +60,7 @@ impl AddAssign<&Tally> for Tally {
     fn add_assign(&mut self, other: &Tally) {
         self.fights += other.fights;
         self.draws += other.draws;
+        self.draws_at_cap += other.draws_at_cap;
         add_all(&mut self.wins, &other.wins);
         add_all(&mut self.rounds, &other.rounds);
         add_all(&mut self.survivors, &other.survivors);
@@ -95,6 +102,7 @@ mod tests {
         let mut a = Tally {
             fights: 3,
             draws: 1,
+            draws_at_cap: 1,
             ..Tally::default()
         };
         a.wins[0] = 2;
@@ -106,6 +114,7 @@ mod tests {
         assert_eq!(b.fights, 6);
         assert_eq!(b.wins[0], 4);
         assert_eq!(b.draws, 2);
+        assert_eq!(b.draws_at_cap, 2);
         assert_eq!(b.rounds[4], 6);
         assert_eq!(b.counters[1], 14);
         assert_eq!(b.damage[1], 5);

@@ -13,7 +13,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::journal::header::{Header, MAGIC};
+use crate::journal::header::{older_format, Header, FORMAT, MAGIC};
 use crate::journal::ledger::{Grouping, Ledger, LedgerError};
 use crate::journal::record::Line;
 
@@ -34,6 +34,12 @@ pub enum JournalError {
          needs this name and does not touch files it did not write: move it away"
     )]
     NotOurs { path: PathBuf },
+    #[error(
+        "{path} is the journal of another version of skirmish (it starts with `{found}`, \
+         this one reads `{MAGIC}`, whose batch records also count the draws at the round \
+         cap), so it cannot be resumed or merged: run it again, with --fresh to discard it"
+    )]
+    OtherFormat { path: PathBuf, found: String },
     #[error(
         "{path} is the journal of a different run ({}); run the same command as before to \
          resume it, or add --fresh to discard it and start over",
@@ -110,6 +116,12 @@ pub fn read(path: &Path) -> Result<(Header, Ledger), JournalError> {
 }
 
 fn parse(path: &Path, text: &str) -> Result<(Header, Ledger), JournalError> {
+    if let Some(found) = older_format(text) {
+        return Err(JournalError::OtherFormat {
+            path: path.to_path_buf(),
+            found: found.to_owned(),
+        });
+    }
     if !text.starts_with(MAGIC) {
         return Err(JournalError::NotOurs {
             path: path.to_path_buf(),
@@ -162,7 +174,9 @@ impl Journal {
             Err(e) => return Err(JournalError::io("cannot read", path)(e)),
         };
         let (mut ledger, opened) = match existing {
-            Some(text) if !text.starts_with(MAGIC) => {
+            // A journal of another version is skirmish's: --fresh may
+            // discard it, and reading it says what it is.
+            Some(text) if !text.starts_with(FORMAT) => {
                 return Err(JournalError::NotOurs {
                     path: path.to_path_buf(),
                 })
@@ -350,7 +364,7 @@ fn remove_stale_temporaries(path: &Path) {
         else {
             continue;
         };
-        let ours = fs::read(entry.path()).is_ok_and(|b| b.starts_with(MAGIC.as_bytes()));
+        let ours = fs::read(entry.path()).is_ok_and(|b| b.starts_with(FORMAT.as_bytes()));
         if pid != std::process::id() && !crate::process::is_running(pid) && ours {
             let _ = fs::remove_file(entry.path());
         }
@@ -427,6 +441,7 @@ mod tests {
             batch,
             fights: 313,
             draws: 1,
+            draws_at_cap: 1,
             rounds_sum: 900,
             wins: vec![200, 112],
             survivors: vec![3, 4],

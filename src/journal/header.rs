@@ -9,8 +9,21 @@
 use crate::journal::record::{seal, unseal, BadLine};
 use crate::run::Budget;
 
-/// The first line of every journal.
-pub const MAGIC: &str = "skirmish journal 1";
+/// The first line of every journal: [`FORMAT`] and its version. Version 2
+/// added the draws at the round cap to every batch record; a journal of
+/// another version is refused as such ([`older_format`]), never misread.
+pub const MAGIC: &str = "skirmish journal 2";
+
+/// What the first line of a journal of any version starts with.
+pub const FORMAT: &str = "skirmish journal ";
+
+/// The first line of `text` when it is a journal of another version than
+/// this skirmish writes (an older one, say).
+pub fn older_format(text: &str) -> Option<&str> {
+    let first = text.split('\n').next().unwrap_or("");
+    let first = unseal(first).unwrap_or(first);
+    (first.starts_with(FORMAT) && first != MAGIC).then_some(first)
+}
 
 /// Which share of a run's batches a process fights: shard `index` (from 1)
 /// of `count`. Shard `k` of `n` fights batches `(k−1)·B/n .. k·B/n` of every

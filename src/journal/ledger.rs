@@ -130,13 +130,18 @@ impl Grouping {
     }
 }
 
+/// The summed columns of the groups table before the per-side ones, in
+/// order (a [`Record`]'s head, with the batches a group holds first).
+const HEAD: [&str; 5] = ["batches", "fights", "draws", "draws_at_cap", "rounds_sum"];
+
 /// Rows not yet folded, column by column.
 #[derive(Default)]
 struct Rows {
     cell: Vec<u32>,
     group: Vec<u64>,
-    /// batches, fights, draws, rounds_sum, then wins, survivors, damage per
-    /// side, then counters: [`Ledger::value_names`] order.
+    /// [`HEAD`] (batches, fights, draws, draws_at_cap, rounds_sum), then
+    /// wins, survivors, damage per side, then counters:
+    /// [`Ledger::value_names`] order.
     values: Vec<Vec<u64>>,
     /// Fights per (cell, length) not yet folded, summed as they arrive:
     /// a batch brings a row per fight length it saw, and between folds
@@ -178,10 +183,7 @@ pub enum LedgerError {
 
 impl Ledger {
     pub fn new(cells: usize, sides: usize, counters: usize, grouping: Grouping) -> Ledger {
-        let mut value_names: Vec<String> = ["batches", "fights", "draws", "rounds_sum"]
-            .into_iter()
-            .map(String::from)
-            .collect();
+        let mut value_names: Vec<String> = HEAD.into_iter().map(String::from).collect();
         for what in ["wins", "survivors", "damage"] {
             value_names.extend((0..sides).map(|s| format!("{what}_{s}")));
         }
@@ -306,7 +308,7 @@ impl Ledger {
     fn push_group(&mut self, r: &Record, group: u64, batches: u64) {
         self.rows.cell.push(r.cell);
         self.rows.group.push(group);
-        let fixed = [batches, r.fights, r.draws, r.rounds_sum];
+        let fixed = [batches, r.fights, r.draws, r.draws_at_cap, r.rounds_sum];
         let values = fixed
             .iter()
             .chain(&r.wins)
@@ -385,18 +387,19 @@ impl Ledger {
         for row in 0..self.groups.height() {
             let v = |k: usize| values[k].get(row).unwrap_or(0);
             let sided = |at: usize| (0..self.sides).map(|s| v(at + s)).collect::<Vec<_>>();
-            let s = self.sides;
+            let (h, s) = (HEAD.len(), self.sides);
             out.push(Line::Group {
                 record: Record {
                     cell: cells.get(row).unwrap_or(0),
                     batch: groups.get(row).unwrap_or(0),
                     fights: v(1),
                     draws: v(2),
-                    rounds_sum: v(3),
-                    wins: sided(4),
-                    survivors: sided(4 + s),
-                    damage: sided(4 + 2 * s),
-                    counters: (0..self.counters).map(|c| v(4 + 3 * s + c)).collect(),
+                    draws_at_cap: v(3),
+                    rounds_sum: v(4),
+                    wins: sided(h),
+                    survivors: sided(h + s),
+                    damage: sided(h + 2 * s),
+                    counters: (0..self.counters).map(|c| v(h + 3 * s + c)).collect(),
                     lengths: Vec::new(),
                 },
                 batches: v(0),
@@ -465,6 +468,7 @@ impl Ledger {
             let t = &mut out[cell].0;
             t.fights = value("fights", row)?;
             t.draws = value("draws", row)?;
+            t.draws_at_cap = value("draws_at_cap", row)?;
             for s in 0..self.sides {
                 t.wins[s] = value(&format!("wins_{s}"), row)?;
                 t.survivors[s] = value(&format!("survivors_{s}"), row)?;
@@ -496,13 +500,13 @@ impl Ledger {
             }
             let mut wins = [0u64; crate::engine::MAX_SIDES];
             for (side, w) in wins.iter_mut().enumerate().take(s) {
-                *w = v(4 + side);
+                *w = v(HEAD.len() + side);
             }
             stats[group] = BatchStat {
                 fights: v(1),
                 wins,
                 draws: v(2),
-                rounds: v(3),
+                rounds: v(4),
             };
         }
         Ok(out)
@@ -546,6 +550,7 @@ mod tests {
             batch,
             fights: 10,
             draws: k % 3,
+            draws_at_cap: k % 2,
             rounds_sum: 3 * 4 + 5 * 6,
             wins: vec![k % 7, 10 - k % 7 - k % 3],
             survivors: vec![k, 2 * k],
@@ -566,6 +571,7 @@ mod tests {
             let (t, stats) = &mut out[r.cell as usize];
             t.fights += r.fights;
             t.draws += r.draws;
+            t.draws_at_cap += r.draws_at_cap;
             for s in 0..2 {
                 t.wins[s] += r.wins[s];
                 t.survivors[s] += r.survivors[s];

@@ -4,7 +4,8 @@
 //! precision target).
 //!
 //! Columns: `cell`, one column per matrix axis (named by its path, as in
-//! cells.csv), `group`, `batches`, `fights`, `draws`, `rounds_sum`, then
+//! cells.csv), `group`, `batches`, `fights`, `draws`, `draws_at_cap` (of
+//! the draws, fights still running at the round cap), `rounds_sum`, then
 //! per side `wins_<side>`, `survivors_<side>`, `damage_<side>`, then the
 //! ruleset's counters by name: counts and sums, never rates.
 

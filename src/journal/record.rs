@@ -18,6 +18,8 @@ pub struct Record {
     pub batch: u64,
     pub fights: u64,
     pub draws: u64,
+    /// Of the draws, fights still running at the round cap.
+    pub draws_at_cap: u64,
     /// Sum of fight lengths in rounds.
     pub rounds_sum: u64,
     /// Per side, in scenario order.
@@ -46,6 +48,7 @@ impl Record {
             batch,
             fights: t.fights,
             draws: t.draws,
+            draws_at_cap: t.draws_at_cap,
             rounds_sum: lengths.iter().map(|&(r, n)| u64::from(r) * n).sum(),
             wins: t.wins[..sides].to_vec(),
             survivors: t.survivors[..sides].to_vec(),
@@ -93,7 +96,14 @@ impl Line {
         let record = |s: &mut String, r: &Record| {
             nums(
                 s,
-                &[u64::from(r.cell), r.batch, r.fights, r.draws, r.rounds_sum],
+                &[
+                    u64::from(r.cell),
+                    r.batch,
+                    r.fights,
+                    r.draws,
+                    r.draws_at_cap,
+                    r.rounds_sum,
+                ],
             );
             nums(s, &r.wins);
             nums(s, &r.survivors);
@@ -154,13 +164,14 @@ impl Line {
         };
         let record = |next: &mut dyn FnMut() -> Result<u64, BadLine>| {
             let mut take = |k: usize| (0..k).map(|_| next()).collect::<Result<Vec<_>, _>>();
-            let head = take(5)?;
+            let head = take(6)?;
             Ok::<Record, BadLine>(Record {
                 cell: small(head[0], "cell")?,
                 batch: head[1],
                 fights: head[2],
                 draws: head[3],
-                rounds_sum: head[4],
+                draws_at_cap: head[4],
+                rounds_sum: head[5],
                 wins: take(sides)?,
                 survivors: take(sides)?,
                 damage: take(sides)?,
@@ -247,6 +258,7 @@ mod tests {
             batch: 17,
             fights: 10,
             draws: 1,
+            draws_at_cap: 1,
             rounds_sum: 42,
             wins: vec![6, 3],
             survivors: vec![7, 2],

@@ -20,7 +20,8 @@
 //!   [`numbers`] (numbers for people, to the precision of their intervals),
 //!   `error`, `folder` (which folders skirmish may write, and the
 //!   writing), `model` (what the outputs read: `Report`,
-//!   the [`Diff`](diff::Diff) of two reports, [`ReportFile`]);
+//!   the [`Diff`](diff::Diff) of two reports, [`ReportFile`]), `caveats`
+//!   (what to know before reading the numbers, over `model`);
 //! - `tables/`: one module per CSV file, over `tables::frame` (polars);
 //! - `charts/`: one module per PNG file, over `charts::style` and
 //!   `charts::fonts` (plotters);
@@ -33,6 +34,7 @@
 //!   report with one on disk.
 
 pub mod balance;
+mod caveats;
 mod charts;
 mod check;
 pub mod diff;
@@ -58,6 +60,15 @@ use crate::results::RunResults;
 use documents::{fights_md, summary_md};
 use model::Report;
 use tables::{cells_csv, rounds_csv};
+
+/// What the fights showed that a designer must know before reading the
+/// report's numbers (fights cut short by the round cap, axes that changed
+/// no fight), one line each, for the terminal: summary.md lists them under
+/// "Read this first", after the warnings found when the scenario was
+/// loaded (which the terminal heard then).
+pub fn caveats(results: &RunResults) -> Result<Vec<String>, ReportError> {
+    Ok(caveats::found(&Report::new(results)?))
+}
 
 /// Renders every file of the report in memory, in a fixed order.
 pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {

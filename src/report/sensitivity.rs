@@ -183,6 +183,7 @@ mod tests {
             streams: Streams::Common,
             precision: None,
             setups: Vec::new(),
+            warnings: Vec::new(),
         };
         SensitivityResults {
             run: RunResults {

@@ -47,6 +47,7 @@ fn info(name: &str, axes: &[&str]) -> ScenarioInfo {
         streams: crate::results::Streams::Common,
         precision: None,
         setups: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 
@@ -190,11 +191,11 @@ fn single_cell_csv_is_exact() {
     let expected = "\
 cell,fights,wins_attackers,win_rate_attackers,win_rate_attackers_lo,win_rate_attackers_hi,\
 wins_defenders,win_rate_defenders,win_rate_defenders_lo,win_rate_defenders_hi,draws,draw_rate,\
-rounds_mean,rounds_p50,rounds_p90,survivors_attackers,survivors_defenders,damage_attackers,\
+draws_at_cap,draws_at_cap_rate,rounds_mean,rounds_p50,rounds_p90,survivors_attackers,survivors_defenders,damage_attackers,\
 damage_defenders,crits,deaths,delta_win_rate_attackers,delta_win_rate_attackers_lo,\
 delta_win_rate_attackers_hi,delta_win_rate_defenders,delta_win_rate_defenders_lo,\
 delta_win_rate_defenders_hi,delta_rounds_mean,delta_rounds_mean_lo,delta_rounds_mean_hi
-0,4,3,0.7500,0.3006,0.9544,1,0.2500,0.0456,0.6994,0,0.0000,2.750,2,5,1.500,0.000,10.000,3.000,0.500,0.250,\
+0,4,3,0.7500,0.3006,0.9544,1,0.2500,0.0456,0.6994,0,0.0000,0,0.0000,2.750,2,5,1.500,0.000,10.000,3.000,0.500,0.250,\
 0.0000,0.0000,0.0000,0.0000,0.0000,0.0000,0.000,0.000,0.000
 ";
     assert_eq!(text(&files, CELLS_CSV), expected);

@@ -796,6 +796,11 @@ impl Ruleset for Dicestep {
         }
     }
 
+    /// Attacks reach `distance <= range` (the held weapon, or any in range).
+    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(weapon.range)
+    }
+
     /// Individual initiative (the text has none): a test of the DEX die + the
     /// combat die with the luck die (+4 on 20 or more); ties go to the higher
     /// luck roll. Also orders members within a team under `alternating`.
@@ -827,9 +832,10 @@ impl Ruleset for Dicestep {
     /// "Whenever a character performs an action that leads to the beginning
     /// of combat, that character is setting their team at the highest
     /// initiative (first)": the surprising side began the fight and opens
-    /// every round; without surprise, the first listed side.
-    fn opening_side(options: &Options) -> usize {
-        options.surprise.map_or(0, usize::from)
+    /// every round; without surprise the text names none (the scenario's
+    /// `opening` decides, by default the first listed side).
+    fn opening_side(options: &Options) -> Option<usize> {
+        options.surprise.map(usize::from)
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {

@@ -48,7 +48,7 @@ pub const TABLE: &[Clause] = &[
         section: INITIATIVE,
         rule: "The team whose member starts combat has the highest initiative (first); the attacked team next; other teams in the GM's order",
         modelled: Modelled::Abstraction,
-        how: "the first listed side started the fight and opens every round, then the others in listed order; under `surprise` the surprising side started it and opens every round (Ruleset::opening_side)",
+        how: "the first listed side started the fight and opens every round, then the others in listed order; under `surprise` the surprising side started it and opens every round (Ruleset::opening_side); the engine's `opening` option names another opening side (second, or drawn each fight) where surprise does not (tests/opening.rs)",
         tests: &["teams_alternate_and_a_team_out_of_members_lets_the_other_finish", "with_surprise_second_the_first_side_never_opens_and_surprised_members_cost_nothing", "stat_surprise_second_the_surprisers_open_every_round"],
     },
     Clause {

@@ -279,8 +279,8 @@ fn with_surprise_second_the_first_side_never_opens_and_surprised_members_cost_no
     // lose their turns. Round 2: b10 opens again; red a12, a8, a4.
     let enc = shooters_in(2, "surprise = \"second\"", "");
     run_round(&enc, &[10, 8, 10, 12, 8, 4]);
-    assert_eq!(Dicestep::opening_side(&enc.options), 1);
-    assert_eq!(Dicestep::opening_side(&shooters("").options), 0);
+    assert_eq!(Dicestep::opening_side(&enc.options), Some(1));
+    assert_eq!(Dicestep::opening_side(&shooters("").options), None);
 }
 
 #[test]

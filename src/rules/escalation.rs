@@ -611,6 +611,15 @@ impl Ruleset for Escalation {
         }
     }
 
+    /// Ranged weapons reach their range; melee weapons the unit's melee zone
+    /// (`reach`), as `compile_unit` fills them in.
+    fn weapon_reach(unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(match weapon.kind {
+            WeaponKind::Melee => unit.reach,
+            WeaponKind::Ranged => weapon.range,
+        })
+    }
+
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         // The text rolls no initiative; for the engine's rolled schemes:
         // d20 + Agility, initiators still last.

@@ -136,11 +136,23 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     }
 
     /// The side whose team activates first each round under team-alternating
-    /// activation (the side that began the fight, say by surprise).
-    /// Default: the first side.
+    /// activation when the rules say (the side that began the fight, say by
+    /// surprise); `None` when they leave it to the scenario, whose
+    /// `opening` then decides (by default the first listed side). A
+    /// scenario's `opening` is refused where the rules say. Default: `None`.
     #[inline]
-    fn opening_side(_options: &Self::Options) -> usize {
-        0
+    fn opening_side(_options: &Self::Options) -> Option<usize> {
+        None
+    }
+
+    /// The farthest distance (in [`Ruleset::DISTANCE_UNIT`]) at which a unit
+    /// with stat block `unit` can attack with `weapon` (as read from its
+    /// `[weapons.NAME]` table), when one number says it: the scenario loader
+    /// warns of weapons no unit can ever come close enough to use
+    /// (`scenario::unused`). `None` keeps the weapon out of that check.
+    /// Default: `None`.
+    fn weapon_reach(_unit: &Self::Unit, _weapon: &Self::Weapon) -> Option<i32> {
+        None
     }
 
     /// Why `cover` on a unit with this stat block would change nothing, if

@@ -753,6 +753,11 @@ impl Ruleset for Osr {
         }
     }
 
+    /// Attacks reach `distance <= range` (`best_weapon`).
+    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(weapon.range)
+    }
+
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         // For the rolled schemes: d20 + DEX modifier, ties to the higher score.
         InitiativeRoll {

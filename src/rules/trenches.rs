@@ -554,6 +554,12 @@ impl Ruleset for Trenches {
         }
     }
 
+    /// Attacks reach `distance <= range` (every weapon choice, attacks of
+    /// opportunity included).
+    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        Some(weapon.range)
+    }
+
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         // Ties go to the higher natural roll, then to whoever rolled first
         // (the engine's `initiative_ties`: random or roster order).
@@ -845,7 +851,9 @@ fn duels<D: Dice>(
                 tally.counters[counter::DOWNED] += 1;
             }
             None => {
+                // Both still up: the round cap ended it.
                 tally.draws += 1;
+                tally.draws_at_cap += 1;
                 tally.survivors[sides[0]] += 1;
                 tally.survivors[sides[1]] += 1;
             }

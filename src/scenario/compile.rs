@@ -10,8 +10,8 @@ use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, ScenarioError};
 use super::schema::{unknown_choice, Ctx, Fields};
 use crate::engine::{
-    Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Tactic, Targeting, Ties,
-    UnitSpec, MAX_SIDES, MAX_UNITS,
+    Condition, Conditions, Cover, Encounter, Initiative, InitiativeKind, Opening, Tactic,
+    Targeting, Ties, UnitSpec, MAX_SIDES, MAX_UNITS,
 };
 use crate::rules::{unmodelled, Ruleset, Shared, MAX_WEAPONS};
 
@@ -29,6 +29,9 @@ pub struct Compiled<R: Ruleset> {
     /// The `[weapons]` tables' names, in file order: weapon number `i`
     /// ([`crate::rules::Ruleset::number_weapon`]) is `weapon_names[i]`.
     pub weapon_names: Vec<String>,
+    /// What the designer should hear of though the scenario is valid (a
+    /// weapon no unit can ever use: [`super::unused`]).
+    pub warnings: Vec<String>,
 }
 
 pub struct CompiledSide {
@@ -68,14 +71,16 @@ pub fn compile<R: Ruleset>(
     let options_node = root.get("options").unwrap_or(&empty);
     let schemas = [ENGINE_OPTIONS, R::OPTIONS];
     let opts = Fields::check(ctx, options_node, &schemas, "options")?;
-    let initiative = Initiative {
-        kind: match opts.choice("initiative")? {
-            0 => R::DEFAULT_INITIATIVE,
-            k => InitiativeKind::ALL[k - 1],
-        },
-        ties: Ties::ALL[opts.choice("initiative_ties")?],
+    let kind = match opts.choice("initiative")? {
+        0 => R::DEFAULT_INITIATIVE,
+        k => InitiativeKind::ALL[k - 1],
     };
     let options = R::compile_options(&opts).map_err(|e| opts.locate(e))?;
+    let initiative = Initiative {
+        kind,
+        ties: Ties::ALL[opts.choice("initiative_ties")?],
+        opening: opening::<R>(&opts, kind, &options)?,
+    };
 
     // Weapons, by name.
     let weapon_schema = [R::WEAPON_FIELDS];
@@ -192,6 +197,7 @@ pub fn compile<R: Ruleset>(
     let mut n = 0usize;
     let mut group = 0usize;
     let mut sides = Vec::new();
+    let mut armed: Vec<super::unused::Group<'_, R>> = Vec::new();
     let mut unit_names = Vec::new();
     let entry_schema = [SIDE_ENTRY_FIELDS];
     for (side, side_entry) in sides_table.entries.iter().enumerate() {
@@ -310,6 +316,16 @@ pub fn compile<R: Ruleset>(
                 R::prepare_unit(&mut specs[n], &options);
                 n += 1;
             }
+            armed.push(super::unused::Group {
+                name: &g.key,
+                side,
+                first: n - count,
+                weapons: weapon_names
+                    .iter()
+                    .filter_map(|w| weapons.iter().find(|(n, _)| n == w))
+                    .map(|(name, weapon)| (name.as_str(), weapon))
+                    .collect(),
+            });
             lines.push(describe_group::<R>(
                 &g.key,
                 count,
@@ -324,7 +340,13 @@ pub fn compile<R: Ruleset>(
             groups: lines,
         });
     }
+    let side_names: Vec<String> = sides
+        .iter()
+        .map(|s: &CompiledSide| s.name.clone())
+        .collect();
+    let warnings = super::unused::never_used(&specs[..n], &side_names, &armed);
     Ok(Compiled {
+        warnings,
         encounter: Encounter {
             units: specs,
             n,
@@ -334,10 +356,77 @@ pub fn compile<R: Ruleset>(
             max_rounds,
         },
         sides,
-        options: opts.describe(),
+        options: describe_options(&opts),
         unit_names,
         weapon_names: weapons.into_iter().map(|(name, _)| name).collect(),
     })
+}
+
+/// The side that opens every round under team-alternating activation:
+/// `opening` in `[options]`, refused where nothing would read it (the
+/// other initiative schemes order units, not sides) or where the ruleset's
+/// own options already say who opens (dicestep's `surprise`).
+fn opening<R: Ruleset>(
+    opts: &Fields,
+    kind: InitiativeKind,
+    options: &R::Options,
+) -> Result<Opening, ScenarioError> {
+    let by_rules = R::opening_side(options);
+    let chosen = match opts.choice("opening")? {
+        0 => return Ok(Opening::Side(by_rules.unwrap_or(0) as u8)),
+        1 => Opening::Side(0),
+        2 => Opening::Side(1),
+        _ => Opening::Random,
+    };
+    let why = match kind {
+        InitiativeKind::Alternating => None,
+        InitiativeKind::Side => Some("each side rolls every fight for which side acts first"),
+        _ => Some("units act in their initiative order, not sides in turn"),
+    };
+    if let Some(why) = why {
+        return Err(opts.error(
+            "opening",
+            format!(
+                "`opening` chooses the side that activates first under team-alternating \
+                 activation, but initiative is `{}` here{}: {why}, so it would be ignored; \
+                 set `initiative = \"alternating\"` or leave `opening` out",
+                kind.name(),
+                if opts.node("initiative").is_none() {
+                    format!(" (the `{}` default)", R::NAME)
+                } else {
+                    String::new()
+                }
+            ),
+        ));
+    }
+    if by_rules.is_some() {
+        return Err(opts.error(
+            "opening",
+            format!(
+                "the `{}` options in force already decide which side opens (the side that \
+                 began the fight, by `surprise`), so `opening` would be ignored; leave one \
+                 of them out",
+                R::NAME
+            ),
+        ));
+    }
+    Ok(chosen)
+}
+
+/// The options in force as `name = value` lines, for reports: the fields
+/// in declaration order, but `opening` last and only when the scenario sets
+/// it (its default is the ruleset's own order, which says nothing new), so
+/// that the reports of scenarios without it read as before and the lines
+/// of cells with and without it line up.
+fn describe_options(opts: &Fields) -> Vec<String> {
+    let mut lines = opts.describe();
+    if let Some(at) = lines.iter().position(|l| l.starts_with("opening = ")) {
+        let line = lines.remove(at);
+        if opts.node("opening").is_some() {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 fn describe_group<R: Ruleset>(

@@ -15,6 +15,7 @@ pub mod error;
 mod matrix;
 pub mod schema;
 mod sensitivity;
+mod unused;
 
 pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};

@@ -2,11 +2,15 @@
 //! the results table, both charts (relative links, so it renders on any git
 //! host), the ruleset's counters, and the largest effects of the matrix on
 //! the first side's win rate compared with the baseline cell: only the
-//! differences whose paired 95% interval excludes zero.
+//! differences whose paired 95% interval excludes zero. When the run has
+//! caveats ([`crate::report::caveats`]: fights cut short by the round cap,
+//! axes that changed no fight), a "Read this first" section lists them
+//! before the results.
 //!
 //! Contains nothing volatile (no timings, dates, paths or thread counts).
 
 use crate::analysis::{self, Effect, Method, Proportion};
+use crate::report::caveats;
 use crate::report::labels::{cell_label, values_label};
 use crate::report::model::{Report, LARGEST_EFFECTS};
 use crate::report::names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
@@ -17,6 +21,7 @@ use crate::results::{CellResult, Streams};
 pub(crate) fn render(report: &Report) -> String {
     let mut md = Markdown::default();
     scenario(&mut md, report);
+    read_this_first(&mut md, report);
     results_table(&mut md, report);
     charts(&mut md);
     fights(&mut md, report);
@@ -196,6 +201,19 @@ fn scenario(md: &mut Markdown, report: &Report) {
         if let Some(base) = report.cells.get(info.baseline) {
             md.line(format!("- **Baseline:** {}", cell_label(base)));
         }
+    }
+    md.blank();
+}
+
+/// The run's caveats, if any, before the numbers they qualify.
+fn read_this_first(md: &mut Markdown, report: &Report) {
+    let lines = caveats::lines(report);
+    if lines.is_empty() {
+        return;
+    }
+    md.heading(2, "Read this first");
+    for line in lines {
+        md.line(format!("- {line}"));
     }
     md.blank();
 }
@@ -426,9 +444,17 @@ fn largest_effects(md: &mut Markdown, report: &Report) {
     ));
     md.blank();
     if effects.is_empty() {
-        md.line(
-            "No cell's difference from the baseline excludes zero: every change could be noise.",
-        );
+        let inert = caveats::no_effect_axes(report);
+        md.line(if inert.len() == report.info.axes.len() {
+            // Not noise: with the same dice, no fight came out differently.
+            "No cell differs from the baseline at all: no effect, no fight changed \
+             (see \"Read this first\")."
+        } else if inert.is_empty() {
+            "No cell's difference from the baseline excludes zero: every change could be noise."
+        } else {
+            "No cell's difference from the baseline excludes zero: every change could be \
+             noise, but for the axes with no effect at all (see \"Read this first\")."
+        });
         return;
     }
     md.row(&[
@@ -517,6 +543,7 @@ mod tests {
                 setup(": half cover", "double-dice"),
                 setup(": half cover", "none"),
             ],
+            warnings: Vec::new(),
         };
         let cell = |index: usize, values: [&str; 2], per_batch: u64| {
             let batches: Vec<BatchStat> = (0..20)

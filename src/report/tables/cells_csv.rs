@@ -3,7 +3,9 @@
 //!
 //! Column order: `cell`, one column per axis (its dotted path), `fights`, per
 //! side `wins_<side>`, `win_rate_<side>`, `win_rate_<side>_lo`,
-//! `win_rate_<side>_hi`, then `draws`, `draw_rate`, `rounds_mean`,
+//! `win_rate_<side>_hi`, then `draws`, `draw_rate`, `draws_at_cap` and
+//! `draws_at_cap_rate` (the draws still running at the round cap, a part
+//! of `draws`: the rest had no side standing), `rounds_mean`,
 //! `rounds_p50`, `rounds_p90`, per side `survivors_<side>`, per side
 //! `damage_<side>`, then one column per ruleset counter, then the comparison
 //! with the baseline cell: per side `delta_win_rate_<side>` with its 95%
@@ -57,6 +59,12 @@ pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
     }
     b.ints("draws", ints(&|s| s.draws.count));
     b.floats("draw_rate", floats(&|s| s.draws.estimate), RATE_DECIMALS);
+    b.ints("draws_at_cap", ints(&|s| s.draws_at_cap.count));
+    b.floats(
+        "draws_at_cap_rate",
+        floats(&|s| s.draws_at_cap.estimate),
+        RATE_DECIMALS,
+    );
     b.floats("rounds_mean", floats(&|s| s.rounds_mean), MEAN_DECIMALS);
     b.ints("rounds_p50", ints(&|s| u64::from(s.rounds_p50)));
     b.ints("rounds_p90", ints(&|s| u64::from(s.rounds_p90)));

@@ -1,0 +1,116 @@
+//! The caveats of a run in words (see [`crate::analysis::caveats`]), after
+//! the warnings found when the scenario was loaded: the
+//! lines summary.md shows under "Read this first" and the run prints on the
+//! terminal, one source for both so they always say the same.
+
+use crate::analysis::caveats::{cut_short, inert_axes, CAP_DRAWS_NOTED};
+use crate::engine::Tally;
+use crate::report::labels::cell_label;
+use crate::report::model::Report;
+use crate::results::Streams;
+
+/// Most cells a caveat lists by name; the rest are counted.
+const MAX_LISTED: usize = 6;
+
+/// What the report's reader must know before its numbers: the warnings
+/// found when the scenario was loaded, then what the fights showed
+/// ([`found`]); one line each, Markdown inline text (plain enough for a
+/// terminal). Empty when nothing.
+pub(crate) fn lines(report: &Report) -> Vec<String> {
+    let mut out = report.info.warnings.clone();
+    out.extend(found(report));
+    out
+}
+
+/// What the fights showed: draws at the round cap, axes with no effect.
+pub(crate) fn found(report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(line) = round_cap(report) {
+        out.push(line);
+    }
+    for axis in no_effect_axes(report) {
+        out.push(format!(
+            "`{}`: no effect: no fight changed (every value of this axis gave identical \
+             tallies with the same dice, whatever the other axes)",
+            report.info.axes[axis]
+        ));
+    }
+    out
+}
+
+/// The axes along which no fight changed: only claimed when the cells
+/// shared their random numbers, and there is more than one cell.
+pub(crate) fn no_effect_axes(report: &Report) -> Vec<usize> {
+    if report.info.streams != Streams::Common || report.cells.len() < 2 {
+        return Vec::new();
+    }
+    let cells: Vec<(&[String], &Tally)> = report
+        .cells
+        .iter()
+        .map(|c| (c.axis_values.as_slice(), &c.tally))
+        .collect();
+    inert_axes(&cells, report.info.axes.len())
+}
+
+/// The cells whose fights were too often cut short by the round cap, with
+/// their shares, and what to do.
+fn round_cap(report: &Report) -> Option<String> {
+    let cells = cut_short(&report.summaries);
+    if cells.is_empty() {
+        return None;
+    }
+    let info = report.info;
+    let listed: Vec<String> = cells
+        .iter()
+        .take(MAX_LISTED)
+        .map(|&c| {
+            let share = percent(report.summaries[c].draws_at_cap.estimate);
+            if report.cells.len() == 1 {
+                share
+            } else {
+                format!("{} ({share})", cell_label(&report.cells[c]))
+            }
+        })
+        .collect();
+    let more = match cells.len().saturating_sub(MAX_LISTED) {
+        0 => String::new(),
+        n => format!(" and {n} more cells"),
+    };
+    let cap = if info.axes.iter().any(|a| a == "max_rounds") {
+        "its round cap (matrix axis `max_rounds`)".to_owned()
+    } else {
+        format!("round {}", info.max_rounds)
+    };
+    let noted = CAP_DRAWS_NOTED * 100.0;
+    let advice = format!(
+        "the win rates describe fights cut short, not the fight: raise `max_rounds` until \
+         that share (`draws_at_cap_rate` in cells.csv) is below {noted}%"
+    );
+    Some(if report.cells.len() == 1 {
+        format!(
+            "Draws at the round cap: {} of the fights were still running after {cap} and \
+             count as draws (more than {noted}%): {advice}",
+            listed.join("")
+        )
+    } else {
+        format!(
+            "Draws at the round cap: in {} of {} cells more than {noted}% of the fights were \
+             still running after {cap} and count as draws ({}{more}); there {advice}",
+            cells.len(),
+            report.cells.len(),
+            listed.join("; ")
+        )
+    })
+}
+
+/// A share as a percentage to one decimal (`49.2%`); never rounded to 0 or
+/// 100 when it is not.
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    let text = format!("{p:.1}");
+    match text.as_str() {
+        "100.0" if share < 1.0 => "99.9%".to_owned(),
+        "0.0" if share > 0.0 => "0.1%".to_owned(),
+        _ => format!("{text}%"),
+    }
+}
