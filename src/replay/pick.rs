@@ -159,7 +159,9 @@ pub fn typical_note(tally: &Tally, sides: &[String]) -> Option<String> {
             "Every one of this cell's {fights} fights is a draw, so this one is too."
         )),
         None => Some(format!(
-            "Draws are most of this cell's fights ({} of {fights}), so this one is a draw;              {decided} are decided (the upset below, or `--pick longest` and              `--pick shortest`, show decided ones when there are any).",
+            "Draws are most of this cell's fights ({} of {fights}), so this one is a draw; \
+             {decided} are decided (the upset below, or `--pick longest` and \
+             `--pick shortest`, show decided ones when there are any).",
             tally.draws
         )),
         Some(s) => {
@@ -167,7 +169,9 @@ pub fn typical_note(tally: &Tally, sides: &[String]) -> Option<String> {
             let side = sides.get(s as usize).map_or("?", String::as_str);
             (wins.saturating_mul(2) < fights).then(|| {
                 format!(
-                    "Not most of the cell's fights: {side}, the side that wins most, wins                      {wins} of its {fights} fights; {} are draws and the rest are won by                      other sides. This fight shows how {side} wins, not how most fights end.",
+                    "Not most of the cell's fights: {side}, the side that wins most, wins \
+             {wins} of its {fights} fights; {} are draws and the rest are won by \
+             other sides. This fight shows how {side} wins, not how most fights end.",
                     tally.draws
                 )
             })
