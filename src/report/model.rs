@@ -209,6 +209,9 @@ pub(crate) struct SensitivityModel<'a> {
     /// Per side, each stat's 1-based rank by its effect on that side.
     pub(crate) side_ranks: Vec<Vec<usize>>,
     pub(crate) equivalences: Vec<Equivalence>,
+    /// The stats whose step up lowers their own side's win rate
+    /// significantly, in ranking order.
+    pub(crate) against_own_side: Vec<usize>,
     /// Batches of the unchanged cell (every cell has as many).
     pub(crate) batches: usize,
 }
@@ -235,6 +238,7 @@ impl<'a> SensitivityModel<'a> {
                 up,
                 subject: s.subject,
                 side: s.side,
+                health: s.health,
             });
         }
         let sides = info.sides.len();
@@ -264,6 +268,12 @@ impl<'a> SensitivityModel<'a> {
             })
             .collect();
         let equivalences = sensitivity::equivalences(&pairs, &stats, &effects);
+        let against = sensitivity::against_own_side(&stats, &effects);
+        let against_own_side = order
+            .iter()
+            .copied()
+            .filter(|i| against.contains(i))
+            .collect();
         Ok(SensitivityModel {
             results,
             info,
@@ -272,6 +282,7 @@ impl<'a> SensitivityModel<'a> {
             order,
             side_ranks,
             equivalences,
+            against_own_side,
             batches: results.run.cells[0].batches.len(),
         })
     }
