@@ -101,11 +101,8 @@ pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, Re
     let unranked = results.unranked.len();
     if unranked > 0 {
         out.push_str(&format!(
-            "Not ranked: {unranked} stat{} the scenario leaves at {} default{} (`--all` ranks \
-             them; listed in {SUMMARY_MD})\n",
-            if unranked == 1 { "" } else { "s" },
-            if unranked == 1 { "its" } else { "their" },
-            if unranked == 1 { "" } else { "s" },
+            "Not ranked: {} (`--all` ranks them; listed in {SUMMARY_MD})\n",
+            sensitivity_md::left_at_defaults(unranked)
         ));
     }
     for e in m.equivalences.iter().take(limit) {

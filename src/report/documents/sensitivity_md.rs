@@ -120,14 +120,19 @@ pub(crate) fn unranked_line(m: &SensitivityModel) -> Option<String> {
         .map(|(label, value)| format!("`{label}` ({value})"))
         .collect();
     Some(format!(
-        "Not ranked: {} stat{} the scenario leaves at {} default{} (`--all` steps and ranks \
-         them too): {}",
-        unranked.len(),
-        if unranked.len() == 1 { "" } else { "s" },
-        if unranked.len() == 1 { "its" } else { "their" },
-        if unranked.len() == 1 { "" } else { "s" },
+        "Not ranked: {} (`--all` steps and ranks them too): {}",
+        left_at_defaults(unranked.len()),
         list.join(", ")
     ))
+}
+
+/// `14 stats the scenario leaves at their defaults`.
+pub(crate) fn left_at_defaults(n: usize) -> String {
+    if n == 1 {
+        "1 stat the scenario leaves at its default".to_owned()
+    } else {
+        format!("{n} stats the scenario leaves at their defaults")
+    }
 }
 
 /// `summary.md`.
@@ -144,8 +149,9 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
     let _ = writeln!(
         md,
         "**Question.** Which stat moves each side's win rate most? Every numeric stat of \
-         every unit type, as each side fields it (and of the weapons it carries), is \
-         stepped one step down and one step up from the unchanged cell, {}; each step \
+         every unit type, as each side fields it (and of the weapons it carries), that \
+         the scenario writes (every one with `--all`) is stepped one step down and one \
+         step up from the unchanged cell, {}; each step \
          is a cell of its own. The effect per step is (up − down) / 2, or the one step \
          taken when the other is not, signed as a step up.\n",
         r.base_label
