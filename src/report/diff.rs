@@ -633,6 +633,26 @@ mod tests {
         assert!(w <= 2400 && (558..=800).contains(&h), "{w}×{h}");
     }
 
+    #[test]
+    fn diff_png_labels_cells_by_their_axis_values() {
+        // Labels too long for their cell's slot stand vertically under it,
+        // so the chart grows by their width: the labels are the axis values
+        // (bare cell numbers would leave it the same).
+        let height = |old: &ReadReport, new: &ReadReport| {
+            let png = charts::diff::render(&diff(old, new).unwrap()).unwrap();
+            u32::from_be_bytes(png[20..24].try_into().unwrap())
+        };
+        let (old, new) = (report(&[500; 20]), report(&[510; 20]));
+        let long = |r: &ReadReport| {
+            let mut r = r.clone();
+            for row in &mut r.rows {
+                row.values[0] = format!("three-quarters and prone {}", row.values[0]);
+            }
+            r
+        };
+        assert!(height(&long(&old), &long(&new)) > height(&old, &new) + 100);
+    }
+
     fn report(wins: &[u64]) -> ReadReport {
         ReadReport {
             name: "s".into(),
