@@ -195,8 +195,11 @@ pub struct SensitivityResults {
     /// How the scenario names the unchanged cell (`cell 3 (options.crit =
     /// none)`, or `base scenario`).
     pub base_label: String,
-    /// Every stat, in side, unit, field order.
+    /// Every stat stepped, in side, unit, field order.
     pub stats: Vec<StatInfo>,
+    /// The stats not stepped because the scenario leaves them at their
+    /// defaults (`--all` steps them): label and value, in the same order.
+    pub unranked: Vec<(String, String)>,
 }
 
 /// One stat of a unit type as one side fields it.
@@ -217,4 +220,9 @@ pub struct StatInfo {
     /// the step was not taken.
     pub down: Result<(usize, String), String>,
     pub up: Result<(usize, String), String>,
+    /// Its place among the ruleset's health stats (equivalent points are
+    /// stated in the first with a positive, well-measured effect).
+    pub health: Option<usize>,
+    /// The ruleset's reason why its step up may lower its side's win rate.
+    pub contrary: Option<String>,
 }

@@ -6,8 +6,11 @@ mod common;
 
 use std::fs;
 
-use common::{check_rejected, parse_csv, read_report, Output, Sandbox, SMALL};
+use common::{check_rejected, edit, parse_csv, read_report, Output, Sandbox, SMALL};
 use skirmish::analysis::batch_means::t975;
+use skirmish::rules::dicestep::Dicestep;
+use skirmish::rules::step::contrary_reason;
+use skirmish::rules::{FieldTable, Ruleset};
 
 /// `skirmish sensitivity small.toml --fights 2000 --out OUT --quiet EXTRA...`.
 fn sensitivity_small(sb: &Sandbox, out: &str, extra: &[&str]) -> Output {
@@ -37,7 +40,9 @@ fn field<'a>(header: &[String], row: &'a [String], name: &str) -> &'a str {
 #[test]
 fn sensitivity_writes_its_report_and_prints_the_ranking() {
     let sb = Sandbox::new();
-    let o = sensitivity_small(&sb, "out", &[]);
+    // Every field, written or not (the default ranks the written ones: see
+    // `only_the_fields_the_scenario_writes_are_ranked_unless_all`).
+    let o = sensitivity_small(&sb, "out", &["--all"]);
     assert_eq!(o.code, 0, "{o:#?}");
     assert_eq!(sb.entries("out"), ["small-sensitivity"]);
     assert_eq!(
@@ -411,4 +416,154 @@ fn measured_effects_match_a_markov_chain_within_4_standard_errors() {
         }
     }
     println!("{}", report.join("\n"));
+}
+
+/// The stats of a sensitivity.csv, by label.
+fn stat_labels(rows: &[Vec<String>]) -> Vec<&str> {
+    rows.iter().map(|r| r[1].as_str()).collect()
+}
+
+/// README "Which stat matters", "Which stats": the fields the scenario
+/// writes are ranked, the others listed as not ranked; `--all` ranks every
+/// one.
+#[test]
+fn only_the_fields_the_scenario_writes_are_ranked_unless_all() {
+    let sb = Sandbox::new();
+    let o = sensitivity_small(&sb, "out", &[]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let csv = fs::read_to_string(sb.join("out/small-sensitivity/sensitivity.csv")).unwrap();
+    let (_, rows) = parse_csv(&csv);
+    let mut ranked = stat_labels(&rows);
+    ranked.sort_unstable();
+    // small.toml writes the brawler's hp and dex, the knife's attack and
+    // damage (its kind is not a number).
+    let written: Vec<String> = ["attackers", "defenders"]
+        .iter()
+        .flat_map(|side| {
+            ["dex", "hp", "knife attack", "knife damage"].map(|f| format!("brawler ({side}) {f}"))
+        })
+        .collect();
+    assert_eq!(ranked, written, "{csv}");
+    // The 9 other numeric fields of each side's brawler: not ranked, said so.
+    assert!(
+        o.stdout.contains(
+            "Not ranked: 18 stats the scenario leaves at their defaults (`--all` ranks them"
+        ),
+        "{}",
+        o.stdout
+    );
+    let md = fs::read_to_string(sb.join("out/small-sensitivity/summary.md")).unwrap();
+    let section = md
+        .split("## Not ranked")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{md}"));
+    for stat in [
+        "`brawler (attackers) armor` (0)",
+        "`brawler (defenders) speed` (30)",
+        "`brawler (defenders) knife range` (0)",
+    ] {
+        assert!(section.contains(stat), "{stat}: {md}");
+    }
+    assert!(section.contains("`--all`"), "{md}");
+    // Not stepped: no step of theirs in "Steps not taken" either.
+    assert!(!md.contains("knife range` (0), step"), "{md}");
+
+    // --all: all 13 of each side, and nothing left unranked.
+    let o = sensitivity_small(&sb, "all", &["--all"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let csv = fs::read_to_string(sb.join("all/small-sensitivity/sensitivity.csv")).unwrap();
+    let (_, rows) = parse_csv(&csv);
+    assert_eq!(rows.len(), 2 * 13, "{csv}");
+    assert!(stat_labels(&rows).contains(&"brawler (attackers) armor"));
+    assert!(!o.stdout.contains("Not ranked"), "{}", o.stdout);
+    let md = fs::read_to_string(sb.join("all/small-sensitivity/summary.md")).unwrap();
+    assert!(!md.contains("## Not ranked"), "{md}");
+}
+
+/// `scenarios/dicestep_skirmish.toml` without its matrix: four fighters a
+/// side.
+fn dicestep_four_a_side() -> String {
+    let text = include_str!("../scenarios/dicestep_skirmish.toml");
+    let matrix = text.find("[matrix]").expect("the example has a matrix");
+    edit(&text[..matrix], &[("count = 6", "count = 4")])
+}
+
+/// README "Which stat matters", equivalent points and stats that work
+/// against their side, on dicestep (seed 002, "Damage & health": a
+/// knock-out comes from missing health above constitution; resuscitating is
+/// a test against the missing health): a step up of `health` lowers its
+/// side's win rate, so equivalent points are never stated in it, and the
+/// report gives the ruleset's reason.
+#[test]
+fn equivalences_are_never_in_a_stat_that_lowers_the_win_rate_and_contrary_stats_say_why() {
+    let sb = Sandbox::new();
+    let file = sb.write("four.toml", &dicestep_four_a_side());
+    let o = sb.run(&[
+        "sensitivity",
+        file,
+        "--fights",
+        "20000",
+        "--out",
+        "out",
+        "--quiet",
+    ]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let dir = "out/dicestep_skirmish-sensitivity";
+    let csv = fs::read_to_string(sb.join(&format!("{dir}/sensitivity.csv"))).unwrap();
+    let (header, rows) = parse_csv(&csv);
+    let own = |stat: &str| -> (f64, f64) {
+        let row = rows
+            .iter()
+            .find(|r| r[1] == stat)
+            .unwrap_or_else(|| panic!("no {stat} in {csv}"));
+        let side = field(&header, row, "side");
+        let get = |c: String| field(&header, row, &c).parse::<f64>().unwrap();
+        (
+            get(format!("per_step_{side}_lo")),
+            get(format!("per_step_{side}_hi")),
+        )
+    };
+    // The premise, measured: health works against the party.
+    let health = "fighter (party) health";
+    assert!(own(health).1 < 0.0, "{:?}\n{csv}", own(health));
+
+    let md = fs::read_to_string(sb.join(&format!("{dir}/summary.md"))).unwrap();
+    // Every reference of equivalent points raises its own side's win rate
+    // significantly.
+    let references: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("- one step up of "))
+        .filter_map(|l| l.split("steps up of `").nth(1)?.split('`').next())
+        .collect();
+    assert!(!references.is_empty(), "{md}");
+    for r in &references {
+        assert!(own(r).0 > 0.0, "reference {r}: {:?}\n{md}", own(r));
+    }
+    // Health is expressed in the reference's steps, with a negative ratio.
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with(&format!("- one step up of `{health}` is worth about -"))),
+        "{md}"
+    );
+    // The ruleset's reason, next to the effect, in the report and on the
+    // terminal.
+    let why = contrary_reason(Dicestep::CONTRARY_STATS, FieldTable::Unit, "health")
+        .expect("dicestep declares why health can hurt");
+    let section = md
+        .split("## Stats that work against their own side")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{md}"));
+    let line = section
+        .lines()
+        .find(|l| l.starts_with(&format!("- `{health}`: -")))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        line.ends_with(&format!("on the win rate of `party`: {why}")),
+        "{line}"
+    );
+    assert!(
+        o.stdout.contains(&format!("`{health}`: -")) && o.stdout.contains(why),
+        "{}",
+        o.stdout
+    );
 }

@@ -20,12 +20,17 @@
 //!
 //! **Equivalent points.** Within one unit type as one side fields it, the
 //! per-step effects on that side's win rate are compared with the
-//! *reference*: the stat with the smallest effect among those measured to
-//! within a quarter of their size (95% half-width at most a quarter of the
-//! effect) and at least a tenth of the unit type's largest effect: the
-//! finest unit of value that is still known well enough, and large enough,
-//! to count in (hit points, typically, rather than a stat that barely
-//! matters); if no stat qualifies, the most precise significant one. Each other significant stat (95% interval
+//! *reference*, a stat whose step up raises that win rate significantly
+//! (never one whose effect is negative or within noise: a ratio to it would
+//! read backwards or mean nothing). It is the first of the ruleset's health
+//! stats (hit points, or its own health: what a designer counts worth in)
+//! whose effect is measured to within a quarter of its size (95% half-width
+//! at most a quarter of the effect); failing that, the stat with the
+//! smallest positive effect among those measured that well and at least a
+//! tenth of the unit type's largest effect: the finest unit of value that
+//! is still known well enough, and large enough, to count in; failing that,
+//! the most precise positive one. A unit type with no stat whose effect is
+//! significantly positive gets no equivalences. Each other significant stat (95% interval
 //! excluding zero) is expressed as a ratio of the reference's ("+1 attack ≈
 //! 3.8 hp"), with Fieller's 95% interval for a ratio of two means, computed
 //! from the same batches (so the correlation of the two estimates is
@@ -58,6 +63,9 @@ pub struct StatCells {
     pub subject: usize,
     /// The side that fields it.
     pub side: usize,
+    /// Its place among the ruleset's health stats, if it is one: the
+    /// preferred references of equivalent points.
+    pub health: Option<usize>,
 }
 
 /// One stat's effects on every side's win rate.
@@ -175,6 +183,21 @@ pub fn effects(
         .collect()
 }
 
+/// The stats whose step up lowers their own side's win rate significantly
+/// (the per-step effect's 95% interval below zero), in stat order.
+pub fn against_own_side(stats: &[StatCells], effects: &[StatEffect]) -> Vec<usize> {
+    (0..stats.len())
+        .filter(|&i| {
+            effects[i]
+                .per_step
+                .get(stats[i].side)
+                .copied()
+                .flatten()
+                .is_some_and(|d| d.ci.hi < 0.0)
+        })
+        .collect()
+}
+
 /// Stat indices, largest per-step effect on `side` first (`None`: the
 /// largest over the sides); ties, and stats with no effect, in stat order.
 pub fn ranking(effects: &[StatEffect], side: Option<usize>) -> Vec<usize> {
@@ -279,23 +302,32 @@ pub fn equivalences(
             })
         };
         let largest = members.iter().map(|&i| size(i)).fold(0.0f64, f64::max);
-        let precise: Vec<usize> = members
+        // Candidates: a significant step up that raises the side's win rate.
+        let positive: Vec<usize> = members
             .iter()
             .copied()
-            .filter(|&i| relative(i) <= REFERENCE_PRECISION && size(i) >= REFERENCE_SHARE * largest)
+            .filter(|&i| significant(i).is_some_and(|d| d.estimate > 0.0))
             .collect();
-        let reference = if precise.is_empty() {
-            members
+        let precise = |i: &usize| relative(*i) <= REFERENCE_PRECISION;
+        let health = positive
+            .iter()
+            .copied()
+            .filter(precise)
+            .filter_map(|i| Some((stats[i].health?, i)))
+            .min()
+            .map(|(_, i)| i);
+        let finest = positive
+            .iter()
+            .copied()
+            .filter(|i| precise(i) && size(*i) >= REFERENCE_SHARE * largest)
+            .min_by(|&a, &b| size(a).total_cmp(&size(b)).then(a.cmp(&b)));
+        let most_precise = || {
+            positive
                 .iter()
                 .copied()
                 .min_by(|&a, &b| relative(a).total_cmp(&relative(b)).then(a.cmp(&b)))
-        } else {
-            precise
-                .iter()
-                .copied()
-                .min_by(|&a, &b| size(a).total_cmp(&size(b)).then(a.cmp(&b)))
         };
-        let Some(reference) = reference else {
+        let Some(reference) = health.or(finest).or_else(most_precise) else {
             continue;
         };
         let side = stats[reference].side;
@@ -369,18 +401,21 @@ mod tests {
                 up: Some(1),
                 subject: 0,
                 side: 0,
+                health: None,
             },
             StatCells {
                 down: None,
                 up: Some(1),
                 subject: 0,
                 side: 0,
+                health: None,
             },
             StatCells {
                 down: None,
                 up: None,
                 subject: 0,
                 side: 0,
+                health: None,
             },
         ];
         let e = effects(&cells, &stats, 2);
@@ -439,6 +474,7 @@ mod tests {
             up: Some(up),
             subject: 0,
             side: 0,
+            health: None,
         };
         let stats = [stat(1), stat(2), stat(3), stat(4)];
         let e = effects(&cells, &stats, 2);
@@ -452,5 +488,44 @@ mod tests {
         assert!(eq[0].ci.lo > 3.0 && eq[0].ci.hi < 5.0, "{eq:?}");
         assert_eq!((eq[1].stat, eq[1].reference), (3, 0));
         assert!(close(eq[1].ratio, 0.5, 1e-12));
+    }
+
+    #[test]
+    fn the_reference_is_a_positive_health_stat_never_a_negative_one() {
+        let base = cell(&[50, 50, 50, 50, 50, 50]);
+        let small = cell(&[54, 54, 54, 54, 55, 53]); // +4, precise
+        let large = cell(&[66, 67, 65, 66, 66, 66]); // +16, precise
+        let worse = cell(&[47, 47, 47, 47, 48, 46]); // −3, precise
+        let cells: Vec<(&Summary, &[BatchStat])> = [&base, &small, &large, &worse]
+            .iter()
+            .map(|(s, b)| (s, b.as_slice()))
+            .collect();
+        let stat = |up, health| StatCells {
+            down: None,
+            up: Some(up),
+            subject: 0,
+            side: 0,
+            health,
+        };
+        // A health stat measured well is the reference, though not the
+        // smallest effect.
+        let stats = [stat(1, None), stat(2, Some(0)), stat(3, None)];
+        let e = effects(&cells, &stats, 2);
+        let eq = equivalences(&cells, &stats, &e);
+        assert!(eq.iter().all(|q| q.reference == 1), "{eq:?}");
+        assert_eq!(eq.len(), 2, "{eq:?}");
+        assert!(close(eq[0].ratio, 0.25, 1e-12));
+        assert_eq!(against_own_side(&stats, &e), vec![2]);
+        // A health stat whose step up lowers the win rate is never the
+        // reference, nor is the smallest effect when it is negative.
+        let stats = [stat(3, Some(0)), stat(2, None), stat(1, None)];
+        let e = effects(&cells, &stats, 2);
+        let eq = equivalences(&cells, &stats, &e);
+        assert!(eq.iter().all(|q| q.reference == 2), "{eq:?}");
+        assert!(close(eq[0].ratio, -0.75, 1e-12), "{eq:?}");
+        // No positive effect at all: no equivalences.
+        let stats = [stat(3, Some(0))];
+        let e = effects(&cells, &stats, 2);
+        assert_eq!(equivalences(&cells, &stats, &e), Vec::new());
     }
 }

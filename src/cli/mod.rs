@@ -140,7 +140,8 @@ struct DiffArgs {
     old: PathBuf,
     /// The new report folder (not with --rev).
     new: Option<PathBuf>,
-    /// Compare OLD on disk with OLD at this git revision (e.g. HEAD~1).
+    /// Compare OLD on disk with OLD at this git revision (e.g. HEAD~1; not
+    /// empty, not starting with `-`).
     #[arg(long)]
     rev: Option<String>,
     /// Folder the diff goes in, one subfolder per scenario name.
@@ -400,10 +401,7 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
             Source::Folder(new.clone()),
         ),
         (None, Some(rev)) => (
-            Source::Git {
-                folder: args.old.clone(),
-                rev: rev.clone(),
-            },
+            Source::git(args.old.clone(), rev).map_err(|e| Failure::BadInput(e.into()))?,
             Source::Folder(args.old.clone()),
         ),
         (Some(_), Some(_)) => {
@@ -450,6 +448,23 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
             dir.display()
         );
         print!("{}", diff::table(&d, true));
+    }
+    for (cells, which) in [(&d.only_old, "old"), (&d.only_new, "new")] {
+        if !cells.is_empty() {
+            println!(
+                "{} cell{} only in the {which} report, not compared (listed in {}):",
+                cells.len(),
+                if cells.len() == 1 { "" } else { "s" },
+                diff::DIFF_MD,
+            );
+            const SHOWN: usize = 10;
+            for c in cells.iter().take(SHOWN) {
+                println!("  {}: {}", c.cell, c.label());
+            }
+            if cells.len() > SHOWN {
+                println!("  … and {} more", cells.len() - SHOWN);
+            }
+        }
     }
     Ok(if moved > 0 && args.fail_on_change {
         ExitCode::from(1)

@@ -86,16 +86,36 @@ fn steps<R: Ruleset>(out: &mut String) {
     if R::STEPS.is_empty() {
         let _ = writeln!(out, "  none other");
     }
+    let table = |t: FieldTable| match t {
+        FieldTable::Unit => "units",
+        FieldTable::Weapon => "weapons",
+    };
     for s in R::STEPS {
-        let table = match s.table {
-            FieldTable::Unit => "units",
-            FieldTable::Weapon => "weapons",
-        };
         let _ = writeln!(
             out,
             "  {:<24} {}",
-            format!("{table}.{}", s.field),
+            format!("{}.{}", table(s.table), s.field),
             s.step.describe()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  equivalent points in the first with a positive, well-measured effect of: {}",
+        R::HEALTH_STATS
+            .iter()
+            .map(|f| format!("units.{f}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if !R::CONTRARY_STATS.is_empty() {
+        let _ = writeln!(out, "  a step up can lower its own side's win rate:");
+    }
+    for c in R::CONTRARY_STATS {
+        let _ = writeln!(
+            out,
+            "    {:<22} {}",
+            format!("{}.{}", table(c.table), c.field),
+            c.why
         );
     }
     out.push('\n');

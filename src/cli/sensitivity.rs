@@ -49,6 +49,11 @@ pub(super) struct SensitivityArgs {
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
     check: bool,
+    /// Also step and rank the stats the scenario leaves at their defaults
+    /// (by default only the fields it writes are ranked; the others are
+    /// listed as not ranked).
+    #[arg(long)]
+    all: bool,
 }
 
 /// `--where AXIS=VALUE`.
@@ -74,11 +79,19 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
         (None, true) => CellChoice::Baseline,
     };
     let base = s.pick_cell(&choice)?;
-    let sens = s.sensitivity(base)?;
+    let sens = s.sensitivity(base, args.all)?;
     if sens.cells.len() < 2 {
+        let unwritten = if sens.unranked.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} more left at their defaults, which --all steps",
+                sens.unranked.len()
+            )
+        };
         return Err(Failure::BadInput(anyhow!(
-            "{}: no stat of any unit type can be stepped ({} stats, every step refused; \
-             run `skirmish rules {}` for the fields)",
+            "{}: no stat of any unit type can be stepped ({} stats written, every step \
+             refused{unwritten}; run `skirmish rules {}` for the fields)",
             s.source.path,
             sens.stats.len(),
             s.rules
@@ -124,6 +137,11 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
         run,
         base_label: sens.base_label,
         stats,
+        unranked: sens
+            .unranked
+            .iter()
+            .map(|stat| (stat.label(), stat.value.clone()))
+            .collect(),
     };
     let table = report::terminal(&results, SHOWN)
         .context("rendering the table")
@@ -181,6 +199,8 @@ fn stat_infos(
                 value: stat.value.clone(),
                 down: stat.steps[0].clone(),
                 up: stat.steps[1].clone(),
+                health: stat.health,
+                contrary: stat.contrary.map(str::to_owned),
             })
         })
         .collect()

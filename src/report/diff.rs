@@ -4,7 +4,14 @@
 //! (see [`super::charts::diff`]).
 //!
 //! A report is read back from its `cells.csv` (axis values, fights, wins per
-//! side) and the `# name` line of its `summary.md`. Two runs are separate
+//! side), the `# name` line of its `summary.md` and the bullets of its
+//! "Scenario" section. Cells are matched by their axis values (not their
+//! numbers, which shift when a value is added to an axis): the cells both
+//! reports have are compared, those only one has are listed, and the
+//! Scenario sections are compared line by line (what changed in the
+//! scenario, as far as a report records it). Reports whose axes differ
+//! share no cell and are refused, as are reports of different names or
+//! sides. Two runs are separate
 //! samples, so a cell's change in each side's win rate gets Newcombe's
 //! interval for independent proportions ([`crate::analysis::newcombe`]); a
 //! cell *moved* when that interval excludes zero. (Runs with the same seed
@@ -17,13 +24,12 @@ use std::process::Command;
 use super::charts;
 use super::documents::diff_md;
 use super::error::ReportError;
-use super::labels::values_label;
 use super::names::{CELLS_CSV, SUMMARY_MD};
 use super::tables::diff_csv;
 use crate::analysis::{newcombe, proportion};
 
 pub use super::documents::diff_md::table;
-pub use super::model::{Change, Diff};
+pub use super::model::{AxisValues, Change, Diff, LoneCell, ScenarioChanges};
 pub use super::names::{DIFF_CSV, DIFF_MD, DIFF_PNG};
 pub use super::ReportFile;
 
@@ -35,6 +41,29 @@ pub enum Source {
     /// A report folder as it was at a git revision (`git show REV:./file`,
     /// run in the folder).
     Git { folder: PathBuf, rev: String },
+}
+
+impl Source {
+    /// The report folder `folder` as it was at git revision `rev`. A
+    /// revision git could read as an option (`-…`, such as `--output=FILE`,
+    /// which would make `git show` write a file) or an empty one (which
+    /// `git show :./file` reads as the index) is refused.
+    pub fn git(folder: PathBuf, rev: &str) -> Result<Source, DiffError> {
+        let why = if rev.trim().is_empty() {
+            "it is empty (`git show` would read the index instead)"
+        } else if rev.starts_with('-') {
+            "it starts with `-` (git would read it as an option)"
+        } else {
+            return Ok(Source::Git {
+                folder,
+                rev: rev.to_owned(),
+            });
+        };
+        Err(DiffError::Rev {
+            rev: rev.to_owned(),
+            why,
+        })
+    }
 }
 
 impl std::fmt::Display for Source {
@@ -79,6 +108,22 @@ pub enum DiffError {
         old: String,
         new: String,
     },
+    /// No cell of one report has the axis values of a cell of the other.
+    #[error(
+        "the reports share no cell: no cell of one has the axis values of a cell of the \
+         other, so there is nothing to compare{why}\n{cells}"
+    )]
+    NoSharedCell {
+        /// Why, when the axes themselves differ.
+        why: String,
+        /// Both reports' cells, one a line.
+        cells: String,
+    },
+    #[error(
+        "--rev `{rev}`: not a revision to compare with: {why}; give a commit, branch or tag \
+         such as HEAD~1"
+    )]
+    Rev { rev: String, why: &'static str },
 }
 
 /// One report read back.
@@ -88,6 +133,9 @@ pub struct ReadReport {
     pub axes: Vec<String>,
     pub sides: Vec<String>,
     pub rows: Vec<ReadRow>,
+    /// The bullets of summary.md's "Scenario" section (see
+    /// [`scenario_lines`]).
+    pub scenario: Vec<String>,
 }
 
 /// One cell of a read report.
@@ -117,10 +165,13 @@ fn read_file(source: &Source, name: &str) -> Result<String, DiffError> {
                 name: name.to_owned(),
                 message,
             };
+            // `--end-of-options`: whatever the revision, git reads it as one
+            // (Source::git also refuses revisions starting with `-`).
             let out = Command::new("git")
                 .arg("-C")
                 .arg(folder)
                 .arg("show")
+                .arg("--end-of-options")
                 .arg(format!("{rev}:./{name}"))
                 .output()
                 .map_err(|e| git_error(format!("cannot run git: {e}")))?;
@@ -154,6 +205,52 @@ fn split_csv(line: &str) -> Vec<String> {
     }
     fields.push(field);
     fields
+}
+
+/// The bullets of the "## Scenario" section of a report's `summary.md`,
+/// each with its parents (` › ` between), in order: what a report records of
+/// its scenario. The matrix and baseline bullets, and the per-cell values of
+/// an option that is an axis, are left out: they are the axis values, which
+/// [`diff`] compares from `cells.csv`.
+pub fn scenario_lines(summary: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    // The bullet at each depth above the current line.
+    let mut parents: Vec<String> = Vec::new();
+    // Lines deeper than this are skipped (a skipped bullet's children).
+    let mut skip_below: Option<usize> = None;
+    let section = summary
+        .lines()
+        .skip_while(|l| l.trim_end() != "## Scenario")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "));
+    for line in section {
+        let text = line.trim_start();
+        let Some(bullet) = text.strip_prefix("- ") else {
+            continue;
+        };
+        let depth = (line.len() - text.len()) / 2;
+        if let Some(d) = skip_below {
+            if depth > d {
+                continue;
+            }
+            skip_below = None;
+        }
+        parents.truncate(depth);
+        let is_axis_listing = (depth == 0
+            && (bullet.starts_with("**Matrix:**") || bullet.starts_with("**Baseline:**")))
+            || bullet.contains("; by cell, with `");
+        if depth == 0 && is_axis_listing {
+            skip_below = Some(depth);
+            continue;
+        }
+        if is_axis_listing {
+            // The option's base value stays; its per-cell values go.
+            skip_below = Some(depth);
+        }
+        parents.push(bullet.trim().to_owned());
+        out.push(parents.join(" › "));
+    }
+    out
 }
 
 /// Reads a report's name, axes, sides and per-cell counts.
@@ -264,7 +361,66 @@ pub fn read(source: &Source) -> Result<ReadReport, DiffError> {
         axes,
         sides: side_columns.into_iter().map(|(s, _)| s).collect(),
         rows,
+        scenario: scenario_lines(&summary),
     })
+}
+
+/// Most cells a refusal lists per report.
+const LISTED_CELLS: usize = 20;
+
+/// A report's cells, one a line, for a refusal: `  3: options.crit = none,
+/// units.brawler.hp = 12` (at most [`LISTED_CELLS`]).
+fn cell_lines(which: &str, r: &ReadReport) -> String {
+    let mut text = format!("{which} report's cells ({}):", r.rows.len());
+    for (i, row) in r.rows.iter().enumerate().take(LISTED_CELLS) {
+        text.push_str(&format!("\n  {i}: {}", axis_values(&r.axes, &row.values)));
+    }
+    if r.rows.len() > LISTED_CELLS {
+        text.push_str(&format!("\n  … and {} more", r.rows.len() - LISTED_CELLS));
+    }
+    text
+}
+
+/// `options.crit = none, units.brawler.hp = 12`; `base scenario` without axes.
+fn axis_values(axes: &[String], values: &[String]) -> String {
+    if axes.is_empty() {
+        return "base scenario".to_owned();
+    }
+    axes.iter()
+        .zip(values)
+        .map(|(a, v)| format!("{a} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Each distinct value of axis `a` over `rows`, in order of appearance.
+fn distinct_values(rows: &[ReadRow], a: usize) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    for row in rows {
+        if !values.contains(&row.values[a]) {
+            values.push(row.values[a].clone());
+        }
+    }
+    values
+}
+
+/// Items of `a` not in `b`, in `a`'s order.
+fn missing_from(a: &[String], b: &[String]) -> Vec<String> {
+    a.iter().filter(|x| !b.contains(x)).cloned().collect()
+}
+
+/// A cell only one report has.
+fn lone(cell: usize, row: &ReadRow) -> LoneCell {
+    LoneCell {
+        cell,
+        values: row.values.clone(),
+        fights: row.fights,
+        wins: row
+            .wins
+            .iter()
+            .map(|&w| proportion(w, row.fights))
+            .collect(),
+    }
 }
 
 /// Compares two reports of one scenario.
@@ -281,13 +437,6 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
             format!("`{}`", new.name),
         ));
     }
-    if old.axes != new.axes {
-        return Err(mismatch(
-            "matrix axes",
-            old.axes.join(", "),
-            new.axes.join(", "),
-        ));
-    }
     if old.sides != new.sides {
         return Err(mismatch(
             "sides",
@@ -295,21 +444,59 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
             new.sides.join(", "),
         ));
     }
-    let cells = |r: &ReadReport| {
-        r.rows
-            .iter()
-            .map(|row| values_label(&row.values))
-            .collect::<Vec<_>>()
-    };
-    if cells(old) != cells(new) {
-        return Err(mismatch(
-            "matrix cells",
-            cells(old).join("; "),
-            cells(new).join("; "),
-        ));
+    // Where each of the new report's axes is in the old one's columns.
+    let old_column: Vec<Option<usize>> = new
+        .axes
+        .iter()
+        .map(|a| old.axes.iter().position(|o| o == a))
+        .collect();
+    let axes_added = missing_from(&new.axes, &old.axes);
+    let axes_removed = missing_from(&old.axes, &new.axes);
+    let cells_listed = || format!("{}\n{}", cell_lines("old", old), cell_lines("new", new));
+    if !axes_added.is_empty() || !axes_removed.is_empty() {
+        let list = |axes: &[String]| {
+            if axes.is_empty() {
+                "none".to_owned()
+            } else {
+                axes.iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        return Err(DiffError::NoSharedCell {
+            why: format!(
+                ": the matrix axes differ (axes only in the new report: {}; only in the old \
+                 one: {}), and a report does not record which value the other's cells had \
+                 on an axis it lacks",
+                list(&axes_added),
+                list(&axes_removed)
+            ),
+            cells: cells_listed(),
+        });
     }
+    // A cell's key: its values in the new report's axis order.
+    let old_key = |row: &ReadRow| -> Vec<String> {
+        old_column
+            .iter()
+            .map(|c| row.values[c.expect("same axes")].clone())
+            .collect()
+    };
+    let mut old_by_key: std::collections::HashMap<Vec<String>, usize> =
+        std::collections::HashMap::with_capacity(old.rows.len());
+    for (i, row) in old.rows.iter().enumerate() {
+        old_by_key.entry(old_key(row)).or_insert(i);
+    }
+    let mut matched_old = vec![false; old.rows.len()];
     let mut changes = Vec::new();
-    for (cell, (o, n)) in old.rows.iter().zip(&new.rows).enumerate() {
+    let mut only_new = Vec::new();
+    for (cell, n) in new.rows.iter().enumerate() {
+        let Some(&old_cell) = old_by_key.get(&n.values) else {
+            only_new.push(lone(cell, n));
+            continue;
+        };
+        matched_old[old_cell] = true;
+        let o = &old.rows[old_cell];
         for (side, name) in old.sides.iter().enumerate() {
             let (po, pn) = (
                 proportion(o.wins[side], o.fights),
@@ -318,6 +505,7 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
             let difference = newcombe(&pn, &po);
             changes.push(Change {
                 cell,
+                old_cell,
                 values: n.values.clone(),
                 side: name.clone(),
                 old: po.estimate,
@@ -329,12 +517,50 @@ pub fn diff(old: &ReadReport, new: &ReadReport) -> Result<Diff, DiffError> {
             });
         }
     }
+    if changes.is_empty() {
+        return Err(DiffError::NoSharedCell {
+            why: String::new(),
+            cells: cells_listed(),
+        });
+    }
+    let only_old = old
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !matched_old[*i])
+        .map(|(i, row)| lone(i, row))
+        .collect();
+    let values = new
+        .axes
+        .iter()
+        .enumerate()
+        .map(|(a, axis)| {
+            let (was, is) = (
+                distinct_values(&old.rows, old_column[a].expect("same axes")),
+                distinct_values(&new.rows, a),
+            );
+            AxisValues {
+                axis: axis.clone(),
+                added: missing_from(&is, &was),
+                removed: missing_from(&was, &is),
+            }
+        })
+        .filter(|v| !v.added.is_empty() || !v.removed.is_empty())
+        .collect();
     Ok(Diff {
         name: new.name.clone(),
         axes: new.axes.clone(),
         old: String::new(),
         new: String::new(),
         changes,
+        only_old,
+        only_new,
+        sides: new.sides.clone(),
+        scenario: ScenarioChanges {
+            values,
+            removed: missing_from(&old.scenario, &new.scenario),
+            added: missing_from(&new.scenario, &old.scenario),
+        },
     })
 }
 
@@ -396,12 +622,35 @@ mod tests {
             (word(16), word(20))
         };
         let few = diff(&report(&[500; 3]), &report(&[500, 600, 400])).unwrap();
-        assert_eq!(size(&charts::diff::render(&few).unwrap()), (760, 546));
+        // Short labels fit side by side under their cells.
+        assert_eq!(size(&charts::diff::render(&few).unwrap()), (760, 558));
         let old: Vec<u64> = vec![500; 10_000];
         let new: Vec<u64> = (0..10_000).map(|i| 500 + (i % 7) as u64 * 10).collect();
         let many = diff(&report(&old), &report(&new)).unwrap();
         let (w, h) = size(&charts::diff::render(&many).unwrap());
-        assert!(w <= 2400 && h == 546, "{w}×{h}");
+        // Labels too wide for their slots would stand vertically; they are
+        // cut at 32 characters, so the height stays bounded too.
+        assert!(w <= 2400 && (558..=800).contains(&h), "{w}×{h}");
+    }
+
+    #[test]
+    fn diff_png_labels_cells_by_their_axis_values() {
+        // Labels too long for their cell's slot stand vertically under it,
+        // so the chart grows by their width: the labels are the axis values
+        // (bare cell numbers would leave it the same).
+        let height = |old: &ReadReport, new: &ReadReport| {
+            let png = charts::diff::render(&diff(old, new).unwrap()).unwrap();
+            u32::from_be_bytes(png[20..24].try_into().unwrap())
+        };
+        let (old, new) = (report(&[500; 20]), report(&[510; 20]));
+        let long = |r: &ReadReport| {
+            let mut r = r.clone();
+            for row in &mut r.rows {
+                row.values[0] = format!("three-quarters and prone {}", row.values[0]);
+            }
+            r
+        };
+        assert!(height(&long(&old), &long(&new)) > height(&old, &new) + 100);
     }
 
     fn report(wins: &[u64]) -> ReadReport {
@@ -418,6 +667,7 @@ mod tests {
                     wins: vec![w],
                 })
                 .collect(),
+            scenario: Vec::new(),
         }
     }
 

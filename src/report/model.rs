@@ -107,7 +107,12 @@ fn validate(results: &RunResults) -> Result<(), ReportError> {
 /// One cell's change in one side's win rate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
+    /// The cell's number in the new report.
     pub cell: usize,
+    /// Its number in the old report: cells are matched by their axis
+    /// values, so a value added to an axis shifts the numbers after it.
+    pub old_cell: usize,
+    /// Its axis values, in the new report's axis order.
     pub values: Vec<String>,
     pub side: String,
     pub old: f64,
@@ -122,15 +127,65 @@ pub struct Change {
     pub moved: bool,
 }
 
+/// A cell only one of two compared reports has, with its win rates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoneCell {
+    /// Its number in the report that has it.
+    pub cell: usize,
+    /// Its axis values, in that report's axis order.
+    pub values: Vec<String>,
+    pub fights: u64,
+    /// Per side, in the report's side order: the win rate.
+    pub wins: Vec<crate::analysis::Proportion>,
+}
+
+impl LoneCell {
+    /// Its axis values, as the report's tables show them.
+    pub fn label(&self) -> String {
+        super::labels::values_label(&self.values)
+    }
+}
+
+/// What changed in the scenario between two reports, as far as the reports
+/// record it: the values of each matrix axis (from `cells.csv`) and the lines
+/// of `summary.md`'s "Scenario" section (ruleset, seed, fights, round cap,
+/// options in force, the stat blocks in brief).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScenarioChanges {
+    /// Per axis (new report's order) with a change: the values only the
+    /// new report has, and those only the old one has.
+    pub values: Vec<AxisValues>,
+    /// Lines of the old report's Scenario section the new one lacks, and the
+    /// other way round (nested bullets with their parents, ` › ` between).
+    pub removed: Vec<String>,
+    pub added: Vec<String>,
+}
+
+/// The values of one axis one report has and the other has not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AxisValues {
+    pub axis: String,
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
 /// The comparison of two reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diff {
     pub name: String,
+    /// The new report's axes.
     pub axes: Vec<String>,
     pub old: String,
     pub new: String,
-    /// Every (cell, side), cells in order, sides in order.
+    /// Every (cell, side) of the cells both reports have, in the new
+    /// report's cell order, sides in order.
     pub changes: Vec<Change>,
+    /// The cells only the old report has, and only the new one has.
+    pub only_old: Vec<LoneCell>,
+    pub only_new: Vec<LoneCell>,
+    /// The sides, in order.
+    pub sides: Vec<String>,
+    pub scenario: ScenarioChanges,
 }
 
 impl Diff {
@@ -154,6 +209,9 @@ pub(crate) struct SensitivityModel<'a> {
     /// Per side, each stat's 1-based rank by its effect on that side.
     pub(crate) side_ranks: Vec<Vec<usize>>,
     pub(crate) equivalences: Vec<Equivalence>,
+    /// The stats whose step up lowers their own side's win rate
+    /// significantly, in ranking order.
+    pub(crate) against_own_side: Vec<usize>,
     /// Batches of the unchanged cell (every cell has as many).
     pub(crate) batches: usize,
 }
@@ -180,6 +238,7 @@ impl<'a> SensitivityModel<'a> {
                 up,
                 subject: s.subject,
                 side: s.side,
+                health: s.health,
             });
         }
         let sides = info.sides.len();
@@ -209,6 +268,12 @@ impl<'a> SensitivityModel<'a> {
             })
             .collect();
         let equivalences = sensitivity::equivalences(&pairs, &stats, &effects);
+        let against = sensitivity::against_own_side(&stats, &effects);
+        let against_own_side = order
+            .iter()
+            .copied()
+            .filter(|i| against.contains(i))
+            .collect();
         Ok(SensitivityModel {
             results,
             info,
@@ -217,6 +282,7 @@ impl<'a> SensitivityModel<'a> {
             order,
             side_ranks,
             equivalences,
+            against_own_side,
             batches: results.run.cells[0].batches.len(),
         })
     }

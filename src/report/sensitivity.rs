@@ -87,6 +87,24 @@ pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, Re
             if more == 1 { "" } else { "s" }
         ));
     }
+    let against = sensitivity_md::against_own_side(&m);
+    for line in against.iter().take(limit) {
+        out.push_str(&format!("{line}\n"));
+    }
+    let more = against.len().saturating_sub(limit);
+    if more > 0 {
+        out.push_str(&format!(
+            "… and {more} more stat{} against their own side in {SUMMARY_MD}\n",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    let unranked = results.unranked.len();
+    if unranked > 0 {
+        out.push_str(&format!(
+            "Not ranked: {} (`--all` ranks them; listed in {SUMMARY_MD})\n",
+            sensitivity_md::left_at_defaults(unranked)
+        ));
+    }
     for e in m.equivalences.iter().take(limit) {
         out.push_str(&format!("{}\n", sensitivity_md::equivalence(&m, e)));
     }
@@ -161,6 +179,8 @@ mod tests {
                 value: "5".to_owned(),
                 down,
                 up: Ok((cells.len() - 1, "6".to_owned())),
+                health: None,
+                contrary: None,
             });
         }
         let scenario = ScenarioInfo {
@@ -193,6 +213,7 @@ mod tests {
             },
             base_label: "base scenario".to_owned(),
             stats: infos,
+            unranked: Vec::new(),
         }
     }
 
@@ -251,13 +272,29 @@ mod tests {
         let table = terminal(&r, 5).unwrap();
         assert_eq!(
             table.lines().count(),
-            1 + 5 + 1 + r_equivalences(&r),
+            1 + 5 + 1 + r_against(&r) + r_equivalences(&r),
+            "{table}"
+        );
+        // Side 1's stats raise side 0's win rate: they work against their
+        // own side, and the ruleset gives no reason.
+        assert!(
+            table.contains(
+                "`unit3 stat 11`: -0.1000 [-0.1000, -0.1000] per step up on the win rate of \
+                 `side1`: the ruleset declares no reason"
+            ),
             "{table}"
         );
         assert!(
             table.contains("… and 7 more stats in sensitivity.csv"),
             "{table}"
         );
+    }
+
+    /// Lines of stats against their own side the terminal prints (at most
+    /// 5, then one line saying how many more).
+    fn r_against(r: &SensitivityResults) -> usize {
+        let n = SensitivityModel::new(r).unwrap().against_own_side.len();
+        n.min(5) + usize::from(n > 5)
     }
 
     /// Lines of equivalent points the terminal prints (at most 5, then one

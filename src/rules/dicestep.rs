@@ -43,7 +43,7 @@
 //! "within 1 m of" a unit is |Δposition| ≤ 1, and a target's two "opposite
 //! sides" are below and above its place on the front.
 
-use super::{StatStep, Step};
+use super::{Contrary, StatStep, Step};
 use crate::dice::Dice;
 use crate::engine::observe::{Event, NOBODY, NO_TARGET};
 use crate::engine::{
@@ -409,6 +409,30 @@ impl Ruleset for Dicestep {
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Alternating;
     const INITIATIVE_STAT: &'static str = "dex";
+
+    const HEALTH_STATS: &'static [&'static str] = &["health", "endurance"];
+    const CONTRARY_STATS: &'static [Contrary] = &[
+        Contrary::unit(
+            "health",
+            "knock-outs come from missing health above `constitution`, which more health \
+             does not delay, and resuscitating is a test against the missing health \
+             (`resuscitate_difficulty` 0): more health makes a fallen unit harder to bring back",
+        ),
+        Contrary::unit(
+            "size",
+            "\"Attacks\": a larger attacker treats its target's evasion as higher and its \
+             deflection as lower: a bigger unit misses more often, and smaller enemies hit \
+             it more often",
+        ),
+        Contrary::weapon(
+            "reload",
+            "actions spent reloading after each attack: more is a slower weapon",
+        ),
+        Contrary::weapon(
+            "crit",
+            "the luck roll a critical needs: a higher threshold crits less often",
+        ),
+    ];
 
     const STEPS: &'static [StatStep] = &[
         StatStep::unit("str", Step::DieSize),

@@ -44,7 +44,7 @@ pub use dicestep::Dicestep;
 pub use escalation::Escalation;
 pub use field::{Field, FieldError, FieldReader, Kind, Lit};
 pub use osr::Osr;
-pub use step::{FieldTable, StatStep, Step};
+pub use step::{Contrary, FieldTable, StatStep, Step};
 pub use thrum::Thrum;
 pub use trenches::Trenches;
 
@@ -89,6 +89,15 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// mean something else, and fields that are not combat stats. Default:
     /// every numeric field steps by its kind's default.
     const STEPS: &'static [StatStep] = &[];
+    /// The stat-block fields a designer counts a unit's worth in (hit
+    /// points, or the ruleset's own health), most preferred first:
+    /// `skirmish sensitivity` states equivalent points in steps of the first
+    /// of them whose effect on its side's win rate is positive and well
+    /// measured. Default: `hp`.
+    const HEALTH_STATS: &'static [&'static str] = &["hp"];
+    /// The stats whose step up can lower their own side's win rate, each
+    /// with the rules' reason (see [`step`]). Default: none.
+    const CONTRARY_STATS: &'static [Contrary] = &[];
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.

@@ -33,7 +33,7 @@
 //! units attack and defend at disadvantage; deafened and frightened have no
 //! effect.
 
-use super::{StatStep, Step};
+use super::{Contrary, StatStep, Step};
 use crate::dice::{Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
@@ -410,6 +410,12 @@ impl Ruleset for Osr {
     const DISTANCE_UNIT: &'static str = "ft";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Fixed;
     const INITIATIVE_STAT: &'static str = "dex (score), or delay_to";
+
+    const CONTRARY_STATS: &'static [Contrary] = &[Contrary::unit(
+        "load",
+        "loads carried: each above the STR score is -5 ft of speed, and any gives \
+         disadvantage on all checks",
+    )];
 
     const STEPS: &'static [StatStep] = &[
         StatStep::unit("speed", Step::By(5)),

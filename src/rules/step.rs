@@ -17,6 +17,14 @@
 //! a weapon range of 0 means the weapon kind's default), and fields that are
 //! not combat stats at all ([`Step::Not`]: policies such as how much stamina
 //! to keep back).
+//!
+//! Two more declarations say what the stats mean to a designer reading the
+//! ranking: the ruleset's health stats ([`super::Ruleset::HEALTH_STATS`]:
+//! hit points, or its own health), in which equivalent points are stated
+//! when their effect is positive and well measured, and the stats whose step
+//! up can lower their own side's win rate, with the rules' reason
+//! ([`Contrary`], in [`super::Ruleset::CONTRARY_STATS`]), which the report
+//! prints next to such an effect.
 
 use super::field::{Field, Kind, Lit};
 use crate::dice::{DiceExpr, Keep};
@@ -95,6 +103,47 @@ impl StatStep {
             step,
         }
     }
+}
+
+/// A stat whose step up can lower its own side's win rate, and why, in the
+/// rules' terms: `skirmish sensitivity` prints the reason next to such an
+/// effect, so a designer does not take it for a bug.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contrary {
+    pub table: FieldTable,
+    pub field: &'static str,
+    /// One line: why more of it can be worse.
+    pub why: &'static str,
+}
+
+impl Contrary {
+    pub const fn unit(field: &'static str, why: &'static str) -> Contrary {
+        Contrary {
+            table: FieldTable::Unit,
+            field,
+            why,
+        }
+    }
+
+    pub const fn weapon(field: &'static str, why: &'static str) -> Contrary {
+        Contrary {
+            table: FieldTable::Weapon,
+            field,
+            why,
+        }
+    }
+}
+
+/// The reason `contrary` gives for `field` of `table`, if any.
+pub fn contrary_reason(
+    contrary: &[Contrary],
+    table: FieldTable,
+    field: &str,
+) -> Option<&'static str> {
+    contrary
+        .iter()
+        .find(|c| c.table == table && c.field == field)
+        .map(|c| c.why)
 }
 
 /// The step of `field` of `table`: the ruleset's declaration in `steps`, or

@@ -43,7 +43,7 @@
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
 //! points inflicted by hits, 1 per point.
 
-use super::{StatStep, Step};
+use super::{Contrary, StatStep, Step};
 use crate::dice::Dice;
 use crate::engine::observe::{Event, Track, NO_TARGET};
 use crate::engine::{
@@ -385,6 +385,12 @@ impl Ruleset for Thrum {
     const DISTANCE_UNIT: &'static str = "squares";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "initiative − delay";
+
+    const HEALTH_STATS: &'static [&'static str] = &["fatigue_tolerance", "stress_tolerance"];
+    const CONTRARY_STATS: &'static [Contrary] = &[Contrary::unit(
+        "wounds",
+        "Wounds carried into the fight: three remove a unit",
+    )];
 
     const STEPS: &'static [StatStep] = &[StatStep::unit(
         "delay",

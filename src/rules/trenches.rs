@@ -44,7 +44,7 @@
 //! disadvantage beyond). Exhaustion: 2 speed reduced, 3 disadvantage on
 //! attacks, 4 HP halved, 5 speed 0, 6 dead.
 
-use super::{StatStep, Step};
+use super::{Contrary, StatStep, Step};
 use crate::dice::{plain_roll_if, Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
@@ -327,6 +327,12 @@ impl Ruleset for Trenches {
     const DISTANCE_UNIT: &'static str = "m";
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
+
+    const CONTRARY_STATS: &'static [Contrary] = &[Contrary::unit(
+        "exhaustion",
+        "exhaustion levels are penalties: 2 speed reduced, 3 disadvantage on attacks, \
+         4 HP halved, 5 speed 0, 6 dead",
+    )];
 
     const STEPS: &'static [StatStep] = &[StatStep::weapon(
         "range",

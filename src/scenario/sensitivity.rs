@@ -3,10 +3,16 @@
 //! build one cell per step of a stat (one up, one down).
 //!
 //! **Stats.** A stat is a numeric field of a stat block (`[units.NAME]`) or
-//! of a weapon it carries, as declared by the scenario's ruleset, whether
-//! the scenario writes it or leaves it at its default. How it steps is
-//! [`crate::rules::step`]'s business (±1, one die size, the ruleset's own
-//! step); fields the ruleset marks as not combat stats are not listed.
+//! of a weapon it carries, as declared by the scenario's ruleset. By default
+//! only the fields the unchanged cell writes (in the file, or by a matrix
+//! axis) are stepped: those are the stats the designer set, and the others
+//! are listed as not ranked ([`Sensitivity::unranked`]); with `all_fields`
+//! (`--all`) the fields left at their defaults are stepped too. How a stat
+//! steps is [`crate::rules::step`]'s business (±1, one die size, the
+//! ruleset's own step); fields the ruleset marks as not combat stats are not
+//! listed. Each stat carries what its ruleset declares about it: whether it
+//! is one of the health stats equivalent points are stated in, and why its
+//! step up may lower its side's win rate.
 //!
 //! **Subjects.** Stats belong to a unit type *as one side fields it*: in a
 //! duel of two `fighter`s on sides `red` and `blue`, red's fighter and
@@ -28,7 +34,7 @@ use super::error::{list_choices, suggest, Place, ScenarioError};
 use super::matrix::Cell;
 use super::schema::Ctx;
 use super::Scenario;
-use crate::rules::step::{neighbours, step_of, StatValue, Stepped};
+use crate::rules::step::{contrary_reason, neighbours, step_of, StatValue, Stepped};
 use crate::rules::{Field, FieldTable, Kind, Ruleset, StatStep};
 
 /// Which matrix cell is left unchanged.
@@ -56,6 +62,14 @@ pub struct Stat {
     pub shared: bool,
     /// The value in the unchanged cell, as written in a scenario.
     pub value: String,
+    /// The unchanged cell writes the field (else it is at its default).
+    pub written: bool,
+    /// Its place in the ruleset's health stats
+    /// ([`crate::rules::Ruleset::HEALTH_STATS`]), for a stat-block field.
+    pub health: Option<usize>,
+    /// Why its step up may lower its own side's win rate, if the ruleset
+    /// says ([`crate::rules::Ruleset::CONTRARY_STATS`]).
+    pub contrary: Option<&'static str>,
     /// One step down and one step up: the cell fought with it and the value
     /// there, or why that step is not taken.
     pub steps: [Result<(usize, String), String>; 2],
@@ -99,8 +113,11 @@ pub struct Sensitivity {
     pub base_label: String,
     /// The unchanged cell first, then one cell per step taken.
     pub cells: Vec<Cell>,
-    /// Every stat, in side, unit, field order.
+    /// Every stat stepped, in side, unit, field order.
     pub stats: Vec<Stat>,
+    /// The stats not stepped because the unchanged cell leaves them at
+    /// their defaults (none with `all_fields`), in the same order.
+    pub unranked: Vec<Stat>,
 }
 
 impl Scenario {
@@ -187,10 +204,12 @@ impl Scenario {
     }
 
     /// The stats of `base` (a cell of this scenario) and one cell per step
-    /// of each: see the module docs.
-    pub fn sensitivity(&self, base: Cell) -> Result<Sensitivity, ScenarioError> {
-        let (unit_fields, weapon_fields, steps) = crate::with_ruleset!(self.rules.as_str(),
-            R => (R::UNIT_FIELDS, R::WEAPON_FIELDS, R::STEPS),
+    /// of each: see the module docs. `all_fields`: step the fields `base`
+    /// leaves at their defaults too.
+    pub fn sensitivity(&self, base: Cell, all_fields: bool) -> Result<Sensitivity, ScenarioError> {
+        let (unit_fields, weapon_fields, steps, health_stats, contrary) = crate::with_ruleset!(
+            self.rules.as_str(),
+            R => (R::UNIT_FIELDS, R::WEAPON_FIELDS, R::STEPS, R::HEALTH_STATS, R::CONTRARY_STATS),
             _ => unreachable!("the scenario layer accepts only known rulesets"));
         let base_label = if self.axes.is_empty() {
             "base scenario".to_owned()
@@ -206,6 +225,7 @@ impl Scenario {
 
         let root = &base.root;
         let mut stats = Vec::new();
+        let mut unranked = Vec::new();
         let mut cells = vec![Cell {
             index: 0,
             choice: Vec::new(),
@@ -232,6 +252,7 @@ impl Scenario {
                     let Some((value, step)) = stat_value(table, field, steps, kind) else {
                         continue;
                     };
+                    let written = table.get(field.name).is_some();
                     let mut stat = Stat {
                         side: side.clone(),
                         unit: unit.clone(),
@@ -239,8 +260,19 @@ impl Scenario {
                         field: field.name.to_owned(),
                         shared,
                         value: value.render(),
+                        written,
+                        health: match kind {
+                            FieldTable::Unit => health_stats.iter().position(|h| *h == field.name),
+                            FieldTable::Weapon => None,
+                        },
+                        contrary: contrary_reason(contrary, kind, field.name),
                         steps: [Err(String::new()), Err(String::new())],
                     };
+                    if !written && !all_fields {
+                        stat.steps = [(); 2].map(|_| Err("left at its default".to_owned()));
+                        unranked.push(stat);
+                        continue;
+                    }
                     let stepped: [Stepped; 2] = neighbours(field, step, &value);
                     for (dir, to) in stepped.into_iter().enumerate() {
                         stat.steps[dir] = match to {
@@ -275,6 +307,7 @@ impl Scenario {
             base_label,
             cells,
             stats,
+            unranked,
         })
     }
 
@@ -511,7 +544,7 @@ mod tests {
     fn lists_stats_per_side_with_defaults_and_skipped_steps() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Index(2)).unwrap();
-        let sens = s.sensitivity(base).unwrap();
+        let sens = s.sensitivity(base, true).unwrap();
         assert_eq!(
             sens.base_label,
             "cell 2 (units.b.hp = 12, options.crit = none)"
@@ -551,7 +584,7 @@ mod tests {
     fn a_step_changes_one_side_and_one_value() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base).unwrap();
+        let sens = s.sensitivity(base, true).unwrap();
         let stat = sens
             .stats
             .iter()
@@ -592,7 +625,7 @@ mod tests {
         for file in files {
             let s = crate::scenario::load(&file).unwrap();
             let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-            let sens = s.sensitivity(base).unwrap();
+            let sens = s.sensitivity(base, true).unwrap();
             assert!(!sens.stats.is_empty(), "{}", file.display());
             for stat in &sens.stats {
                 for step in &stat.steps {
@@ -626,7 +659,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/duel.toml");
         let s = crate::scenario::load(&path).unwrap();
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base.clone()).unwrap();
+        let sens = s.sensitivity(base.clone(), true).unwrap();
         let mut cells = vec![sens.cells[0].clone()];
         for label in ["fighter (red) hp", "fighter (blue) longsword attack"] {
             let stat = sens.stats.iter().find(|x| x.label() == label).unwrap();

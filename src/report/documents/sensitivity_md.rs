@@ -1,7 +1,10 @@
 //! `summary.md` of a sensitivity report: the question, the unchanged cell,
 //! every stat ranked by its effect per step with 95% intervals, the chart,
-//! equivalent points, and the steps not taken with the reason. The ranked
-//! rows are also what `skirmish sensitivity` prints ([`rows`]).
+//! the stats whose step up lowers their own side's win rate (with the
+//! ruleset's reason), equivalent points, the stats not ranked (left at their
+//! defaults), and the steps not taken with the reason. The ranked rows, the
+//! against-their-side lines and the not-ranked line are also what `skirmish
+//! sensitivity` prints ([`rows`], [`against_own_side`], [`unranked_line`]).
 
 use std::fmt::Write as _;
 
@@ -82,6 +85,56 @@ pub(crate) fn equivalence(m: &SensitivityModel, e: &Equivalence) -> String {
     )
 }
 
+/// One line per stat whose step up lowers its own side's win rate
+/// significantly, largest effect first: the effect and the ruleset's reason.
+pub(crate) fn against_own_side(m: &SensitivityModel) -> Vec<String> {
+    m.against_own_side
+        .iter()
+        .map(|&i| {
+            let stat = &m.results.stats[i];
+            let side = &m.info.sides[stat.side].name;
+            let why = stat.contrary.clone().unwrap_or_else(|| {
+                format!(
+                    "the ruleset declares no reason (`skirmish rules {}`): worth a look",
+                    m.info.rules
+                )
+            });
+            format!(
+                "`{}`: {} per step up on the win rate of `{side}`: {why}",
+                stat.label,
+                effect(m.effects[i].per_step[stat.side])
+            )
+        })
+        .collect()
+}
+
+/// The stats left at their defaults, in one line; `None` when every stat
+/// was ranked.
+pub(crate) fn unranked_line(m: &SensitivityModel) -> Option<String> {
+    let unranked = &m.results.unranked;
+    if unranked.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = unranked
+        .iter()
+        .map(|(label, value)| format!("`{label}` ({value})"))
+        .collect();
+    Some(format!(
+        "Not ranked: {} (`--all` steps and ranks them too): {}",
+        left_at_defaults(unranked.len()),
+        list.join(", ")
+    ))
+}
+
+/// `14 stats the scenario leaves at their defaults`.
+pub(crate) fn left_at_defaults(n: usize) -> String {
+    if n == 1 {
+        "1 stat the scenario leaves at its default".to_owned()
+    } else {
+        format!("{n} stats the scenario leaves at their defaults")
+    }
+}
+
 /// `summary.md`.
 pub(crate) fn render(m: &SensitivityModel) -> String {
     let info = m.info;
@@ -96,8 +149,9 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
     let _ = writeln!(
         md,
         "**Question.** Which stat moves each side's win rate most? Every numeric stat of \
-         every unit type, as each side fields it (and of the weapons it carries), is \
-         stepped one step down and one step up from the unchanged cell, {}; each step \
+         every unit type, as each side fields it (and of the weapons it carries), that \
+         the scenario writes (every one with `--all`) is stepped one step down and one \
+         step up from the unchanged cell, {}; each step \
          is a cell of its own. The effect per step is (up − down) / 2, or the one step \
          taken when the other is not, signed as a step up.\n",
         r.base_label
@@ -148,27 +202,47 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
         let _ = writeln!(md, "| {} |", row.join(" | "));
     }
     let _ = writeln!(md, "\n![the effect of each stat]({SENSITIVITY_PNG})\n");
+    let against = against_own_side(m);
+    if !against.is_empty() {
+        let _ = writeln!(md, "## Stats that work against their own side\n");
+        let _ = writeln!(
+            md,
+            "A step up of these lowers the win rate of the side that fields them \
+             (95% interval below zero); the reason is the ruleset's.\n"
+        );
+        for line in against {
+            let _ = writeln!(md, "- {line}");
+        }
+        let _ = writeln!(md);
+    }
     let _ = writeln!(md, "## Equivalent points\n");
     if m.equivalences.is_empty() {
         let _ = writeln!(
             md,
-            "No unit type has two stats whose effects on its side's win rate are both \
-             significant (95% interval excluding zero): no equivalences to state.\n"
+            "No unit type has a stat whose step up raises its side's win rate \
+             significantly and another significant stat to express in its steps: no \
+             equivalences to state.\n"
         );
     } else {
         let _ = writeln!(
             md,
             "Within each unit type (as one side fields it), each stat with a \
              significant effect on its side's win rate (95% interval excluding zero), \
-             in steps of a reference stat: the smallest effect among those measured to \
-             within a quarter of their size and at least a tenth of the unit type's \
-             largest (failing that, the most precise one). Fieller's 95% interval for \
+             in steps of a reference stat whose step up raises that win rate: the \
+             ruleset's health stat (hit points, or its own health) when its effect is \
+             measured to within a quarter of its size; failing that, the smallest \
+             positive effect among those measured that well and at least a tenth of the \
+             unit type's largest; failing that, the most precise positive one. Never a \
+             stat whose effect is negative or within noise. Fieller's 95% interval for \
              a ratio, from the same batches.\n"
         );
         for e in &m.equivalences {
             let _ = writeln!(md, "- {}", equivalence(m, e));
         }
         let _ = writeln!(md);
+    }
+    if let Some(line) = unranked_line(m) {
+        let _ = writeln!(md, "## Not ranked\n\n{line}.\n");
     }
     let skipped: Vec<String> = r
         .stats

@@ -1,6 +1,9 @@
-//! `diff.csv`: one row per (cell, side) of two compared reports: axis
-//! values, old and new win rate, the change with its 95% interval, and
-//! whether it moved.
+//! `diff.csv`: one row per (cell, side) of the cells two compared reports
+//! both have: the cell's number in the new report (`cell`) and in the old one
+//! (`old_cell`: cells are matched by axis values, so numbers shift when a
+//! value is added), axis values, old and new win rate, the change with its
+//! 95% interval, and whether it moved. Cells only one report has are listed
+//! in `diff.md`.
 
 use super::frame::TableBuilder;
 use crate::report::error::ReportError;
@@ -13,6 +16,7 @@ pub(crate) fn render(diff: &Diff) -> Result<Vec<u8>, ReportError> {
     let mut b = TableBuilder::new(DIFF_CSV);
     let rows = &diff.changes;
     b.ints("cell", rows.iter().map(|c| c.cell as u64).collect());
+    b.ints("old_cell", rows.iter().map(|c| c.old_cell as u64).collect());
     for (i, axis) in diff.axes.iter().enumerate() {
         b.texts(
             axis,
