@@ -16,7 +16,7 @@
 //! links ([`crate::files`]).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -530,7 +530,9 @@ impl Lock {
                 return Err(JournalError::io("cannot lock", &path)(e))
             }
         }
+        // From the start: reading moved the file's position.
         file.set_len(0)
+            .and_then(|()| file.rewind())
             .and_then(|()| writeln!(file, "{LOCK_TEXT}{}", std::process::id()))
             .map_err(JournalError::io("cannot write the lock", &path))?;
         Ok(Lock { path, file })
