@@ -51,7 +51,15 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
     // Read everything first: any problem is found before anything is written.
     let mut by_name: BTreeMap<String, Vec<Part>> = BTreeMap::new();
     for path in &args.journals {
-        let (header, ledger) = journal::read(path).map_err(|e| bad(e.into()))?;
+        let (header, ledger) = journal::read(path).map_err(|e| match e {
+            // Given as an input, not found at a name skirmish needs.
+            journal::JournalError::NotOurs { path } => bad(anyhow!(
+                "{} is not a skirmish journal: give the shards' journals \
+                 (`<name>.shard-K-of-N.journal`, from `skirmish run --shard K/N`)",
+                path.display()
+            )),
+            e => bad(e.into()),
+        })?;
         by_name.entry(header.name.clone()).or_default().push(Part {
             path: path.clone(),
             header,
