@@ -204,6 +204,30 @@ fn a_header_count_that_lies_is_an_error_on_its_line_not_a_panic() {
 }
 
 #[test]
+fn a_line_naming_a_batch_beyond_the_work_is_refused_before_it_is_sized() {
+    let sb = Sandbox::new();
+    shards(&sb, "out", ["small.toml", "small.toml"]);
+    let journal = sb.join("out/small.shard-1-of-2.journal");
+    // The per-group table is sized by the largest group a line names.
+    let text = fs::read_to_string(&journal).unwrap();
+    let line = text.lines().find(|l| l.starts_with("B 3 5 ")).unwrap();
+    let body = line.rsplit_once(" #").unwrap().0;
+    let forged = body.replacen("B 3 5 ", "B 3 1000000000000 ", 1);
+    reseal(&journal, "B 3 5 ", &forged);
+    let at = format!("line {}", line_number(&journal, "B 3 1000000000000 "));
+    let started = Instant::now();
+    let o = sb.run(&[
+        "merge",
+        "out/small.shard-1-of-2.journal",
+        "out/small.shard-2-of-2.journal",
+        "--out",
+        "m",
+    ]);
+    assert_bad_input(&o, &[&at, "batch 1000000000000", "beyond the work"]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
 fn merge_refuses_what_is_not_a_journal_after_reading_its_first_bytes() {
     let sb = Sandbox::new();
     shards(&sb, "out", ["small.toml", "small.toml"]);
@@ -587,6 +611,7 @@ fn error_messages_say_their_cause_once() {
     let line = text.lines().find(|l| l.starts_with("B 0 7 ")).unwrap();
     fs::write(&journal, format!("{text}{line}\n")).unwrap();
     let o = sb.run(&["merge", "out/small.shard-1-of-2.journal", "--out", "m"]);
-    assert_bad_input(&o, &["batch 7 of cell 0 is recorded twice"]);
+    let at = format!("line {}", text.lines().count() + 1);
+    assert_bad_input(&o, &[&at, "batch 7 of cell 0 is recorded twice"]);
     assert_eq!(o.stderr.matches("recorded twice").count(), 1, "{o:#?}");
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use crate::journal::header::{Header, MAGIC};
 use crate::journal::ledger::{Grouping, Ledger, LedgerError};
 use crate::journal::record::Line;
+use crate::run::Budget;
 
 /// Longest time appended lines may wait before they are made durable.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
@@ -121,12 +122,20 @@ pub struct Journal {
 
 /// The ledger that goes with a header's work, empty.
 fn ledger_for(header: &Header) -> Ledger {
+    let batch = u64::from(header.batch.max(1));
+    // Every batch a cell of this work can have: its share of a fixed
+    // number of fights lies within them, and a precision target's cap.
+    let batches = match header.amount {
+        Budget::Fights(fights) => fights.div_ceil(batch),
+        Budget::Precision { max_fights, .. } => max_fights.div_ceil(batch).max(1),
+    };
     Ledger::new(
         header.cells as usize,
         header.sides as usize,
         header.counters as usize,
         Grouping::of(&header.amount, header.batch),
     )
+    .bounded(batches)
 }
 
 /// Reads a whole journal: its header and its ledger. A torn last line (a
@@ -236,10 +245,9 @@ fn parse<R: Read>(path: &Path, input: R) -> Result<(Header, Ledger), JournalErro
     let (sides, counters) = (header.sides as usize, header.counters as usize);
     while let Some(text) = lines.next_line()? {
         let line = Line::decode(&text, sides, counters).map_err(|e| lines.damaged(e.0))?;
-        ledger.apply(line).map_err(|source| JournalError::Ledger {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        ledger
+            .apply(line)
+            .map_err(|e| lines.damaged(e.to_string()))?;
     }
     Ok((header, ledger))
 }
