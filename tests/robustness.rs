@@ -412,6 +412,26 @@ fn a_closed_stdout_ends_quietly_and_every_scenario_still_runs() {
         "{o:#?}"
     );
     assert!(sb.join("d/small/diff.md").exists(), "{o:#?}");
+    let o = run_into_closed_pipe(
+        &sb,
+        &[
+            "sensitivity",
+            "small.toml",
+            "--fights",
+            "2000",
+            "--out",
+            "s",
+            "-q",
+        ],
+    );
+    assert!(
+        (o.code == 0 || o.code == 141) && !o.stderr.contains("panicked"),
+        "{o:#?}"
+    );
+    assert!(
+        sb.join("s/small-sensitivity/sensitivity.csv").exists(),
+        "{o:#?}"
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -172,7 +172,8 @@ pub struct Ledger {
 /// Why journal lines could not be added to a ledger.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
-    #[error("{0}")]
+    // Transparent: `{0}` would print the cause, and the error chain again.
+    #[error(transparent)]
     Polars(#[from] PolarsError),
     #[error("a line names cell {cell}, but the work has {cells} cells")]
     NoSuchCell { cell: u32, cells: usize },

@@ -31,7 +31,8 @@ pub enum ExportError {
     },
     #[error("{path}")]
     Polars { path: String, source: PolarsError },
-    #[error("{0}")]
+    // Transparent: `{0}` would print the cause, and the error chain again.
+    #[error(transparent)]
     Ledger(#[from] LedgerError),
 }
 
