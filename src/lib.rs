@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod files;
 pub mod journal;
 pub mod process;
 pub mod replay;

@@ -224,7 +224,7 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
             "s"
         },
     );
-    println!("{}: {}", s.name, report::answer(&results));
+    say!("{}: {}", s.name, report::answer(&results));
     super::write_or_check(
         Kind::Balance,
         report::render(&results),

@@ -3,8 +3,12 @@
 //! Every shard's journal carries the scenario's text and the work's
 //! identity, so merging needs nothing but the journals. The shards of one
 //! scenario must be the same work, all `N` of them, each once and complete;
-//! anything else is refused, naming the files. Journals of several
-//! scenarios may be given at once: each scenario gets its report.
+//! anything else is refused, naming the files; so is a shard whose counts
+//! fall short of what its header promises (a lost line: see
+//! [`journal::audit`]), naming the shard, the cells and the batches.
+//! Journals of several scenarios may be given at once: each scenario gets
+//! its report. A merge takes the lock a run into the same folder takes, so
+//! merges and runs into one `--out` never write one report at once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -47,7 +51,15 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
     // Read everything first: any problem is found before anything is written.
     let mut by_name: BTreeMap<String, Vec<Part>> = BTreeMap::new();
     for path in &args.journals {
-        let (header, ledger) = journal::read(path).map_err(|e| bad(e.into()))?;
+        let (header, ledger) = journal::read(path).map_err(|e| match e {
+            // Given as an input, not found at a name skirmish needs.
+            journal::JournalError::NotOurs { path } => bad(anyhow!(
+                "{} is not a skirmish journal: give the shards' journals \
+                 (`<name>.shard-K-of-N.journal`, from `skirmish run --shard K/N`)",
+                path.display()
+            )),
+            e => bad(e.into()),
+        })?;
         by_name.entry(header.name.clone()).or_default().push(Part {
             path: path.clone(),
             header,
@@ -65,8 +77,8 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
         crate::journal::parquet::check_target(file).map_err(|e| bad(anyhow!(e)))?;
     }
     let mut merged = Vec::new();
-    for (name, parts) in by_name {
-        check_parts(&name, &parts).map_err(bad)?;
+    for (name, mut parts) in by_name {
+        check_parts(&name, &mut parts).map_err(bad)?;
         let first = &parts[0].header;
         let scenario = scenario::parse(Source {
             path: first.path.clone(),
@@ -94,6 +106,12 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
         merged.push((scenario, p, work, parts, dir));
     }
     for (scenario, p, work, parts, dir) in merged {
+        // The lock of a run of this scenario into this folder.
+        std::fs::create_dir_all(&args.out)
+            .with_context(|| format!("cannot create {}", args.out.display()))
+            .map_err(Failure::Other)?;
+        let lock = journal::Lock::take(&super::run::journal_path(&args.out, &scenario.name, None))
+            .map_err(super::run::journal_failure)?;
         let count = parts.len();
         let mut parts = parts.into_iter();
         let mut ledger = p.ledger(&work);
@@ -118,7 +136,8 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", scenario.name))
             .map_err(Failure::Other)?;
-        println!(
+        lock.release();
+        say!(
             "{}: {count} shard{}, {} fights → {}",
             scenario.name,
             if count == 1 { "" } else { "s" },
@@ -140,7 +159,7 @@ fn streams(name: &str) -> crate::results::Streams {
 
 /// The parts of one scenario are the same work, shards 1..=N each once,
 /// each complete.
-fn check_parts(name: &str, parts: &[Part]) -> anyhow::Result<()> {
+fn check_parts(name: &str, parts: &mut [Part]) -> anyhow::Result<()> {
     let first = &parts[0];
     for part in &parts[1..] {
         let differences = first.header.differences(&part.header);
@@ -167,7 +186,7 @@ fn check_parts(name: &str, parts: &[Part]) -> anyhow::Result<()> {
     }
     let n = first.header.shard.count;
     let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
-    for part in parts {
+    for part in parts.iter() {
         if let Some(other) = seen.insert(part.header.shard.index, &part.path) {
             return Err(anyhow!(
                 "{} and {} are both shard {} of `{name}`",
@@ -197,6 +216,21 @@ fn check_parts(name: &str, parts: &[Part]) -> anyhow::Result<()> {
             if missing.len() == 1 { "is" } else { "are" },
             abbreviate(&seen.keys().map(|k| format!("{k}/{n}")).collect::<Vec<_>>())
         ));
+    }
+    // Every count of a finished shard against what its header promises.
+    for part in parts.iter_mut() {
+        let problems = journal::audit(&part.header, &mut part.ledger)
+            .with_context(|| format!("reading {}", part.path.display()))?;
+        if !problems.is_empty() {
+            return Err(anyhow!(
+                "{} (shard {} of `{name}`) is marked finished but does not hold its work: \
+                 {}; the journal is damaged: run the shard's command again (it fights \
+                 missing batches; with --fresh it starts the shard over), then merge",
+                part.path.display(),
+                part.header.shard,
+                problems.join("; ")
+            ));
+        }
     }
     Ok(())
 }

@@ -14,6 +14,20 @@ use crate::report::Kind;
 use crate::run::{plan, Plan};
 use crate::scenario::{self, ScenarioError};
 
+/// `println!` that survives a closed stdout: see [`output::say`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::output::say(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` that survives a closed stdout: see [`output::say`].
+macro_rules! say_part {
+    ($($arg:tt)*) => {
+        $crate::cli::output::say(format_args!($($arg)*))
+    };
+}
+
 mod balance;
 mod merge;
 mod output;
@@ -299,7 +313,7 @@ pub(crate) fn write_or_check(
     crate::report::write_files(kind, &files, dir)
         .with_context(|| format!("writing the {} report of {name}", kind.label()))
         .map_err(Failure::Other)?;
-    println!("{name}: {timing} → {}", dir.display());
+    say!("{name}: {timing} → {}", dir.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -351,7 +365,7 @@ fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
                 }
                 print_warnings(&s.name, &p);
                 names.push((s.name.clone(), s.source.path.clone()));
-                println!(
+                say!(
                     "{}: ok — `{}`, rules {}, {} cell{}, {} fights per cell",
                     s.source.path,
                     s.name,
@@ -379,9 +393,9 @@ fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
 
 fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
     match name {
-        None => print!("{}", rules_help::list()),
+        None => say_part!("{}", rules_help::list()),
         Some(n) => match rules_help::describe(n) {
-            Some(text) => print!("{text}"),
+            Some(text) => say_part!("{text}"),
             None => {
                 return Err(Failure::BadInput(anyhow::anyhow!(
                     "unknown ruleset `{n}` (valid: {})",
@@ -431,7 +445,7 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
         .map_err(Failure::Other)?;
     let moved = d.moved().count();
     if moved == 0 {
-        println!(
+        say!(
             "{}: no cell moved beyond its 95% interval ({} → {}) → {}",
             d.name,
             d.old,
@@ -439,7 +453,7 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
             dir.display()
         );
     } else {
-        println!(
+        say!(
             "{}: {moved} (cell, side) pair{} moved beyond the 95% interval ({} → {}) → {}",
             d.name,
             if moved == 1 { "" } else { "s" },
@@ -447,11 +461,11 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
             d.new,
             dir.display()
         );
-        print!("{}", diff::table(&d, true));
+        say_part!("{}", diff::table(&d, true));
     }
     for (cells, which) in [(&d.only_old, "old"), (&d.only_new, "new")] {
         if !cells.is_empty() {
-            println!(
+            say!(
                 "{} cell{} only in the {which} report, not compared (listed in {}):",
                 cells.len(),
                 if cells.len() == 1 { "" } else { "s" },
@@ -459,10 +473,10 @@ fn diff(args: &DiffArgs) -> Result<ExitCode, Failure> {
             );
             const SHOWN: usize = 10;
             for c in cells.iter().take(SHOWN) {
-                println!("  {}: {}", c.cell, c.label());
+                say!("  {}: {}", c.cell, c.label());
             }
             if cells.len() > SHOWN {
-                println!("  … and {} more", cells.len() - SHOWN);
+                say!("  … and {} more", cells.len() - SHOWN);
             }
         }
     }

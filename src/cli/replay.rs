@@ -120,7 +120,7 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, Failure> {
         let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
         replay::narrate::narrate(&watched, &roster, colour)
     };
-    print!("{text}");
+    say_part!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -6,6 +6,13 @@
 //! unfinished journal and resumes it. A shard (`--shard K/N`) writes
 //! `<out>/<name>.shard-K-of-N.journal` and no report: `skirmish merge`
 //! writes the report from all N.
+//!
+//! A run of several scenarios keeps each finished scenario's journal
+//! (marked complete) until the last report is written, so that running the
+//! same command again after an interruption does not fight the finished
+//! scenarios again: their journals hold the work and only their reports
+//! are written again (the same bytes). A finished journal is audited
+//! against its header ([`crate::journal::audit`]) before it makes a report.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -163,6 +170,13 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     // before any work a run that could not be done.
     for (s, p) in &plans {
         let precise = precision(args, s).is_some();
+        if args.max_fights.is_some() && !precise {
+            return Err(bad(format!(
+                "--max-fights caps a precision target, and {} has none: add --precision \
+                 (or `precision` in the file), or leave --max-fights out",
+                s.source.path
+            )));
+        }
         if precise && args.shard.is_some() {
             return Err(bad(format!(
                 "{}: a precision target decides after every round, from all of a cell's \
@@ -202,6 +216,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     };
     let never = std::sync::atomic::AtomicBool::new(false);
     let mut differs = false;
+    // Journals of the scenarios finished so far, kept until the last one
+    // is (see the module docs).
+    let mut finished: Vec<Journal> = Vec::new();
     for (s, p) in &plans {
         let work = Work {
             budget: budget(args, s),
@@ -236,13 +253,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         let path = journal_path(&args.out, &s.name, sharded);
         let header = p.header(s, &work);
         let (mut journal, mut ledger, opened) =
-            Journal::open(&path, &header, args.fresh).map_err(|e| {
-                if e.is_bad_input() {
-                    Failure::BadInput(e.into())
-                } else {
-                    Failure::Other(e.into())
-                }
-            })?;
+            Journal::open(&path, &header, args.fresh).map_err(journal_failure)?;
         let total = p.shard_fights(&work);
         let before = match opened {
             Opened::Started => 0,
@@ -288,6 +299,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .map_err(Failure::Other)?;
         let timing = timing(p, done - before, started, pool.current_num_threads());
         if finish == Finish::Stopped {
+            for kept in finished.drain(..) {
+                let shown = kept.path().display().to_string();
+                kept.close()
+                    .with_context(|| format!("saving {shown}"))
+                    .map_err(Failure::Other)?;
+            }
             journal
                 .close()
                 .with_context(|| format!("saving {}", path.display()))
@@ -304,6 +321,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 signals.as_ref().map_or(130, |s| s.exit_code()),
             ));
         }
+        let problems = crate::journal::audit(&header, &mut ledger)
+            .context("reading the journal back")
+            .map_err(Failure::Other)?;
+        if !problems.is_empty() {
+            return Err(Failure::BadInput(anyhow!(
+                "{} is marked finished but does not hold its work: {}; the journal is \
+                 damaged (--fresh starts over)",
+                path.display(),
+                problems.join("; ")
+            )));
+        }
         if let Some(file) = &args.export_batches {
             export(p, s, &mut ledger, file)?;
         }
@@ -312,7 +340,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 .close()
                 .with_context(|| format!("saving {}", path.display()))
                 .map_err(Failure::Other)?;
-            println!("{}: shard {shard}: {timing} → {}", s.name, path.display());
+            say!("{}: shard {shard}: {timing} → {}", s.name, path.display());
             continue;
         }
         let results = p
@@ -324,12 +352,16 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
         crate::process::failpoint("report-written");
+        finished.push(journal);
+        say!("{}: {timing} → {}", s.name, dir.display());
+        print_caveats(&s.name, &results);
+    }
+    // Every report is written: the journals' work is in them.
+    for journal in finished {
         journal
             .remove()
             .context("removing the finished journal")
             .map_err(Failure::Other)?;
-        println!("{}: {timing} → {}", s.name, dir.display());
-        print_caveats(&s.name, &results);
     }
     Ok(if differs {
         ExitCode::from(1)
@@ -345,6 +377,15 @@ pub(super) fn print_caveats(name: &str, results: &crate::results::RunResults) {
     // The report was just written from these results: they are consistent.
     for line in crate::report::caveats(results).unwrap_or_default() {
         eprintln!("{name}: warning: {line}");
+    }
+}
+
+/// The exit code a journal's error gets: the user's to fix, or not.
+pub(super) fn journal_failure(e: crate::journal::JournalError) -> Failure {
+    if e.is_bad_input() {
+        Failure::BadInput(e.into())
+    } else {
+        Failure::Other(e.into())
     }
 }
 
@@ -406,7 +447,7 @@ pub(crate) fn export(
     crate::journal::parquet::write(ledger, &p.info.axes, &p.cells, &sides, &counters, file)
         .with_context(|| format!("exporting the batches of {}", s.source.path))
         .map_err(Failure::Other)?;
-    println!("{}: batch records → {}", s.name, file.display());
+    say!("{}: batch records → {}", s.name, file.display());
     Ok(())
 }
 
@@ -431,15 +472,15 @@ pub(crate) fn print_check(
 ) -> bool {
     let differs = !checked.differences.is_empty();
     if differs {
-        println!("{name}: differs from {} ({timing}):", dir.display());
+        say!("{name}: differs from {} ({timing}):", dir.display());
         for d in &checked.differences {
-            println!("  {d}");
+            say!("  {d}");
         }
     } else {
-        println!("{name}: identical to {} ({timing})", dir.display());
+        say!("{name}: identical to {} ({timing})", dir.display());
     }
     for kept in &checked.kept {
-        println!("  {kept}: not written by skirmish (kept, not compared)");
+        say!("  {kept}: not written by skirmish (kept, not compared)");
     }
     differs
 }

@@ -146,12 +146,13 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let table = report::terminal(&results, SHOWN)
         .context("rendering the table")
         .map_err(Failure::Other)?;
-    println!(
+    say!(
         "{}: effect of one step up of each stat on each side's win rate \
          (95% intervals), unchanged: {}",
-        s.name, results.base_label
+        s.name,
+        results.base_label
     );
-    print!("{table}");
+    say_part!("{table}");
     super::write_or_check(
         Kind::Sensitivity,
         report::render(&results),

@@ -7,23 +7,41 @@
 //! rewritten from it (header, folded lines) into a temporary file that is
 //! renamed over the old one: at every moment the journal on disk is whole,
 //! or whole but for a torn last line, which reading drops.
+//!
+//! Reading never trusts the file: it is read line by line (never whole),
+//! its first line must be the journal's magic within a few bytes (so
+//! `merge /dev/zero` or a video is refused at once), no line may be longer
+//! than [`MAX_LINE`], and the header's counts are bounded before use (see
+//! [`Header::decode`]). Every file is opened without following symbolic
+//! links ([`crate::files`]).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::journal::header::{older_format, Header, FORMAT, MAGIC};
 use crate::journal::ledger::{Grouping, Ledger, LedgerError};
 use crate::journal::record::Line;
+use crate::run::Budget;
 
 /// Longest time appended lines may wait before they are made durable.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
 
+/// Longest line a journal may hold, newline included: far more than any
+/// line skirmish writes (a batch line with every fight length, a scenario's
+/// text line), far less than memory.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The journal's first line: its magic, a space, a checksum and a newline.
+const FIRST_LINE: usize = MAGIC.len() + 11;
+
 /// Why a journal could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
-    #[error("{path}: {what}: {source}")]
+    // The source (the system's reason) is printed after this by the error
+    // chain, so it is not repeated here.
+    #[error("{path}: {what}")]
     Io {
         path: PathBuf,
         what: &'static str,
@@ -60,14 +78,25 @@ pub enum JournalError {
         pid.map(|p| format!(" (process {p})")).unwrap_or_default()
     )]
     Locked { path: PathBuf, pid: Option<u32> },
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Ledger { path: PathBuf, source: LedgerError },
+    #[error(
+        "{path} is a symbolic link: skirmish never writes through one (it could change a \
+         file elsewhere); remove the link"
+    )]
+    Link { path: PathBuf },
 }
 
 impl JournalError {
     fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> JournalError {
         let path = path.to_path_buf();
-        move |source| JournalError::Io { path, what, source }
+        move |source| {
+            if crate::files::is_link(&source) {
+                JournalError::Link { path }
+            } else {
+                JournalError::Io { path, what, source }
+            }
+        }
     }
 
     /// Whether the error is the user's to fix (exit 2) rather than the
@@ -99,51 +128,141 @@ pub struct Journal {
 
 /// The ledger that goes with a header's work, empty.
 fn ledger_for(header: &Header) -> Ledger {
+    let batch = u64::from(header.batch.max(1));
+    // Every batch a cell of this work can have: its share of a fixed
+    // number of fights lies within them, and a precision target's cap.
+    let batches = match header.amount {
+        Budget::Fights(fights) => fights.div_ceil(batch),
+        Budget::Precision { max_fights, .. } => max_fights.div_ceil(batch).max(1),
+    };
     Ledger::new(
         header.cells as usize,
         header.sides as usize,
         header.counters as usize,
         Grouping::of(&header.amount, header.batch),
     )
+    .bounded(batches)
 }
 
 /// Reads a whole journal: its header and its ledger. A torn last line (a
 /// kill in the middle of a write) is dropped; any other bad line is an
-/// error.
+/// error naming it.
 pub fn read(path: &Path) -> Result<(Header, Ledger), JournalError> {
-    let text = fs::read_to_string(path).map_err(JournalError::io("cannot read", path))?;
-    parse(path, &text)
+    let file = File::open(path).map_err(JournalError::io("cannot read", path))?;
+    parse(path, file)
 }
 
-fn parse(path: &Path, text: &str) -> Result<(Header, Ledger), JournalError> {
-    if let Some(found) = older_format(text) {
-        return Err(JournalError::OtherFormat {
-            path: path.to_path_buf(),
-            found: found.to_owned(),
-        });
-    }
-    if !text.starts_with(MAGIC) {
-        return Err(JournalError::NotOurs {
-            path: path.to_path_buf(),
-        });
-    }
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    // The part after the last newline: empty, or a line cut short.
-    lines.pop();
-    let damaged = |line: usize, message: String| JournalError::Damaged {
-        path: path.to_path_buf(),
-        line,
-        message,
+/// Whether the file at `path` starts as a journal of any version does
+/// (reads only its first bytes): a journal of another version is
+/// skirmish's too, so `--fresh` may discard it and reading it says what it
+/// is ([`older_format`]); `None` when there is no file.
+fn starts_as_journal(path: &Path) -> Result<Option<bool>, JournalError> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(JournalError::io("cannot read", path)(e)),
     };
-    let (header, used) = Header::decode(&lines).map_err(|e| damaged(lines.len().min(1), e.0))?;
+    let mut head = Vec::with_capacity(FORMAT.len());
+    (&mut file)
+        .take(FORMAT.len() as u64)
+        .read_to_end(&mut head)
+        .map_err(JournalError::io("cannot read", path))?;
+    Ok(Some(head == FORMAT.as_bytes()))
+}
+
+/// A journal's lines, one at a time, numbered from 1.
+struct Lines<R> {
+    path: PathBuf,
+    input: BufReader<R>,
+    /// Lines read so far.
+    number: usize,
+}
+
+impl<R: Read> Lines<R> {
+    /// The next whole line without its newline; `None` at the end, or at a
+    /// torn last line (no newline: a write cut short), which is dropped.
+    fn next_line(&mut self) -> Result<Option<String>, JournalError> {
+        let limit = if self.number == 0 {
+            FIRST_LINE
+        } else {
+            MAX_LINE
+        };
+        let mut bytes = Vec::new();
+        (&mut self.input)
+            .take(limit as u64)
+            .read_until(b'\n', &mut bytes)
+            .map_err(JournalError::io("cannot read", &self.path))?;
+        self.number += 1;
+        let whole = bytes.pop() == Some(b'\n');
+        if self.number == 1 && !(whole && bytes.starts_with(MAGIC.as_bytes())) {
+            // A journal of another version says so, never misread.
+            if let Some(found) = std::str::from_utf8(&bytes).ok().and_then(older_format) {
+                return Err(JournalError::OtherFormat {
+                    path: self.path.clone(),
+                    found: found.to_owned(),
+                });
+            }
+            // Not a journal (or an empty file): said before reading on.
+            return Err(JournalError::NotOurs {
+                path: self.path.clone(),
+            });
+        }
+        if !whole {
+            if bytes.len() + 1 < limit {
+                return Ok(None);
+            }
+            return Err(self.damaged(format!("the line is longer than {MAX_LINE} bytes")));
+        }
+        String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| self.damaged("the line is not UTF-8 text".into()))
+    }
+
+    fn damaged(&self, message: String) -> JournalError {
+        JournalError::Damaged {
+            path: self.path.clone(),
+            line: self.number,
+            message,
+        }
+    }
+}
+
+fn parse<R: Read>(path: &Path, input: R) -> Result<(Header, Ledger), JournalError> {
+    let mut lines = Lines {
+        path: path.to_path_buf(),
+        input: BufReader::new(input),
+        number: 0,
+    };
+    // The header reads lines through an iterator; a line that cannot be
+    // read ends it, and that error is the one to tell.
+    let mut failed = None;
+    let decoded = Header::decode(&mut std::iter::from_fn(|| match lines.next_line() {
+        Ok(line) => line,
+        Err(e) => {
+            failed = Some(e);
+            None
+        }
+    }));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let header = match decoded {
+        Ok(header) => header,
+        Err((line, e)) => {
+            return Err(JournalError::Damaged {
+                path: path.to_path_buf(),
+                line,
+                message: e.0,
+            })
+        }
+    };
     let mut ledger = ledger_for(&header);
     let (sides, counters) = (header.sides as usize, header.counters as usize);
-    for (i, text) in lines.iter().enumerate().skip(used) {
-        let line = Line::decode(text, sides, counters).map_err(|e| damaged(i + 1, e.0))?;
-        ledger.apply(line).map_err(|source| JournalError::Ledger {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    while let Some(text) = lines.next_line()? {
+        let line = Line::decode(&text, sides, counters).map_err(|e| lines.damaged(e.0))?;
+        ledger
+            .apply(line)
+            .map_err(|e| lines.damaged(e.to_string()))?;
     }
     Ok((header, ledger))
 }
@@ -167,23 +286,48 @@ impl Journal {
             fs::create_dir_all(dir).map_err(JournalError::io("cannot create the folder", dir))?;
         }
         let lock = Lock::take(path)?;
+        match Self::open_locked(path, header, fresh) {
+            Ok((out, ledger, opened)) => Ok((
+                Journal {
+                    path: path.to_path_buf(),
+                    header: header.clone(),
+                    out,
+                    synced: Instant::now(),
+                    lock,
+                },
+                ledger,
+                opened,
+            )),
+            Err(e) => {
+                // Refused: nothing of this attempt stays, not even the lock.
+                lock.release();
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Journal::open`] once the lock is held.
+    fn open_locked(
+        path: &Path,
+        header: &Header,
+        fresh: bool,
+    ) -> Result<(BufWriter<File>, Ledger, Opened), JournalError> {
         remove_stale_temporaries(path);
-        let existing = match fs::read_to_string(path) {
-            Ok(text) => Some(text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(JournalError::io("cannot read", path)(e)),
-        };
-        let (mut ledger, opened) = match existing {
-            // A journal of another version is skirmish's: --fresh may
-            // discard it, and reading it says what it is.
-            Some(text) if !text.starts_with(FORMAT) => {
+        if fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) {
+            return Err(JournalError::Link {
+                path: path.to_path_buf(),
+            });
+        }
+        let (mut ledger, opened) = match starts_as_journal(path)? {
+            Some(false) => {
                 return Err(JournalError::NotOurs {
                     path: path.to_path_buf(),
                 })
             }
-            Some(_) if fresh => (ledger_for(header), Opened::Started),
-            Some(text) => {
-                let (old, mut ledger) = parse(path, &text)?;
+            // Any journal skirmish owns is discarded, however damaged.
+            Some(true) if fresh => (ledger_for(header), Opened::Started),
+            Some(true) => {
+                let (old, mut ledger) = read(path)?;
                 let differences = old.differences(header);
                 if !differences.is_empty() || old.shard != header.shard {
                     let mut differences = differences;
@@ -215,25 +359,12 @@ impl Journal {
         // reading it); any other starts from a clean file: the header and
         // what the ledger holds, no torn line at the end to append after.
         let out = if ledger.complete {
-            let file = OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(JournalError::io("cannot open", path))?;
+            let file = crate::files::append(path).map_err(JournalError::io("cannot open", path))?;
             BufWriter::new(file)
         } else {
             write_whole(path, header, &mut ledger)?
         };
-        Ok((
-            Journal {
-                path: path.to_path_buf(),
-                header: header.clone(),
-                out,
-                synced: Instant::now(),
-                lock,
-            },
-            ledger,
-            opened,
-        ))
+        Ok((out, ledger, opened))
     }
 
     pub fn path(&self) -> &Path {
@@ -304,7 +435,7 @@ fn write_whole(
     })?;
     let tmp = temporary(path, std::process::id());
     let write = || -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&tmp)?);
+        let mut w = BufWriter::new(crate::files::create(&tmp)?);
         w.write_all(header.encode().as_bytes())?;
         for line in &lines {
             w.write_all(line.encode().as_bytes())?;
@@ -326,10 +457,7 @@ fn write_whole(
         let _ = fs::remove_file(&tmp);
         JournalError::io("cannot write", path)(e)
     })?;
-    let file = OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(JournalError::io("cannot open", path))?;
+    let file = crate::files::append(path).map_err(JournalError::io("cannot open", path))?;
     Ok(BufWriter::with_capacity(1 << 16, file))
 }
 
@@ -364,7 +492,10 @@ fn remove_stale_temporaries(path: &Path) {
         else {
             continue;
         };
-        let ours = fs::read(entry.path()).is_ok_and(|b| b.starts_with(FORMAT.as_bytes()));
+        // Only the first bytes, of a regular file: never a link, a device
+        // or a whole file into memory.
+        let ours =
+            crate::files::head(&entry.path(), FORMAT.len()).is_ok_and(|b| b == FORMAT.as_bytes());
         if pid != std::process::id() && !crate::process::is_running(pid) && ours {
             let _ = fs::remove_file(entry.path());
         }
@@ -375,7 +506,7 @@ fn remove_stale_temporaries(path: &Path) {
 /// journal (and its report). The operating system releases it when the
 /// process ends, however it ends, so a killed run never leaves a lock
 /// that blocks the next one.
-struct Lock {
+pub struct Lock {
     path: PathBuf,
     file: File,
 }
@@ -384,18 +515,26 @@ struct Lock {
 const LOCK_TEXT: &str = "skirmish lock, process ";
 
 impl Lock {
-    fn take(journal: &Path) -> Result<Lock, JournalError> {
+    /// Takes the lock of the journal at `journal` (`<journal>.lock`), which
+    /// also guards the report written from it: `run` and `merge` into one
+    /// folder take the same lock.
+    pub fn take(journal: &Path) -> Result<Lock, JournalError> {
         let mut name = journal.as_os_str().to_owned();
         name.push(".lock");
         let path = PathBuf::from(name);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(JournalError::io("cannot open the lock", &path))?;
-        let held = fs::read_to_string(&path).unwrap_or_default();
+        let mut file = crate::files::open(
+            &path,
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+        )
+        .map_err(JournalError::io("cannot open the lock", &path))?;
+        // What the lock says, read through the file opened (not the name
+        // again), and only its first bytes.
+        let mut held = String::new();
+        let _ = (&mut file).take(64).read_to_string(&mut held);
         if !held.is_empty() && !held.starts_with(LOCK_TEXT) {
             return Err(JournalError::NotOurs { path });
         }
@@ -414,7 +553,9 @@ impl Lock {
                 return Err(JournalError::io("cannot lock", &path)(e))
             }
         }
+        // From the start: reading moved the file's position.
         file.set_len(0)
+            .and_then(|()| file.rewind())
             .and_then(|()| writeln!(file, "{LOCK_TEXT}{}", std::process::id()))
             .map_err(JournalError::io("cannot write the lock", &path))?;
         Ok(Lock { path, file })
@@ -423,7 +564,7 @@ impl Lock {
     /// Removes the lock file, then lets go of the lock: another run that
     /// opened the file in between finds it still locked and is refused,
     /// never holding a lock on a file that is gone.
-    fn release(self) {
+    pub fn release(self) {
         let _ = fs::remove_file(&self.path);
         drop(self.file);
     }

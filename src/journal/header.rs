@@ -6,8 +6,14 @@
 //! text itself, so that `merge` can write the report from the shards alone,
 //! on any machine. [`Header::differences`] says in words what differs.
 
+use crate::engine::{MAX_COUNTERS, MAX_SIDES};
 use crate::journal::record::{seal, unseal, BadLine};
 use crate::run::Budget;
+use crate::scenario::MAX_CELLS;
+
+/// Most lines of scenario text a header may say it holds (a scenario file
+/// of a million lines is not one a person wrote).
+const MAX_TEXT_LINES: u64 = 1_000_000;
 
 /// The first line of every journal: [`FORMAT`] and its version. Version 2
 /// added the draws at the round cap to every batch record; a journal of
@@ -128,67 +134,82 @@ impl Header {
         out
     }
 
-    /// Reads a header from the start of `lines`; returns it and how many
-    /// lines it took.
-    pub fn decode(lines: &[&str]) -> Result<(Header, usize), BadLine> {
+    /// Reads a header from `lines`, the journal's lines from its first
+    /// (each without its newline), taking only the header's own; on a bad
+    /// header, says which line (from 1) is wrong and why.
+    ///
+    /// Every count is checked before it is used: nothing is allocated from
+    /// what a count says (a damaged `lines` line cannot ask for gigabytes),
+    /// the scenario's text is read line by line as long as there are lines,
+    /// and the shape is bounded by what a scenario can have.
+    pub fn decode(lines: &mut dyn Iterator<Item = String>) -> Result<Header, (usize, BadLine)> {
         let mut at = 0usize;
-        let mut next = |want: &str| -> Result<String, BadLine> {
-            let line = lines
-                .get(at)
-                .ok_or_else(|| BadLine("the header ends too soon".into()))?;
-            at += 1;
-            let body = unseal(line)?;
-            if want == MAGIC {
-                return if body == MAGIC {
-                    Ok(String::new())
-                } else {
-                    Err(BadLine(format!("expected `{MAGIC}`")))
-                };
-            }
-            match body.split_once(' ') {
-                Some((key, value)) if key == want => Ok(value.to_owned()),
-                None if body == want => Ok(String::new()),
-                _ => Err(BadLine(format!("expected `{want}`"))),
-            }
-        };
+        let result = Self::decode_counted(lines, &mut at);
+        result.map_err(|e| (at.max(1), e))
+    }
+
+    fn decode_counted(
+        lines: &mut dyn Iterator<Item = String>,
+        at: &mut usize,
+    ) -> Result<Header, BadLine> {
+        let mut reader = HeaderLines { lines, at };
+        let (first, rest) = reader.take()?;
+        if first + " " + &rest != MAGIC {
+            return Err(BadLine(format!("expected `{MAGIC}`")));
+        }
+        let mut next = |want: &str| reader.next(want);
         let num = |s: &str| {
             s.parse::<u64>()
                 .map_err(|_| BadLine(format!("`{s}` is not a number")))
         };
-        next(MAGIC)?;
-        let program = next("program")?;
-        let name = next("name")?;
-        let path = next("path")?;
-        let print = next("scenario")?;
-        // The sixth line is `fights` or `precision`: look before reading.
-        let amount_line = lines.get(5).map(|l| unseal(l)).transpose()?.unwrap_or("");
-        let amount = if amount_line.starts_with("precision ") {
-            let v = next("precision")?;
-            let parts: Vec<&str> = v.split(' ').collect();
-            match parts.as_slice() {
-                [f, t, m] => Budget::Precision {
-                    fights: num(f)?,
-                    target: t
-                        .parse()
-                        .map_err(|_| BadLine(format!("`{t}` is not a number")))?,
-                    max_fights: num(m)?,
-                },
-                _ => return Err(BadLine("a precision line has three numbers".into())),
+        let within = |what: &str, n: u64, lo: u64, hi: u64| {
+            if (lo..=hi).contains(&n) {
+                Ok(n)
+            } else {
+                Err(BadLine(format!("{what} {n} is not from {lo} to {hi}")))
             }
-        } else {
-            Budget::Fights(num(&next("fights")?)?)
         };
-        let seed = num(&next("seed")?)?;
-        let batch = num(&next("batch")?)? as u32;
-        let streams = next("streams")?;
+        let program = next("program")?.1;
+        let name = next("name")?.1;
+        let path = next("path")?.1;
+        let print = next("scenario")?.1;
+        // The sixth line is `fights` or `precision`.
+        let amount = match next("")? {
+            (key, v) if key == "precision" => {
+                let parts: Vec<&str> = v.split(' ').collect();
+                match parts.as_slice() {
+                    [f, t, m] => Budget::Precision {
+                        fights: num(f)?,
+                        target: t
+                            .parse()
+                            .map_err(|_| BadLine(format!("`{t}` is not a number")))?,
+                        max_fights: num(m)?,
+                    },
+                    _ => return Err(BadLine("a precision line has three numbers".into())),
+                }
+            }
+            (key, v) if key == "fights" => Budget::Fights(within("fights", num(&v)?, 1, u64::MAX)?),
+            (key, _) => {
+                return Err(BadLine(format!(
+                    "expected `fights` or `precision`, found `{key}`"
+                )))
+            }
+        };
+        let seed = num(&next("seed")?.1)?;
+        let batch = within("batch", num(&next("batch")?.1)?, 1, u64::from(u32::MAX))? as u32;
+        let streams = next("streams")?.1;
         let shape: Vec<u64> = next("shape")?
+            .1
             .split(' ')
             .map(num)
             .collect::<Result<_, _>>()?;
         let [cells, sides, counters] = shape[..] else {
             return Err(BadLine("a shape line has three numbers".into()));
         };
-        let shard_text = next("shard")?;
+        let cells = within("cells", cells, 1, MAX_CELLS as u64)?;
+        let sides = within("sides", sides, 1, MAX_SIDES as u64)?;
+        let counters = within("counters", counters, 0, MAX_COUNTERS as u64)?;
+        let shard_text = next("shard")?.1;
         let shard = shard_text
             .split_once('/')
             .and_then(|(k, n)| {
@@ -199,18 +220,20 @@ impl Header {
             })
             .filter(|s| s.index >= 1 && s.index <= s.count)
             .ok_or_else(|| BadLine(format!("`{shard_text}` is not a shard K/N")))?;
-        let count = num(&next("lines")?)? as usize;
-        let mut text_lines = Vec::with_capacity(count);
-        for _ in 0..count {
-            text_lines.push(next("text")?);
+        let count = within("lines", num(&next("lines")?.1)?, 1, MAX_TEXT_LINES)?;
+        let mut text = String::new();
+        for i in 0..count {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&next("text")?.1);
         }
-        let text = text_lines.join("\n");
         if fingerprint(&text) != print {
             return Err(BadLine(
                 "the scenario text does not match its fingerprint".into(),
             ));
         }
-        let header = Header {
+        Ok(Header {
             program,
             name,
             path,
@@ -223,8 +246,7 @@ impl Header {
             sides: sides as u32,
             counters: counters as u32,
             shard,
-        };
-        Ok((header, at))
+        })
     }
 
     /// What differs between the work of this journal and `other` (the work
@@ -238,11 +260,23 @@ impl Header {
         };
         differ("program", self.program.clone(), other.program.clone());
         differ("scenario name", self.name.clone(), other.name.clone());
-        differ(
-            "scenario text",
-            format!("{} (fingerprint {})", self.path, fingerprint(&self.text)),
-            format!("{} (fingerprint {})", other.path, fingerprint(&other.text)),
-        );
+        // The work is the scenario's text, not the spelling of its path:
+        // `x.toml`, `./x.toml` and `/abs/x.toml` (or shards started from
+        // different working folders) are the same work.
+        if self.text != other.text {
+            out.push(format!(
+                "scenario text: {} (fingerprint {}) in the journal, {} (fingerprint {}) now",
+                self.path,
+                fingerprint(&self.text),
+                other.path,
+                fingerprint(&other.text)
+            ));
+        }
+        let mut differ = |what: &str, here: String, there: String| {
+            if here != there {
+                out.push(format!("{what}: {here} in the journal, {there} now"));
+            }
+        };
         let amount = |a: &Budget| match *a {
             Budget::Fights(f) => format!("{f} fights per cell"),
             Budget::Precision {
@@ -271,6 +305,39 @@ impl Header {
             );
         }
         out
+    }
+}
+
+/// The lines of a header being read, and how many were taken.
+struct HeaderLines<'a> {
+    lines: &'a mut dyn Iterator<Item = String>,
+    at: &'a mut usize,
+}
+
+impl HeaderLines<'_> {
+    /// The next line as (key, value).
+    fn take(&mut self) -> Result<(String, String), BadLine> {
+        *self.at += 1;
+        let line = self
+            .lines
+            .next()
+            .ok_or_else(|| BadLine("the header ends too soon".into()))?;
+        let body = unseal(&line)?;
+        Ok(match body.split_once(' ') {
+            Some((key, value)) => (key.to_owned(), value.to_owned()),
+            None => (body.to_owned(), String::new()),
+        })
+    }
+
+    /// The value of the next line, which must be `want`'s (any key for
+    /// an empty `want`: the caller looks at it).
+    fn next(&mut self, want: &str) -> Result<(String, String), BadLine> {
+        let (key, value) = self.take()?;
+        if want.is_empty() || key == want {
+            Ok((key, value))
+        } else {
+            Err(BadLine(format!("expected `{want}`, found `{key}`")))
+        }
     }
 }
 
@@ -307,10 +374,10 @@ pub(crate) mod tests {
         ] {
             let h = Header { amount, ..header() };
             let text = h.encode();
-            let lines: Vec<&str> = text.lines().collect();
-            let (back, used) = Header::decode(&lines).expect("reads");
+            let mut lines = text.lines().map(str::to_owned);
+            let back = Header::decode(&mut lines).expect("reads");
             assert_eq!(back, h);
-            assert_eq!(used, lines.len());
+            assert_eq!(lines.next(), None, "the header's lines, all of them");
         }
     }
 

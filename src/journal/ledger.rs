@@ -168,17 +168,30 @@ pub struct Ledger {
     pub complete: bool,
     /// Fewest new rows [`Ledger::fold_due`] waits for.
     fold_at: usize,
+    /// How many batches a cell may have ([`Ledger::bounded`]): lines read
+    /// from a file are checked against it, since the per-group table is
+    /// sized by the largest group a line names.
+    batch_limit: u64,
 }
 
 /// Why journal lines could not be added to a ledger.
 #[derive(Debug, thiserror::Error)]
 pub enum LedgerError {
-    #[error("{0}")]
+    // Transparent: `{0}` would print the cause, and the error chain again.
+    #[error(transparent)]
     Polars(#[from] PolarsError),
     #[error("a line names cell {cell}, but the work has {cells} cells")]
     NoSuchCell { cell: u32, cells: usize },
     #[error("batch {batch} of cell {cell} is recorded twice")]
     Twice { cell: u32, batch: u64 },
+    #[error("a line names {what} {number}, beyond the work (below {limit})")]
+    OutOfRange {
+        what: &'static str,
+        number: u64,
+        limit: u64,
+    },
+    #[error("a line gives batch counts of {found} cells, but the work has {cells}")]
+    Counts { found: usize, cells: usize },
 }
 
 impl Ledger {
@@ -205,6 +218,7 @@ impl Ledger {
             wanted: None,
             complete: false,
             fold_at: FOLD_AT,
+            batch_limit: u64::MAX,
         };
         ledger.groups = ledger.take_group_rows();
         ledger.lengths = ledger.take_length_rows();
@@ -216,6 +230,22 @@ impl Ledger {
     pub fn folding_at(mut self, rows: usize) -> Ledger {
         self.fold_at = rows.max(1);
         self
+    }
+
+    /// This ledger, refusing lines about batches from `batches` on (a
+    /// journal's work has that many a cell, or under a precision target
+    /// at most that many).
+    pub fn bounded(mut self, batches: u64) -> Ledger {
+        self.batch_limit = batches;
+        self
+    }
+
+    /// How many batch groups a cell may have, by [`Ledger::bounded`].
+    fn group_limit(&self) -> u64 {
+        match self.batch_limit {
+            0 => 0,
+            n => self.grouping.group(n - 1).saturating_add(1),
+        }
     }
 
     /// The names of the summed columns of the groups table.
@@ -230,6 +260,9 @@ impl Ledger {
     /// Adds a finished batch. Never folds (see [`Ledger::fold_due`]).
     pub fn add(&mut self, r: &Record) -> Result<(), LedgerError> {
         let cell = self.check_cell(r.cell)?;
+        // A batch beyond the work would become a group beyond it, and the
+        // per-group table is sized by the largest group.
+        within("batch", r.batch, self.batch_limit)?;
         if self.done[cell].contains(r.batch) {
             return Err(LedgerError::Twice {
                 cell: r.cell,
@@ -260,6 +293,7 @@ impl Ledger {
             Line::Batch(r) => self.add(&r)?,
             Line::Group { record, batches } => {
                 self.check_cell(record.cell)?;
+                within("batch group", record.batch, self.group_limit())?;
                 self.push_group(&record, record.batch, batches);
             }
             Line::Lengths {
@@ -272,12 +306,25 @@ impl Ledger {
             }
             Line::Done { cell, from, to } => {
                 let c = self.check_cell(cell)?;
+                within("batch", to.saturating_sub(1), self.batch_limit)?;
                 if self.done[c].count_within(from, to) > 0 {
                     return Err(LedgerError::Twice { cell, batch: from });
                 }
                 self.done[c].insert(from, to);
             }
-            Line::Wanted(w) => self.wanted = Some(w),
+            Line::Wanted(w) => {
+                // One count per cell, each within the work.
+                if w.len() != self.cells {
+                    return Err(LedgerError::Counts {
+                        found: w.len(),
+                        cells: self.cells,
+                    });
+                }
+                for &n in &w {
+                    within("batch count", n, self.batch_limit.saturating_add(1))?;
+                }
+                self.wanted = Some(w)
+            }
             Line::Complete => self.complete = true,
         }
         Ok(())
@@ -510,6 +557,19 @@ impl Ledger {
             };
         }
         Ok(out)
+    }
+}
+
+/// `number` if it is below `limit`, else the error naming `what`.
+fn within(what: &'static str, number: u64, limit: u64) -> Result<u64, LedgerError> {
+    if number < limit {
+        Ok(number)
+    } else {
+        Err(LedgerError::OutOfRange {
+            what,
+            number,
+            limit,
+        })
     }
 }
 

@@ -16,15 +16,18 @@
 //!   by the number of cells ([`Ledger`]); its `results` is the aggregation
 //!   the report is computed from;
 //! - `file`: the file itself: open or resume, append, compact, lock;
+//! - `audit`: a finished journal's counts checked against its header;
 //! - `parquet`: the batch records for analysts (`--export-batches`).
 
+mod audit;
 mod file;
 mod header;
 mod ledger;
 pub mod parquet;
 mod record;
 
-pub use file::{fights_done, read, Journal, JournalError, Opened, SYNC_EVERY};
+pub use audit::audit;
+pub use file::{fights_done, read, Journal, JournalError, Lock, Opened, SYNC_EVERY};
 pub use header::{fingerprint, program, Header, Shard};
 pub use ledger::{Grouping, Ledger, LedgerError, Ranges, FIXED_GROUPS, MAX_GROUPS};
 pub use record::{Line, Record};

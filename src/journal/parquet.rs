@@ -8,9 +8,14 @@
 //! the draws, fights still running at the round cap), `rounds_sum`, then
 //! per side `wins_<side>`, `survivors_<side>`, `damage_<side>`, then the
 //! ruleset's counters by name: counts and sums, never rates.
+//!
+//! The file is written whole or not at all: into `<file>.tmp-<pid>`,
+//! renamed into place. A temporary left by a process that is gone (a kill
+//! during an export) is removed by the next export to the same file, if
+//! it is one (a Parquet file, or empty). Whether the file can be written is
+//! checked before any simulating ([`check_target`]).
 
-use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
@@ -19,14 +24,16 @@ use crate::journal::ledger::{Ledger, LedgerError};
 /// Why the export failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    #[error("{path}: cannot write: {source}")]
+    // The source is printed after this by the error chain.
+    #[error("{path}: cannot write")]
     Io {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Polars { path: String, source: PolarsError },
-    #[error("{0}")]
+    // Transparent: `{0}` would print the cause, and the error chain again.
+    #[error(transparent)]
     Ledger(#[from] LedgerError),
 }
 
@@ -81,14 +88,13 @@ pub fn write(
     }
     // Written whole or not at all: into a temporary file, renamed into
     // place.
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
+    remove_stale_temporaries(path);
+    let tmp = temporary(path, std::process::id());
     let io = |source| ExportError::Io {
         path: shown.clone(),
         source,
     };
-    let mut file = File::create(&tmp).map_err(io)?;
+    let mut file = crate::files::create(&tmp).map_err(io)?;
     let written = ParquetWriter::new(&mut file)
         .finish(&mut frame)
         .map_err(polars)
@@ -116,6 +122,53 @@ pub fn check_target(path: &Path) -> Result<(), String> {
             path.display(),
             dir.display()
         )),
-        _ => Ok(()),
+        dir => crate::report::probe(dir.unwrap_or(Path::new("."))).map_err(|e| {
+            format!(
+                "--export-batches {}: {:#}",
+                path.display(),
+                anyhow::Error::from(e)
+            )
+        }),
+    }
+}
+
+/// The first bytes of every Parquet file.
+const PARQUET_MAGIC: &[u8] = b"PAR1";
+
+/// `<file>.tmp-<pid>`: where an export is written before it is renamed.
+fn temporary(path: &Path, pid: u32) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".tmp-{pid}"));
+    PathBuf::from(name)
+}
+
+/// Removes `<file>.tmp-<pid>` files of exports whose process is gone, if
+/// they are regular files holding a Parquet file's start or nothing (a
+/// kill right after creating it): anything else is not skirmish's.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(name), dir) = (path.file_name().and_then(|n| n.to_str()), path.parent()) else {
+        return;
+    };
+    let dir = dir
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let prefix = format!("{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ours = crate::files::head(&entry.path(), PARQUET_MAGIC.len())
+            .is_ok_and(|b| b.is_empty() || b == PARQUET_MAGIC);
+        if ours && pid != std::process::id() && !crate::process::is_running(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }

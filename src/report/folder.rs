@@ -5,8 +5,10 @@
 //! Every write leaves a small manifest, [`MANIFEST`] (`.skirmish-report`),
 //! naming the kind of report and the files skirmish wrote. Writing the report
 //! again replaces exactly those files (and removes those the new report no
-//! longer has); any other file or folder in it (a designer's `notes.md`, a
-//! `.gitattributes`) is never opened, moved or deleted. The manifest is a
+//! longer has), and only those a report of its kind can have (a name added
+//! to the manifest by hand is ignored); any other file or folder in it (a
+//! designer's `notes.md`, a `.gitattributes`) is never opened, moved or
+//! deleted. The manifest is a
 //! pure function of the kind and the file names, so a re-run with the same
 //! seed stays byte-identical.
 //!
@@ -263,7 +265,15 @@ pub(crate) fn inspect(dir: &Path, kind: Kind, names: &[&str]) -> Result<State, R
                     "{name}, listed in {MANIFEST} as a file skirmish wrote, is now a folder"
                 )));
             }
-            Ok(State::Owned { wrote: m.files })
+            // Only names a report of this kind can have are skirmish's to
+            // replace or remove: a manifest listing another name (edited
+            // by hand, or by anything else) does not make it so.
+            let wrote = m
+                .files
+                .into_iter()
+                .filter(|f| kind.files().contains(&f.as_str()))
+                .collect();
+            Ok(State::Owned { wrote })
         }
         None => {
             let foreign: Vec<&str> = entries
@@ -425,7 +435,7 @@ fn swap(
     }
     // Files an earlier run wrote that this report no longer has.
     for old in wrote {
-        if files.iter().any(|f| f.name == old) || !is_plain_name(old) {
+        if files.iter().any(|f| f.name == old) || !kind.files().contains(&old.as_str()) {
             continue;
         }
         let path = out_dir.join(old);
@@ -446,7 +456,7 @@ fn rename(from: &Path, to: &Path) -> Result<(), ReportError> {
 /// Writes `bytes` to `path` and flushes it to disk, so a rename that
 /// follows publishes a complete file.
 fn put(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    fs::write(path, bytes).map_err(ReportError::io("write", path))?;
+    crate::files::write(path, bytes).map_err(ReportError::io("write", path))?;
     fs::File::open(path)
         .and_then(|f| f.sync_all())
         .map_err(ReportError::io("flush", path))
@@ -599,7 +609,7 @@ pub fn preflight(kind: Kind, dir: &Path, inputs: &[&Path]) -> Result<(), ReportE
 
 /// Creates and removes a file in `dir`: the only sure test that this
 /// process may write there (permissions, read-only mounts, ACLs).
-fn probe(dir: &Path) -> Result<(), ReportError> {
+pub fn probe(dir: &Path) -> Result<(), ReportError> {
     let path = dir.join(format!(".skirmish-probe-{}", std::process::id()));
     let created = fs::OpenOptions::new()
         .write(true)

@@ -52,7 +52,7 @@ use std::path::Path;
 
 pub use check::{check, compare, Checked, Difference};
 pub use error::ReportError;
-pub use folder::{preflight, write_files, Kind, MANIFEST};
+pub use folder::{preflight, probe, write_files, Kind, MANIFEST};
 pub use model::ReportFile;
 pub use names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, SUMMARY_MD, WIN_RATE_PNG};
 

@@ -133,6 +133,20 @@ pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioErro
                 "an axis needs at least one value; this one is empty",
             ));
         }
+        // A value given twice would make two identical cells, compared
+        // with each other as if they were variants.
+        let rendered: Vec<String> = values.iter().map(|v| v.value.render()).collect();
+        if let Some((i, value)) = rendered
+            .iter()
+            .enumerate()
+            .find(|(i, v)| rendered[..*i].contains(v))
+        {
+            return Err(ctx.error(
+                &values[i].span,
+                &path,
+                format!("the value `{value}` is given twice; each value of an axis makes one cell"),
+            ));
+        }
         if entry.key.split('.').any(str::is_empty) {
             return Err(ctx.error(
                 &entry.key_span,

@@ -20,7 +20,7 @@ mod unused;
 pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
-pub use matrix::{Axis, Cell};
+pub use matrix::{Axis, Cell, MAX_CELLS};
 use schema::{Ctx, Field, Fields, Kind, Lit};
 pub use sensitivity::{CellChoice, Sensitivity, Stat};
 
@@ -34,6 +34,12 @@ pub use sensitivity::{CellChoice, Sensitivity, Stat};
 /// distinct. Bigger requests are refused before any work (see
 /// [`check_run_size`]).
 pub const MAX_FIGHTS: i64 = 1_000_000_000_000_000;
+
+/// Longest scenario `name`: file names are at most 255 bytes on common
+/// file systems, and the longest name skirmish derives from it (a shard's
+/// journal being rewritten, `<name>.shard-1000000-of-1000000.journal.tmp-<pid>`)
+/// adds 48; a longer name would validate and then fail at run time.
+pub const MAX_NAME: usize = 200;
 
 /// The scenario's own top-level keys (besides the tables `options`,
 /// `weapons`, `units`, `sides` and `matrix`).
@@ -229,6 +235,16 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
             format!("`{name}` cannot be a report folder name: use letters, digits, `-` and `_`"),
         ));
     }
+    if name.len() > MAX_NAME {
+        return Err(top.error(
+            "name",
+            format!(
+                "expected a name of at most {MAX_NAME} characters (it names the report \
+                 folder and the run's journal), found {}",
+                name.len()
+            ),
+        ));
+    }
     let description = text(&top, "description")?;
     let rules = crate::rules::NAMES[top.choice("rules")?].to_string();
     let fights = top.int("fights")? as u64;
@@ -236,6 +252,16 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
     let max_rounds = top.int("max_rounds")? as u32;
     let precision = Some(top.float("precision")?).filter(|&p| p > 0.0);
     let max_fights = top.int("max_fights")? as u64;
+    // `max_fights` only caps a precision target: without one it would be
+    // silently ignored.
+    if precision.is_none() && root.entries.iter().any(|e| e.key == "max_fights") {
+        return Err(top.error(
+            "max_fights",
+            "`max_fights` caps a precision target, and this scenario has none (`precision` \
+             is 0 or absent): set `precision`, or remove `max_fights`"
+                .to_owned(),
+        ));
+    }
     for axis in &axes {
         if let Some(why) = not_an_axis(&axis.path) {
             return Err(ctx.error(
