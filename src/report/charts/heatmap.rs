@@ -29,8 +29,10 @@ use crate::report::model::Report;
 const SQUARE: (u32, u32) = (118, 64);
 /// Smallest square worth drawing; below it the ranked chart is drawn.
 const MIN_SQUARE: u32 = 6;
-/// Longest row or column label, in characters.
-const MAX_LABEL_CHARS: usize = 24;
+/// Longest row or column label, in characters: room for an axis over a
+/// whole table (`{initiative = alternating, opening = second}`), whose
+/// values differ only past their first words.
+const MAX_LABEL_CHARS: usize = 44;
 /// Space between panels, and the band above a panel naming its facet.
 const GAP: u32 = 14;
 const FACET_HEAD: u32 = 22;
