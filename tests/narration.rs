@@ -163,6 +163,19 @@ fn a_dodge_says_whether_it_worked_and_a_reaction_not_taken_says_why() {
                     w.cell,
                     w.fight
                 );
+                // Dodges are declared before the roll (the default
+                // `declare_reactions`), so a miss spends one too: every
+                // attack on a dodging unit says it declared one, or why not.
+                let declared = attack.iter().any(|e| {
+                    matches!(e, Event::Note { unit, what, .. } if *unit == target && what.starts_with("declares a dodge"))
+                });
+                assert!(
+                    declared || why,
+                    "cell {}, fight {}: an attack on a dodging unit neither \
+                     declared its dodge nor said why not: {attack:?}",
+                    w.cell,
+                    w.fight
+                );
             }
         }
     }
@@ -441,6 +454,41 @@ fn fights_md_names_the_scenario_file_the_same_whatever_its_spelling() {
     );
     let machine = elsewhere.path().to_string_lossy().into_owned();
     assert!(!told.contains(&machine), "{told}");
+}
+
+#[test]
+fn fights_md_names_the_scenario_file_from_the_report_not_the_current_folder() {
+    // The same report written from the repository root and from a
+    // subfolder (`cd scenarios; skirmish run small.toml --out ../reports`)
+    // must be the same bytes: the command's path is anchored on the folder
+    // that holds the reports folder, where the command is to be run.
+    let sb = common::Sandbox::new();
+    let file = sb.write("scenarios/small.toml", common::SMALL);
+    let from_root = fights_md(&sb, file, "reports", &[]);
+    assert!(
+        from_root.contains("    skirmish replay scenarios/small.toml --fights 2000"),
+        "{from_root}"
+    );
+    let o = common::skirmish_in(
+        &sb.join("scenarios"),
+        &[
+            "run",
+            "small.toml",
+            "--out",
+            "../reports",
+            "--quiet",
+            "--check",
+        ],
+    );
+    assert_eq!(o.code, 0, "{o:#?}");
+    let o = common::skirmish_in(
+        &sb.join("scenarios"),
+        &["run", "small.toml", "--out", "../elsewhere", "--quiet"],
+    );
+    assert_eq!(o.code, 0, "{o:#?}");
+    let from_sub =
+        std::fs::read_to_string(sb.join("elsewhere/small/fights.md")).expect("fights.md");
+    assert_eq!(from_sub, from_root);
 }
 
 #[test]

@@ -132,7 +132,8 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
             .results(&work, &mut ledger)
             .context("aggregating the shards")
             .map_err(Failure::Other)?;
-        let results = super::run::with_fights(&p, results, &work, Path::new(&scenario.source.path));
+        let results =
+            super::run::with_fights(&p, results, &work, Path::new(&scenario.source.path), &dir);
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", scenario.name))
             .map_err(Failure::Other)?;

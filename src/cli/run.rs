@@ -246,7 +246,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             let total = results.cells.iter().map(|c| c.tally.fights).sum();
             let timing = timing(p, total, started, pool.current_num_threads());
             let results =
-                pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path)));
+                pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
             differs |= check(&results, &dir, &timing)?;
             continue;
         }
@@ -347,7 +347,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .results(&work, &mut ledger)
             .context("aggregating the journal")
             .map_err(Failure::Other)?;
-        let results = pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path)));
+        let results =
+            pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
@@ -391,15 +392,18 @@ pub(super) fn journal_failure(e: crate::journal::JournalError) -> Failure {
 
 /// `results` with the fights its report tells (fights.md: the baseline
 /// cell's typical fight and upset, found by fighting them again, with the
-/// command that replays each from the scenario file at `scenario`; they are
-/// the report's, not the run's, so they come after the timing).
+/// command that replays each from the scenario file at `scenario`, named
+/// from the folder holding `report_dir`'s reports folder; they are the
+/// report's, not the run's, so they come after the timing).
 pub(crate) fn with_fights(
     p: &Plan,
     mut results: RunResults,
     work: &Work,
     scenario: &Path,
+    report_dir: &Path,
 ) -> RunResults {
-    results.fights = crate::replay::shown_fights(p, &results, work.budget.batch(), scenario);
+    results.fights =
+        crate::replay::shown_fights(p, &results, work.budget.batch(), scenario, report_dir);
     results
 }
 

@@ -3,24 +3,39 @@
 //!
 //! A report is checked in, so the command must be the same bytes whatever
 //! spelling of the scenario file the run was given (`scenarios/x.toml`,
-//! `./scenarios/x.toml`, an absolute path) and say nothing of the machine
-//! that ran it: the path is the file's path relative to the current folder,
-//! lexically normalised (`.` and `..` worked out without asking the file
-//! system), when the file is inside that folder; otherwise, the file name
-//! alone. A symbolic link is not followed: an absolute path through a link
-//! to the current folder counts as outside it. `merge` names the file as
-//! the shard's run was given it (the journal keeps that spelling), worked
-//! out in the folder `merge` runs in.
+//! `./scenarios/x.toml`, an absolute path) and whatever folder the run was
+//! started from, and say nothing of the machine that ran it. The path is
+//! anchored on the report, not on the current folder: it is the file's
+//! path relative to the folder that holds the reports folder (`--out`'s
+//! parent: the repository root for the default `reports/`), lexically
+//! normalised (`.` and `..` worked out without asking the file system),
+//! when the file is inside that folder; otherwise, the file name alone. So
+//! the command is run from the folder that holds `reports/`. A symbolic
+//! link is not followed: an absolute path through a link counts as
+//! outside. `merge` names the file as the shard's run was given it (the
+//! journal keeps that spelling), worked out in the folder `merge` runs in.
 
 use std::path::{Component, Path, PathBuf};
 
 use crate::results::{ScenarioInfo, Streams};
 
-/// The scenario file at `path` as a report names it (see the module doc),
-/// relative to the current folder.
-pub fn shown_path(path: &Path) -> String {
+/// The scenario file at `path` (as given, relative to the current folder)
+/// as the report in `report_dir` (`OUT/<name>`) names it: relative to
+/// `OUT`'s parent (see the module doc).
+pub fn shown_path(path: &Path, report_dir: &Path) -> String {
     let cwd = std::env::current_dir().ok();
-    shown_path_from(path, cwd.as_deref())
+    let anchor = cwd.as_deref().map(|cwd| {
+        let out = lexical(&cwd.join(report_dir));
+        // `OUT/<name>` → `OUT` → its parent (the root stays the root).
+        let mut base = out;
+        base.pop();
+        base.pop();
+        (lexical(&cwd.join(path)), base)
+    });
+    match anchor {
+        Some((full, base)) => shown_path_from(&full, Some(&base)),
+        None => shown_path_from(path, None),
+    }
 }
 
 /// [`shown_path`] with `cwd` as the current folder (`None`: unknown, so

@@ -154,7 +154,8 @@ pub fn watch(
 }
 
 /// The fights `fights.md` shows for a run's `results` (of `plan`, in
-/// batches of `size`, from the scenario file at `scenario`): a typical
+/// batches of `size`, from the scenario file at `scenario`, for the report
+/// folder `report_dir`, on which the command's path is anchored): a typical
 /// fight and an upset of the baseline cell, each with the command that
 /// replays it, and a long fight cut to about [`SHOWN_FIGHT_BYTES`].
 pub fn shown_fights(
@@ -162,6 +163,7 @@ pub fn shown_fights(
     results: &RunResults,
     size: u32,
     scenario: &Path,
+    report_dir: &Path,
 ) -> Vec<ShownFight> {
     let info = &results.scenario;
     let cell = info.baseline;
@@ -170,7 +172,7 @@ pub fn shown_fights(
     };
     let sides: Vec<String> = info.sides.iter().map(|s| s.name.clone()).collect();
     let roster = roster(plan, cell);
-    let path = command::shown_path(scenario);
+    let path = command::shown_path(scenario, report_dir);
     [Pick::Typical, Pick::Upset]
         .into_iter()
         .map(|which| {

@@ -48,6 +48,50 @@ pub(crate) fn cell_label(cell: &CellResult) -> String {
     format!("cell {}: {}", cell.index, values_label(&cell.axis_values))
 }
 
+/// [`cell_label`] in at most `max` characters. When it is longer, the
+/// longest axis values give way first, each keeping its start and its end
+/// around a `…` (`{initiative = alte…opening = second}`), so every axis
+/// keeps a say and values that differ only at their end (a table of
+/// options) stay apart; a label still too long is cut at its end.
+pub(crate) fn cell_label_within(cell: &CellResult, max: usize) -> String {
+    let head = format!("cell {}: ", cell.index);
+    let values = &cell.axis_values;
+    let sep = VALUE_SEPARATOR.chars().count() * values.len().saturating_sub(1);
+    let mut lengths: Vec<usize> = values.iter().map(|v| v.chars().count()).collect();
+    // Shortest a value is made: its first and last characters and the `…`.
+    const SHORTEST: usize = 5;
+    while head.chars().count() + sep + lengths.iter().sum::<usize>() > max {
+        let Some(i) = (0..lengths.len())
+            .filter(|&i| lengths[i] > SHORTEST)
+            .max_by_key(|&i| (lengths[i], std::cmp::Reverse(i)))
+        else {
+            break;
+        };
+        lengths[i] -= 1;
+    }
+    let shown: Vec<String> = values
+        .iter()
+        .zip(&lengths)
+        .map(|(v, &n)| shorten_middle(v, n))
+        .collect();
+    truncate(&format!("{head}{}", values_label(&shown)), max)
+}
+
+/// `text` in at most `max` characters, cut in the middle (`…`) with a
+/// little more of its end than of its start kept.
+fn shorten_middle(text: &str, max: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= max {
+        return text.to_owned();
+    }
+    let kept = max.saturating_sub(1);
+    let start = kept / 2;
+    let end = kept - start;
+    let head: String = chars[..start].iter().collect();
+    let tail: String = chars[chars.len() - end..].iter().collect();
+    format!("{head}…{tail}")
+}
+
 /// The axes' dotted paths, joined like the values in [`values_label`], so a
 /// chart's axis title reads as the header of its tick labels.
 pub(crate) fn axes_title(axes: &[String]) -> String {
@@ -108,5 +152,8 @@ mod tests {
         assert_eq!(values_label(&["half".into(), "d20".into()]), "half / d20");
         assert_eq!(truncate("abcdef", 4), "abc…");
         assert_eq!(truncate("abc", 4), "abc");
+        assert_eq!(shorten_middle("abcdefgh", 5), "ab…gh");
+        assert_eq!(shorten_middle("abcdefgh", 6), "ab…fgh");
+        assert_eq!(shorten_middle("abc", 5), "abc");
     }
 }

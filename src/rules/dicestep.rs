@@ -1636,6 +1636,8 @@ fn declare<D: Dice>(
     match their.reaction {
         Reaction::Dodge => {
             spend_reaction(&mut turn.unit_mut(target).state, free, 1);
+            // Said as it is paid: under `before-roll` a miss spends it too.
+            turn.note_unit(target, "declares a dodge (its reaction and 1 stamina)");
             Defence::Dodge
         }
         Reaction::Parry => match parry_item(their, &them.state) {
@@ -1644,6 +1646,10 @@ fn declare<D: Dice>(
                 spend_reaction(st, free, 1);
                 st.durability[item] -= 1;
                 turn.count(counter::PARRIES);
+                turn.note_unit(
+                    target,
+                    "declares a parry (its reaction, 1 stamina and 1 durability of the item)",
+                );
                 Defence::Parry(value)
             }
             None => {

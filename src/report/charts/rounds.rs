@@ -26,7 +26,7 @@ use super::style::{
 };
 use crate::analysis::{self, LengthBin};
 use crate::report::error::ReportError;
-use crate::report::labels::{cell_label, fixed, truncate};
+use crate::report::labels::{cell_label, cell_label_within, fixed, truncate};
 use crate::report::model::Report;
 use crate::report::names::ROUNDS_PNG;
 
@@ -37,6 +37,8 @@ const OVERLAY_MAX: usize = 6;
 /// Size of the single panel, and of each small-multiple panel.
 const PANEL: (u32, u32) = (1000, 520);
 const SMALL_PANEL: (u32, u32) = (340, 240);
+/// Most characters of a small panel's caption (about 7 pixels each).
+const SMALL_CAPTION_CHARS: usize = (SMALL_PANEL.0 / 7) as usize;
 /// Most small-multiple columns, and most small multiples.
 const GRID_COLUMNS: usize = 6;
 const SMALL_MAX: usize = 36;
@@ -77,7 +79,8 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
             label: if overlay {
                 format!("{} (median {})", cell_label(cell), s.rounds_p50)
             } else {
-                cell_label(cell)
+                // A small panel's caption: every axis keeps a say.
+                cell_label_within(cell, SMALL_CAPTION_CHARS)
             },
             colour: series_colour(i),
             bins: &s.lengths,
@@ -151,9 +154,8 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
         render_png(FILE, (width, height), |canvas| {
             headings(canvas, width)?;
             let (_, grid) = canvas.split_vertically(TITLE_BAND);
-            let max_chars = (SMALL_PANEL.0 / 7) as usize;
             for (area, line) in grid.split_evenly((rows, columns)).iter().zip(&lines) {
-                let caption = truncate(&line.label, max_chars);
+                let caption = truncate(&line.label, SMALL_CAPTION_CHARS);
                 let single = Line {
                     label: String::new(),
                     colour: series_colour(0),

@@ -21,7 +21,7 @@ pub(crate) fn render(report: &Report) -> String {
         "Each fight below is one the run fought and counted in its tables: the same \
          dice, in the same order. Every die is shown in brackets on the line of the roll it \
          made (`[d20 14]`). Under each heading is the command that shows it on a terminal, \
-         run from the folder the run was run from (add `--json` for one JSON object per \
+         run from the folder that holds the reports folder (add `--json` for one JSON object per \
          event); a long fight is shown here by its first rounds and its last.\n\n",
     );
     for shown in report.fights {
