@@ -1637,7 +1637,10 @@ fn declare<D: Dice>(
         Reaction::Dodge => {
             spend_reaction(&mut turn.unit_mut(target).state, free, 1);
             // Said as it is paid: under `before-roll` a miss spends it too.
-            turn.note_unit(target, "declares a dodge (its reaction and 1 stamina)");
+            turn.note_unit(
+                target,
+                "declares a dodge, paying its reaction and 1 stamina",
+            );
             Defence::Dodge
         }
         Reaction::Parry => match parry_item(their, &them.state) {
@@ -1648,7 +1651,7 @@ fn declare<D: Dice>(
                 turn.count(counter::PARRIES);
                 turn.note_unit(
                     target,
-                    "declares a parry (its reaction, 1 stamina and 1 durability of the item)",
+                    "declares a parry, paying its reaction, 1 stamina and 1 durability of the item",
                 );
                 Defence::Parry(value)
             }

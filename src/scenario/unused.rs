@@ -75,10 +75,12 @@ pub(super) fn never_used<R: Ruleset>(
         } else {
             ""
         };
+        // The message leaves out how far apart the sides start, so cells
+        // that differ only in that (a distance axis) share one warning.
         out.push(format!(
-            "`{}` of side `{}` never uses its {}{never}: every unit holds, so no enemy ever \
-             comes closer than {closest} {unit}; give a side `tactic = \"advance\"` or start \
-             them closer",
+            "`{}` of side `{}` never uses its {}{never}: every unit holds and the sides start \
+             farther apart than that, so no enemy ever comes within reach; give a side \
+             `tactic = \"advance\"` or start them closer",
             group.name,
             sides[own],
             unused.join(" or its ")
