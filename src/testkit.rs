@@ -16,6 +16,16 @@ pub fn encounter<R: Ruleset>(text: &str) -> Encounter<R> {
     }
 }
 
+/// `scenario` (a fixture's text, whose `[options]` table is empty) with
+/// `opts`, the body of an `[options]` table, put into it; panics if the
+/// fixture has no `[options]` line.
+pub fn with_options(scenario: &str, opts: &str) -> String {
+    let (head, tail) = scenario
+        .split_once("[options]\n")
+        .expect("the fixture has an [options] table");
+    format!("{head}[options]\n{opts}\n{tail}")
+}
+
 /// A fight reset to its start.
 pub fn fight<R: Ruleset>(enc: &Encounter<R>) -> Fight<R> {
     let mut f = Fight::new();

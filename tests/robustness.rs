@@ -32,6 +32,17 @@ fn shards(sb: &Sandbox, out: &str, spelling: [&str; 2]) {
     }
 }
 
+/// `skirmish merge` of both shards [`shards`] wrote in `out/`, into `into`.
+fn merge_both(sb: &Sandbox, into: &str) -> Output {
+    sb.run(&[
+        "merge",
+        "out/small.shard-1-of-2.journal",
+        "out/small.shard-2-of-2.journal",
+        "--out",
+        into,
+    ])
+}
+
 /// FNV-1a, 32 bits: the journal's line checksum.
 fn checksum(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -91,13 +102,7 @@ fn merge_refuses_a_finished_shard_with_a_batch_line_removed() {
     let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("B 2 7 ")).collect();
     assert_eq!(kept.len() + 1, text.lines().count());
     fs::write(&journal, kept.join("\n") + "\n").unwrap();
-    let o = sb.run(&[
-        "merge",
-        "out/small.shard-1-of-2.journal",
-        "out/small.shard-2-of-2.journal",
-        "--out",
-        "merged",
-    ]);
+    let o = merge_both(&sb, "merged");
     assert_bad_input(
         &o,
         &[
@@ -121,13 +126,7 @@ fn merge_refuses_a_finished_shard_with_a_batch_line_removed() {
         FIGHTS,
     ]);
     assert_eq!(o.code, 0, "{o:#?}");
-    let o = sb.run(&[
-        "merge",
-        "out/small.shard-1-of-2.journal",
-        "out/small.shard-2-of-2.journal",
-        "--out",
-        "merged",
-    ]);
+    let o = merge_both(&sb, "merged");
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(o.stdout.contains("80,000 fights"), "{o:#?}");
 }
@@ -146,13 +145,7 @@ fn merge_refuses_a_shard_whose_counts_fall_short_of_its_header() {
     assert_eq!(words[3], "625");
     words[3] = "1";
     reseal(&journal, "B 1 20 ", &words.join(" "));
-    let o = sb.run(&[
-        "merge",
-        "out/small.shard-1-of-2.journal",
-        "out/small.shard-2-of-2.journal",
-        "--out",
-        "merged",
-    ]);
+    let o = merge_both(&sb, "merged");
     assert_bad_input(
         &o,
         &[
@@ -216,13 +209,7 @@ fn a_line_naming_a_batch_beyond_the_work_is_refused_before_it_is_sized() {
     reseal(&journal, "B 3 5 ", &forged);
     let at = format!("line {}", line_number(&journal, "B 3 1000000000000 "));
     let started = Instant::now();
-    let o = sb.run(&[
-        "merge",
-        "out/small.shard-1-of-2.journal",
-        "out/small.shard-2-of-2.journal",
-        "--out",
-        "m",
-    ]);
+    let o = merge_both(&sb, "m");
     assert_bad_input(&o, &[&at, "batch 1000000000000", "beyond the work"]);
     assert!(started.elapsed() < Duration::from_secs(10));
 }
@@ -290,13 +277,7 @@ fn shards_started_with_different_spellings_of_the_path_merge() {
     let sb = Sandbox::new();
     let absolute = sb.join("small.toml").display().to_string();
     shards(&sb, "out", ["./small.toml", &absolute]);
-    let o = sb.run(&[
-        "merge",
-        "out/small.shard-1-of-2.journal",
-        "out/small.shard-2-of-2.journal",
-        "--out",
-        "merged",
-    ]);
+    let o = merge_both(&sb, "merged");
     assert_eq!(o.code, 0, "{o:#?}");
     // And a shard resumed by another spelling is the same work.
     let o = sb.run(&[

@@ -7,66 +7,20 @@
 use skirmish::dice::ScriptedDice;
 use skirmish::engine::Fight;
 use skirmish::rules::{dicestep, escalation, trenches, Dicestep, Escalation, Ruleset, Trenches};
-use skirmish::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se};
+use skirmish::testkit::{
+    as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se, with_options,
+};
 
-/// A medic (1 m back), a fragile fighter and a brute, for three rounds.
-/// Any hit of the brute knocks the fighter out (1 damage through
-/// deflection 100, missing health 1 above constitution 0, no fortify); the
-/// medic, always first of red (luck +20), revives it for sure at the start
-/// of each round; the brute swings once a round at the nearest, the
-/// fighter: d6 + d6 + 1 against evasion 9, no criticals. Nobody else
-/// attacks, reacts or guards.
+/// A medic (1 m back), a fragile fighter and a brute, for three rounds
+/// (`fixtures/revival.toml`, shared with the ruleset's own tests). Any hit
+/// of the brute knocks the fighter out (1 damage through deflection 100,
+/// missing health 1 above constitution 0, no fortify); the medic, always
+/// first of red (luck +20), revives it for sure at the start of each
+/// round; the brute swings once a round at the nearest, the fighter: d6 +
+/// d6 + 1 against evasion 9, no criticals. Nobody else attacks, reacts or
+/// guards.
 fn revival(opts: &str) -> String {
-    format!(
-        r#"
-name = "revival"
-rules = "dicestep"
-max_rounds = 3
-[options]
-{opts}
-[weapons.fist]
-damage = 0
-crit = 1000
-damage_type = "bludgeoning"
-[units.medic]
-evasion = 100
-endurance = 50
-health = 50
-luck = 20
-attacks = 0
-reaction = "never"
-leftover = "idle"
-weapons = ["fist"]
-[units.fighter]
-evasion = 9
-deflection = 100
-endurance = 0
-health = 10
-constitution = 0
-fortify = false
-dex = 0
-combat = 0
-attacks = 0
-reaction = "never"
-leftover = "idle"
-resuscitate = false
-weapons = ["fist"]
-[units.brute]
-evasion = 6
-endurance = 1000
-health = 1000
-attacks = 1
-reaction = "never"
-leftover = "idle"
-resuscitate = false
-weapons = ["fist"]
-[sides.red]
-medic = {{ distance = 1 }}
-fighter = {{}}
-[sides.blue]
-brute = {{ target = "nearest" }}
-"#
-    )
+    with_options(include_str!("fixtures/revival.toml"), opts)
 }
 
 #[test]
@@ -153,35 +107,10 @@ fn trenches_passing_an_enemy_provokes_only_with_passing_provokes() {
     // then sprints to `far`: it was never within `near`'s 5 m before the
     // move, so `near` does not attack; with `passing_provokes = true` it
     // does (a natural 3 misses).
+    // `fixtures/two_deep.toml`, shared with the ruleset's own tests.
     let text = |opts: &str| {
-        format!(
-            r#"
-name = "past"
-rules = "trenches"
-[options]
-{opts}
-[weapons.sword]
-attack = 5
-damage = "1d8+3"
-[weapons.bayonet]
-attack = 5
-damage = "1d6+2"
-[units.s]
-hp = 30
-weapons = ["sword"]
-[units.near]
-hp = 40
-weapons = ["bayonet"]
-[units.far]
-hp = 40
-weapons = ["bayonet"]
-[sides.red]
-s = {{ distance = 20 }}
-[sides.blue]
-near = {{ tactic = "hold" }}
-far = {{ distance = 20, tactic = "hold" }}
-"#
-        )
+        with_options(include_str!("fixtures/two_deep.toml"), opts)
+            .replace("s = {}", "s = { distance = 20 }")
     };
     for (opts, rolls, provoked) in [
         ("", &[(2, 2)][..], 0),

@@ -9,7 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
-use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate};
+use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, with_options};
 
 /// Unit 0 `a` (side red) and unit 1 `b` (side blue), both d6 STR/DEX, d6
 /// combat, d4 athletics, +1 proficiency, evasion 6, 12 endurance, 12
@@ -1862,59 +1862,11 @@ a = {{}}
 /// brute (one attack a turn, no criticals: crit 1000) goes for the
 /// nearest, the fighter: d6 + d6 + 1 against evasion 9. Nobody reacts or
 /// guards.
-fn revival(opts: &str, max_rounds: u32) -> Encounter<Dicestep> {
-    let enc = encounter::<Dicestep>(&format!(
-        r#"
-name = "t"
-rules = "dicestep"
-max_rounds = {max_rounds}
-[options]
-{opts}
-[weapons.fist]
-damage = 0
-crit = 1000
-damage_type = "bludgeoning"
-[units.medic]
-evasion = 100
-endurance = 50
-health = 50
-luck = 20
-attacks = 0
-reaction = "never"
-leftover = "idle"
-weapons = ["fist"]
-[units.fighter]
-evasion = 9
-deflection = 100
-endurance = 0
-health = 10
-constitution = 0
-fortify = false
-dex = 0
-combat = 0
-attacks = 0
-reaction = "never"
-leftover = "idle"
-resuscitate = false
-weapons = ["fist"]
-[units.brute]
-evasion = 6
-endurance = 1000
-health = 1000
-attacks = 1
-reaction = "never"
-leftover = "idle"
-resuscitate = false
-weapons = ["fist"]
-[sides.red]
-medic = {{ distance = 1 }}
-fighter = {{}}
-[sides.blue]
-brute = {{ target = "nearest" }}
-"#
-    ));
-    assert_eq!(enc.units[1].stats.health, 10, "unit 1 is the fighter");
-    enc
+fn revival(opts: &str) -> Encounter<Dicestep> {
+    encounter::<Dicestep>(&with_options(
+        include_str!("../../tests/fixtures/revival.toml"),
+        opts,
+    ))
 }
 
 #[test]
@@ -1935,7 +1887,7 @@ fn a_knocked_out_unit_is_not_laid_prone_and_comes_back_on_its_feet() {
         } else {
             ""
         };
-        let enc = revival(opts, 3);
+        let enc = revival(opts);
         let mut f = fight(&enc);
         f.round = 1;
         // The brute hits: 4 + 4 + 1 = 9 ≥ 9, 1 damage: knocked out.
@@ -1993,7 +1945,7 @@ fn stat_a_revived_fighter_stands_against_a_markov_chain() {
     let down_after_three = |h: f64| (2..=3).fold(p, |d, _| d * h + (1.0 - d) * p);
     let n = 20_000;
     for (opts, h) in [("", p), ("knock_out_prone = true", q)] {
-        let enc = revival(opts, 3);
+        let enc = revival(opts);
         let exact = down_after_three(h);
         let got = fight_rate(&enc, n, 19, |f, _| f.units[1].out);
         assert_within_four_se(

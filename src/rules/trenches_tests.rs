@@ -4,7 +4,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Condition, Conditions, Encounter, Fight, Outcome, Tactic};
-use crate::testkit::{as_turn, encounter, fight, four_se};
+use crate::testkit::{as_turn, encounter, fight, four_se, with_options};
 
 /// Unit 0 (`a`, side red) attacks unit 1 (`b`, side blue: AC 16, 30 HP).
 /// `weapon` is the body of `[weapons.w]`; `opts` of `[options]`; the entries
@@ -1162,34 +1162,8 @@ fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
 /// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red;
 /// `opts` is the body of `[options]`.
 fn two_deep(opts: &str, s_entry: &str) -> Encounter<Trenches> {
-    encounter(&format!(
-        r#"
-name = "t"
-rules = "trenches"
-[options]
-{opts}
-[weapons.sword]
-attack = 5
-damage = "1d8+3"
-[weapons.bayonet]
-attack = 5
-damage = "1d6+2"
-[units.s]
-hp = 30
-weapons = ["sword"]
-[units.near]
-hp = 40
-weapons = ["bayonet"]
-[units.far]
-hp = 40
-weapons = ["bayonet"]
-[sides.red]
-s = {{ {s_entry} }}
-[sides.blue]
-near = {{ tactic = "hold" }}
-far = {{ distance = 20, tactic = "hold" }}
-"#
-    ))
+    let text = with_options(include_str!("../../tests/fixtures/two_deep.toml"), opts);
+    encounter(&text.replace("s = {}", &format!("s = {{ {s_entry} }}")))
 }
 
 #[test]
