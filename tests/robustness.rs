@@ -43,6 +43,14 @@ fn merge_both(sb: &Sandbox, into: &str) -> Output {
     ])
 }
 
+/// The first line of the journal at `path` starting with `prefix`, without
+/// its checksum.
+fn line_body(path: &Path, prefix: &str) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    let line = text.lines().find(|l| l.starts_with(prefix)).unwrap();
+    line.rsplit_once(" #").unwrap().0.to_owned()
+}
+
 /// FNV-1a, 32 bits: the journal's line checksum.
 fn checksum(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -138,9 +146,7 @@ fn merge_refuses_a_shard_whose_counts_fall_short_of_its_header() {
     let journal = sb.join("out/small.shard-2-of-2.journal");
     // Batch 20 of cell 1 says it fought 1 fight instead of 625: every batch
     // is there, but the fights are not.
-    let text = fs::read_to_string(&journal).unwrap();
-    let line = text.lines().find(|l| l.starts_with("B 1 20 ")).unwrap();
-    let body = line.rsplit_once(" #").unwrap().0;
+    let body = line_body(&journal, "B 1 20 ");
     let mut words: Vec<&str> = body.split(' ').collect();
     assert_eq!(words[3], "625");
     words[3] = "1";
@@ -202,9 +208,7 @@ fn a_line_naming_a_batch_beyond_the_work_is_refused_before_it_is_sized() {
     shards(&sb, "out", ["small.toml", "small.toml"]);
     let journal = sb.join("out/small.shard-1-of-2.journal");
     // The per-group table is sized by the largest group a line names.
-    let text = fs::read_to_string(&journal).unwrap();
-    let line = text.lines().find(|l| l.starts_with("B 3 5 ")).unwrap();
-    let body = line.rsplit_once(" #").unwrap().0;
+    let body = line_body(&journal, "B 3 5 ");
     let forged = body.replacen("B 3 5 ", "B 3 1000000000000 ", 1);
     reseal(&journal, "B 3 5 ", &forged);
     let at = format!("line {}", line_number(&journal, "B 3 1000000000000 "));
