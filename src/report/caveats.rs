@@ -31,7 +31,7 @@ pub(crate) fn found(report: &Report) -> Vec<String> {
     for axis in no_effect_axes(report) {
         out.push(format!(
             "`{}`: no effect: no fight changed (every value of this axis gave identical \
-             tallies with the same dice, whatever the other axes)",
+             tallies with the same dice, whatever the other axes).",
             report.info.axes[axis]
         ));
     }
@@ -84,7 +84,7 @@ fn round_cap(report: &Report) -> Option<String> {
     let noted = CAP_DRAWS_NOTED * 100.0;
     let advice = format!(
         "the win rates describe fights cut short, not the fight: raise `max_rounds` until \
-         that share (`draws_at_cap_rate` in cells.csv) is below {noted}%"
+         that share (`draws_at_cap_rate` in cells.csv) is below {noted}%."
     );
     Some(if report.cells.len() == 1 {
         format!(

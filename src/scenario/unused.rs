@@ -80,7 +80,7 @@ pub(super) fn never_used<R: Ruleset>(
         out.push(format!(
             "`{}` of side `{}` never uses its {}{never}: every unit holds and the sides start \
              farther apart than that, so no enemy ever comes within reach; give a side \
-             `tactic = \"advance\"` or start them closer",
+             `tactic = \"advance\"` or start them closer.",
             group.name,
             sides[own],
             unused.join(" or its ")
