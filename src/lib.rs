@@ -19,6 +19,7 @@ pub mod dice;
 pub mod engine;
 pub mod files;
 pub mod journal;
+mod paths;
 pub mod process;
 pub mod replay;
 pub mod report;

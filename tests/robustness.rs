@@ -24,12 +24,19 @@ const FIGHTS: &str = "20000";
 fn shards(sb: &Sandbox, out: &str, spelling: [&str; 2]) {
     sb.write("small.toml", SMALL);
     for (k, file) in spelling.iter().enumerate() {
-        let shard = format!("{}/2", k + 1);
-        let o = sb.run(&[
-            "run", file, "--shard", &shard, "--out", out, "--quiet", "--fights", FIGHTS,
-        ]);
+        let o = run_shard(sb, file, &format!("{}/2", k + 1), out, &[]);
         assert_eq!(o.code, 0, "{o:#?}");
     }
+}
+
+/// `skirmish run FILE --shard SHARD --out OUT --quiet --fights FIGHTS`,
+/// then `extra`.
+fn run_shard(sb: &Sandbox, file: &str, shard: &str, out: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run", file, "--shard", shard, "--out", out, "--quiet", "--fights", FIGHTS,
+    ];
+    args.extend_from_slice(extra);
+    sb.run(&args)
 }
 
 /// `skirmish merge` of both shards [`shards`] wrote in `out/`, into `into`.
@@ -122,17 +129,7 @@ fn merge_refuses_a_finished_shard_with_a_batch_line_removed() {
     );
     assert!(!sb.join("merged/small").exists(), "no report: {o:#?}");
     // `run` fights the gap again; then the merge is whole.
-    let o = sb.run(&[
-        "run",
-        "small.toml",
-        "--shard",
-        "1/2",
-        "--out",
-        "out",
-        "--quiet",
-        "--fights",
-        FIGHTS,
-    ]);
+    let o = run_shard(&sb, "small.toml", "1/2", "out", &[]);
     assert_eq!(o.code, 0, "{o:#?}");
     let o = merge_both(&sb, "merged");
     assert_eq!(o.code, 0, "{o:#?}");
@@ -252,22 +249,9 @@ fn fresh_discards_a_journal_with_bytes_that_are_not_text() {
     let at = fs::read_to_string(&journal).unwrap().lines().count() + 1;
     bytes.extend_from_slice(b"B \xff\xfe 0\n");
     fs::write(&journal, bytes).unwrap();
-    let args = [
-        "run",
-        "small.toml",
-        "--shard",
-        "1/2",
-        "--out",
-        "out",
-        "--quiet",
-        "--fights",
-        FIGHTS,
-    ];
-    let o = sb.run(&args);
+    let o = run_shard(&sb, "small.toml", "1/2", "out", &[]);
     assert_bad_input(&o, &[&format!("line {at}"), "not UTF-8", "--fresh"]);
-    let mut fresh = args.to_vec();
-    fresh.push("--fresh");
-    let o = sb.run(&fresh);
+    let o = run_shard(&sb, "small.toml", "1/2", "out", &["--fresh"]);
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(fs::read_to_string(&journal).is_ok(), "rewritten as text");
 }
@@ -284,17 +268,7 @@ fn shards_started_with_different_spellings_of_the_path_merge() {
     let o = merge_both(&sb, "merged");
     assert_eq!(o.code, 0, "{o:#?}");
     // And a shard resumed by another spelling is the same work.
-    let o = sb.run(&[
-        "run",
-        "small.toml",
-        "--shard",
-        "2/2",
-        "--out",
-        "out",
-        "--quiet",
-        "--fights",
-        FIGHTS,
-    ]);
+    let o = run_shard(&sb, "small.toml", "2/2", "out", &[]);
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(o.stderr.contains("holds the finished work"), "{o:#?}");
 }

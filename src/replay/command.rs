@@ -15,7 +15,9 @@
 //! outside. `merge` names the file as the shard's run was given it (the
 //! journal keeps that spelling), worked out in the folder `merge` runs in.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
+
+use crate::paths::lexical;
 
 use crate::results::{ScenarioInfo, Streams};
 
@@ -59,22 +61,6 @@ pub fn shown_path_from(path: &Path, cwd: Option<&Path>) -> String {
             .join("/"),
         _ => name(),
     }
-}
-
-/// `path` with `.` dropped and `..` taking away the name before it, on the
-/// text alone (a `..` above the root stays at the root).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// `text` as one shell word: as it is when it needs no quoting, else in

@@ -636,16 +636,7 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
         std::env::current_dir().unwrap_or_default().join(path)
     };
     // `..` and `.` lexically first, so the loop below only meets names.
-    let mut lexical = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                lexical.pop();
-            }
-            other => lexical.push(other),
-        }
-    }
+    let lexical = crate::paths::lexical(&absolute);
     let mut rest: Vec<OsString> = Vec::new();
     let mut base = lexical.as_path();
     loop {
