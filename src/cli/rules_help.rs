@@ -164,7 +164,7 @@ fn section(out: &mut String, title: &str, fields: &[Field]) {
             f.type_text(),
             f.default_text()
         );
-        let _ = writeln!(out, "  {:<24} {}", "", f.doc);
+        let _ = writeln!(out, "  {:<24} {}", "", f.help());
     }
     out.push('\n');
 }

@@ -52,6 +52,11 @@ pub struct Field {
     pub kind: Kind,
     pub default: Option<Lit>,
     pub doc: &'static str,
+    /// The section of the ruleset's source text that states the rule (or
+    /// the number) this field sets, as the conformance table names it;
+    /// empty when no one section does (a stat block's own numbers).
+    /// `skirmish rules` prints it after the help line.
+    pub section: &'static str,
 }
 
 impl Field {
@@ -66,7 +71,56 @@ impl Field {
             kind,
             default,
             doc,
+            section: "",
         }
+    }
+
+    /// The same field, naming the section of the text its rule is stated in
+    /// (`Field::int(...).section("Cover")`).
+    pub const fn section(self, section: &'static str) -> Field {
+        Field { section, ..self }
+    }
+
+    /// A real-number field in `min..=max` with a default.
+    pub const fn float(
+        name: &'static str,
+        min: f64,
+        max: f64,
+        default: f64,
+        doc: &'static str,
+    ) -> Field {
+        Field::new(
+            name,
+            Kind::Float { min, max },
+            Some(Lit::Float(default)),
+            doc,
+        )
+    }
+
+    /// One of a few names, with a default.
+    pub const fn choice(
+        name: &'static str,
+        choices: &'static [&'static str],
+        default: &'static str,
+        doc: &'static str,
+    ) -> Field {
+        Field::new(name, Kind::Choice(choices), Some(Lit::Str(default)), doc)
+    }
+
+    /// The help line as printed: the doc and, if there is one, the section
+    /// of the text.
+    pub fn help(&self) -> String {
+        if self.section.is_empty() {
+            self.doc.to_string()
+        } else {
+            format!("{} [text: \"{}\"]", self.doc, self.section)
+        }
+    }
+
+    /// Whether the field is a number a matrix axis, `balance` and
+    /// `sensitivity` can move.
+    pub fn numeric(&self) -> bool {
+        matches!(self.kind, Kind::Int { .. } | Kind::Float { .. })
     }
 
     /// An integer field in `min..=max` with a default (the common case in
