@@ -150,6 +150,12 @@ pub struct BalanceResults {
     pub scenario: ScenarioInfo,
     /// The dotted path searched.
     pub axis: String,
+    /// The side whose own copy of the stat block or weapon was searched
+    /// (`--side-copy`), if only one side's was.
+    pub side_copy: Option<String>,
+    /// The declared default the search started from, when the scenario file
+    /// leaves the field at it.
+    pub defaulted: Option<f64>,
     /// Whole numbers (bisection to adjacent integers) or reals.
     pub integer: bool,
     /// With reals: the bracket width the search stopped at.
@@ -200,6 +206,8 @@ pub struct SensitivityResults {
     /// The stats not stepped because the scenario leaves them at their
     /// defaults (`--all` steps them): label and value, in the same order.
     pub unranked: Vec<(String, String)>,
+    /// `--in FIELD`, when given.
+    pub in_field: Option<String>,
 }
 
 /// One stat of a unit type as one side fields it.
@@ -225,4 +233,9 @@ pub struct StatInfo {
     pub health: Option<usize>,
     /// The ruleset's reason why its step up may lower its side's win rate.
     pub contrary: Option<String>,
+    /// A rule option (`options.NAME`): it belongs to no side (`side` and
+    /// `subject` mean nothing) and is ranked in its own section.
+    pub rule: bool,
+    /// The stat is the field equivalent points were asked in (`--in`).
+    pub preferred: bool,
 }

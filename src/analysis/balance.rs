@@ -65,6 +65,26 @@ impl Crossing {
     }
 }
 
+impl Crossing {
+    /// True when every probe's win rate lies within the noise of every
+    /// other's: the 95% interval of the difference between the highest and
+    /// the lowest (Newcombe's, for independent samples: conservative under
+    /// common random numbers) includes zero. The value then does not
+    /// measurably move the win rate over the range searched, and a
+    /// "crossing" would be where the noise happened to cross the target.
+    pub fn within_noise(&self) -> bool {
+        let by_rate = |a: &&Probe, b: &&Probe| a.rate.estimate.total_cmp(&b.rate.estimate);
+        let (Some(lo), Some(hi)) = (
+            self.probes.iter().min_by(by_rate),
+            self.probes.iter().max_by(by_rate),
+        ) else {
+            return true;
+        };
+        let d = super::newcombe(&hi.rate, &lo.rate);
+        d.ci.lo <= 0.0
+    }
+}
+
 /// Why a search failed.
 #[derive(Debug, PartialEq)]
 pub enum SearchError<E> {

@@ -66,6 +66,13 @@ pub struct StatCells {
     /// Its place among the ruleset's health stats, if it is one: the
     /// preferred references of equivalent points.
     pub health: Option<usize>,
+    /// The field equivalent points were asked in (`--in FIELD`): when a
+    /// subject has such a stat, it is the only reference considered.
+    pub preferred: bool,
+    /// A rule option: it belongs to no subject (`subject` and `side` mean
+    /// nothing) and is expressed in the reference of a unit type of the
+    /// side it favours.
+    pub rule: bool,
 }
 
 /// One stat's effects on every side's win rate.
@@ -187,6 +194,7 @@ pub fn effects(
 /// (the per-step effect's 95% interval below zero), in stat order.
 pub fn against_own_side(stats: &[StatCells], effects: &[StatEffect]) -> Vec<usize> {
     (0..stats.len())
+        .filter(|&i| !stats[i].rule)
         .filter(|&i| {
             effects[i]
                 .per_step
@@ -201,11 +209,16 @@ pub fn against_own_side(stats: &[StatCells], effects: &[StatEffect]) -> Vec<usiz
 /// Stat indices, largest per-step effect on `side` first (`None`: the
 /// largest over the sides); ties, and stats with no effect, in stat order.
 pub fn ranking(effects: &[StatEffect], side: Option<usize>) -> Vec<usize> {
+    ranking_of(effects, side, (0..effects.len()).collect())
+}
+
+/// [`ranking`] of the stats `among` only.
+pub fn ranking_of(effects: &[StatEffect], side: Option<usize>, among: Vec<usize>) -> Vec<usize> {
     let size = |i: usize| match side {
         Some(s) => effects[i].size(s),
         None => effects[i].largest(),
     };
-    let mut order: Vec<usize> = (0..effects.len()).collect();
+    let mut order = among;
     order.sort_by(|&a, &b| size(b).total_cmp(&size(a)).then(a.cmp(&b)));
     order
 }
@@ -273,27 +286,36 @@ pub fn fieller(batches: &[(u64, f64, f64)]) -> Option<(f64, Interval)> {
 }
 
 /// Equivalent points within each subject, on its own side's win rate (see
-/// the module docs), in stat order.
+/// the module docs), in stat order; then each rule option's, in the
+/// reference of the first unit type of the side it favours.
 pub fn equivalences(
     cells: &[(&Summary, &[BatchStat])],
     stats: &[StatCells],
     effects: &[StatEffect],
 ) -> Vec<Equivalence> {
-    let significant = |i: usize| {
+    let significant_on = |i: usize, side: usize| {
         effects[i]
             .per_step
-            .get(stats[i].side)
+            .get(side)
             .copied()
             .flatten()
             .filter(|d| d.ci.excludes_zero())
     };
+    let significant = |i: usize| significant_on(i, stats[i].side);
     let mut out = Vec::new();
-    let mut subjects: Vec<usize> = stats.iter().map(|s| s.subject).collect();
+    let mut subjects: Vec<usize> = stats
+        .iter()
+        .filter(|s| !s.rule)
+        .map(|s| s.subject)
+        .collect();
     subjects.sort_unstable();
     subjects.dedup();
+    // (side, reference) of each subject that has one, in subject order.
+    let mut references: Vec<(usize, usize)> = Vec::new();
     for subject in subjects {
         let members: Vec<usize> = (0..stats.len())
-            .filter(|&i| stats[i].subject == subject && significant(i).is_some())
+            .filter(|&i| !stats[i].rule && stats[i].subject == subject)
+            .filter(|&i| significant(i).is_some())
             .collect();
         let size = |i: usize| significant(i).map_or(f64::INFINITY, |d| d.estimate.abs());
         let relative = |i: usize| {
@@ -308,49 +330,88 @@ pub fn equivalences(
             .copied()
             .filter(|&i| significant(i).is_some_and(|d| d.estimate > 0.0))
             .collect();
-        let precise = |i: &usize| relative(*i) <= REFERENCE_PRECISION;
-        let health = positive
-            .iter()
-            .copied()
-            .filter(precise)
-            .filter_map(|i| Some((stats[i].health?, i)))
-            .min()
-            .map(|(_, i)| i);
-        let finest = positive
-            .iter()
-            .copied()
-            .filter(|i| precise(i) && size(*i) >= REFERENCE_SHARE * largest)
-            .min_by(|&a, &b| size(a).total_cmp(&size(b)).then(a.cmp(&b)));
-        let most_precise = || {
-            positive
+        let asked = (0..stats.len())
+            .any(|i| !stats[i].rule && stats[i].subject == subject && stats[i].preferred);
+        let reference = if asked {
+            // `--in FIELD`: that stat or none.
+            positive.iter().copied().find(|&i| stats[i].preferred)
+        } else {
+            let precise = |i: &usize| relative(*i) <= REFERENCE_PRECISION;
+            let health = positive
                 .iter()
                 .copied()
-                .min_by(|&a, &b| relative(a).total_cmp(&relative(b)).then(a.cmp(&b)))
+                .filter(precise)
+                .filter_map(|i| Some((stats[i].health?, i)))
+                .min()
+                .map(|(_, i)| i);
+            let finest = positive
+                .iter()
+                .copied()
+                .filter(|i| precise(i) && size(*i) >= REFERENCE_SHARE * largest)
+                .min_by(|&a, &b| size(a).total_cmp(&size(b)).then(a.cmp(&b)));
+            let most_precise = || {
+                positive
+                    .iter()
+                    .copied()
+                    .min_by(|&a, &b| relative(a).total_cmp(&relative(b)).then(a.cmp(&b)))
+            };
+            health.or(finest).or_else(most_precise)
         };
-        let Some(reference) = health.or(finest).or_else(most_precise) else {
+        let Some(reference) = reference else {
             continue;
         };
         let side = stats[reference].side;
-        let denominator = per_step_batches(cells, &stats[reference], side);
+        references.push((side, reference));
         for &stat in members.iter().filter(|&&i| i != reference) {
-            let numerator = per_step_batches(cells, &stats[stat], side);
-            let paired: Vec<(u64, f64, f64)> = numerator
-                .iter()
-                .zip(&denominator)
-                .map(|(&(w, a), &(_, b))| (w, a, b))
-                .collect();
-            if let Some((ratio, ci)) = fieller(&paired) {
-                out.push(Equivalence {
-                    stat,
-                    reference,
-                    side,
-                    ratio,
-                    ci,
-                });
+            if let Some(e) = ratio(cells, stats, stat, reference, side) {
+                out.push(e);
             }
         }
     }
+    // Rule options: on the win rate of the side the step up favours most.
+    for stat in (0..stats.len()).filter(|&i| stats[i].rule) {
+        let sides = effects[stat].per_step.len();
+        let favoured = (0..sides)
+            .filter_map(|side| Some((side, significant_on(stat, side)?)))
+            .filter(|(_, d)| d.estimate > 0.0)
+            .max_by(|a, b| a.1.estimate.total_cmp(&b.1.estimate).then(b.0.cmp(&a.0)));
+        let Some((side, _)) = favoured else {
+            continue;
+        };
+        let Some(&(_, reference)) = references.iter().find(|(s, _)| *s == side) else {
+            continue;
+        };
+        if let Some(e) = ratio(cells, stats, stat, reference, side) {
+            out.push(e);
+        }
+    }
     out
+}
+
+/// `stat`'s per-step effect on `side` in steps of `reference`'s, with
+/// Fieller's interval; `None` when the reference is not significant.
+fn ratio(
+    cells: &[(&Summary, &[BatchStat])],
+    stats: &[StatCells],
+    stat: usize,
+    reference: usize,
+    side: usize,
+) -> Option<Equivalence> {
+    let denominator = per_step_batches(cells, &stats[reference], side);
+    let numerator = per_step_batches(cells, &stats[stat], side);
+    let paired: Vec<(u64, f64, f64)> = numerator
+        .iter()
+        .zip(&denominator)
+        .map(|(&(w, a), &(_, b))| (w, a, b))
+        .collect();
+    let (ratio, ci) = fieller(&paired)?;
+    Some(Equivalence {
+        stat,
+        reference,
+        side,
+        ratio,
+        ci,
+    })
 }
 
 #[cfg(test)]
@@ -402,6 +463,8 @@ mod tests {
                 subject: 0,
                 side: 0,
                 health: None,
+                preferred: false,
+                rule: false,
             },
             StatCells {
                 down: None,
@@ -409,6 +472,8 @@ mod tests {
                 subject: 0,
                 side: 0,
                 health: None,
+                preferred: false,
+                rule: false,
             },
             StatCells {
                 down: None,
@@ -416,6 +481,8 @@ mod tests {
                 subject: 0,
                 side: 0,
                 health: None,
+                preferred: false,
+                rule: false,
             },
         ];
         let e = effects(&cells, &stats, 2);
@@ -475,6 +542,8 @@ mod tests {
             subject: 0,
             side: 0,
             health: None,
+            preferred: false,
+            rule: false,
         };
         let stats = [stat(1), stat(2), stat(3), stat(4)];
         let e = effects(&cells, &stats, 2);
@@ -506,6 +575,8 @@ mod tests {
             subject: 0,
             side: 0,
             health,
+            preferred: false,
+            rule: false,
         };
         // A health stat measured well is the reference, though not the
         // smallest effect.
@@ -527,5 +598,80 @@ mod tests {
         let stats = [stat(3, Some(0))];
         let e = effects(&cells, &stats, 2);
         assert_eq!(equivalences(&cells, &stats, &e), Vec::new());
+    }
+
+    /// Side 0's wins per batch: `base` plus `shift` plus a little noise
+    /// that every cell shares (common random numbers).
+    fn shifted(shift: i64) -> (Summary, Vec<BatchStat>) {
+        let noise = [0i64, 3, -2, 1, -1, 2, -3, 0];
+        let wins: Vec<u64> = noise
+            .iter()
+            .enumerate()
+            .map(|(b, n)| (50 + shift + n + (b as i64 * shift) % 2) as u64)
+            .collect();
+        cell(&wins)
+    }
+
+    #[test]
+    fn a_rule_option_is_stated_in_the_reference_of_the_side_it_favours() {
+        // Cells: 0 base; 1 red hp up (+10 for red); 2 blue hp up (−8 for
+        // red); 3 the option up (−4 for red: it favours blue).
+        let cells_owned = [shifted(0), shifted(10), shifted(-8), shifted(-4)];
+        let cells: Vec<(&Summary, &[BatchStat])> = cells_owned
+            .iter()
+            .map(|(s, b)| (s, b.as_slice()))
+            .collect();
+        let stat = |up, subject, side, rule| StatCells {
+            down: None,
+            up: Some(up),
+            subject,
+            side,
+            health: Some(0),
+            preferred: false,
+            rule,
+        };
+        let stats = [
+            stat(1, 0, 0, false),
+            stat(2, 1, 1, false),
+            stat(3, usize::MAX, 0, true),
+        ];
+        let e = effects(&cells, &stats, 2);
+        let eq = equivalences(&cells, &stats, &e);
+        // Only the option has something to be expressed in: blue's hp, on
+        // blue's win rate, about 4 / 8.
+        assert_eq!(eq.len(), 1, "{eq:?}");
+        assert_eq!((eq[0].stat, eq[0].reference, eq[0].side), (2, 1, 1));
+        assert!(close(eq[0].ratio, 0.5, 0.05), "{eq:?}");
+        // A rule option is never a stat against its own side.
+        assert!(against_own_side(&stats, &e).is_empty());
+    }
+
+    #[test]
+    fn in_field_makes_that_stat_the_only_reference() {
+        // Cells: 0 base; 1 hp up (+10); 2 attack up (+5), one subject.
+        let cells_owned = [shifted(0), shifted(10), shifted(5)];
+        let cells: Vec<(&Summary, &[BatchStat])> = cells_owned
+            .iter()
+            .map(|(s, b)| (s, b.as_slice()))
+            .collect();
+        let stat = |up, health, preferred| StatCells {
+            down: None,
+            up: Some(up),
+            subject: 0,
+            side: 0,
+            health,
+            preferred,
+            rule: false,
+        };
+        // By default the health stat (hp) is the reference.
+        let stats = [stat(1, Some(0), false), stat(2, None, false)];
+        let e = effects(&cells, &stats, 2);
+        let eq = equivalences(&cells, &stats, &e);
+        assert_eq!((eq.len(), eq[0].reference), (1, 0), "{eq:?}");
+        // Asked in attack (`--in attack`): attack is, and hp is worth ~2.
+        let stats = [stat(1, Some(0), false), stat(2, None, true)];
+        let eq = equivalences(&cells, &stats, &e);
+        assert_eq!((eq.len(), eq[0].stat, eq[0].reference), (1, 0, 1), "{eq:?}");
+        assert!(close(eq[0].ratio, 2.0, 0.1), "{eq:?}");
     }
 }

@@ -41,6 +41,11 @@ pub(super) struct BalanceArgs {
     /// Side whose win rate is searched (default: the first side).
     #[arg(long)]
     side: Option<String>,
+    /// Change only this side's copy of the stat block (or weapon) the axis
+    /// names: required when several sides field it, since moving both at
+    /// once measures nothing.
+    #[arg(long, value_name = "SIDE")]
+    side_copy: Option<String>,
     /// Lower end of the search (default: the smallest value of a matrix axis
     /// on the same path).
     #[arg(long, allow_negative_numbers = true)]
@@ -84,7 +89,7 @@ fn bad(e: anyhow::Error) -> Failure {
 
 pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     let s = scenario::load(&args.file)?;
-    let axis = s.balance_axis(&args.axis)?;
+    let axis = s.balance_axis(&args.axis, args.side_copy.as_deref())?;
     let path = &axis.path;
     let (from, to) = match (args.from, args.to, axis.matrix_bounds) {
         (Some(f), Some(t), _) => (f, t),
@@ -179,9 +184,19 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
                     "at or above"
                 }
             };
+            // Ends within each other's noise: the value may change nothing.
+            let noise = crate::analysis::newcombe(&to.rate, &from.rate).ci;
+            let flat = if noise.lo <= 0.0 && noise.hi >= 0.0 {
+                format!(
+                    "; the two ends are within each other's noise, so `{path}` may not move \
+                     the win rate here at all"
+                )
+            } else {
+                String::new()
+            };
             return Err(bad(anyhow!(
                 "{}: unreachable target: `{side}` wins {} at `{path}` = {} and {} at {}, \
-                 both {} the target {}; widen --from/--to (the search assumes the win \
+                 both {} the target {}{flat}; widen --from/--to (the search assumes the win \
                  rate only rises or only falls with the value)",
                 s.source.path,
                 rate(&from),
@@ -199,6 +214,8 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     let results = BalanceResults {
         scenario: info,
         axis: path.clone(),
+        side_copy: axis.side_copy.clone(),
+        defaulted: axis.defaulted.then_some(axis.base).flatten(),
         integer: axis.integer,
         tolerance: match domain {
             Domain::Reals { tolerance } => Some(tolerance),

@@ -34,6 +34,7 @@ mod output;
 mod progress;
 mod replay;
 mod rules_help;
+mod rules_json;
 mod run;
 mod sensitivity;
 mod signals;
@@ -82,6 +83,18 @@ enum Command {
     Rules {
         /// Ruleset name, e.g. `trenches`.
         name: Option<String>,
+        /// Print the ruleset's fields, weapon fields, options (type, range,
+        /// default, help, text section), counters and conformance table as
+        /// one JSON document.
+        #[arg(long, requires = "name")]
+        json: bool,
+    },
+    /// Print a JSON Schema of a scenario file for one ruleset, for an
+    /// editor's TOML language server (a `#:schema` comment or the editor's
+    /// setting).
+    Schema {
+        /// Ruleset name, e.g. `trenches`.
+        name: String,
     },
 }
 
@@ -259,7 +272,8 @@ pub fn main() -> ExitCode {
         Command::Balance(args) => balance::balance(&args),
         Command::Sensitivity(args) => sensitivity::sensitivity(&args),
         Command::Replay(args) => replay::replay(&args),
-        Command::Rules { name } => rules(name.as_deref()),
+        Command::Rules { name, json } => rules(name.as_deref(), json),
+        Command::Schema { name } => schema(&name),
     };
     match result {
         Ok(code) => code,
@@ -391,7 +405,25 @@ fn validate(files: &[PathBuf]) -> Result<ExitCode, Failure> {
     }
 }
 
-fn rules(name: Option<&str>) -> Result<ExitCode, Failure> {
+fn unknown_ruleset(name: &str) -> Failure {
+    Failure::BadInput(anyhow::anyhow!(
+        "unknown ruleset `{name}` (valid: {})",
+        crate::rules::NAMES.join(", ")
+    ))
+}
+
+fn schema(name: &str) -> Result<ExitCode, Failure> {
+    let text = rules_json::schema(name).ok_or_else(|| unknown_ruleset(name))?;
+    say_part!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rules(name: Option<&str>, json: bool) -> Result<ExitCode, Failure> {
+    if let (Some(n), true) = (name, json) {
+        let text = rules_json::rules(n).ok_or_else(|| unknown_ruleset(n))?;
+        say_part!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
     match name {
         None => say_part!("{}", rules_help::list()),
         Some(n) => match rules_help::describe(n) {

@@ -80,8 +80,9 @@ fn unmodelled<R: Ruleset>(out: &mut String) {
 fn steps<R: Ruleset>(out: &mut String) {
     let _ = writeln!(
         out,
-        "Steps of `skirmish sensitivity` (other numeric fields of [units.NAME] and \
-         [weapons.NAME]: integers ±1, dice one die size):"
+        "Steps of `skirmish sensitivity` (other numeric fields of [units.NAME], \
+         [weapons.NAME] and [options]: integers ±1, numbers with decimals ±0.1, dice one die \
+         size):"
     );
     if R::STEPS.is_empty() {
         let _ = writeln!(out, "  none other");
@@ -89,6 +90,7 @@ fn steps<R: Ruleset>(out: &mut String) {
     let table = |t: FieldTable| match t {
         FieldTable::Unit => "units",
         FieldTable::Weapon => "weapons",
+        FieldTable::Options => "options",
     };
     for s in R::STEPS {
         let _ = writeln!(

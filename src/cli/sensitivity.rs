@@ -52,8 +52,17 @@ pub(super) struct SensitivityArgs {
     /// Also step and rank the stats the scenario leaves at their defaults
     /// (by default only the fields it writes are ranked; the others are
     /// listed as not ranked).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "written_only")]
     all: bool,
+    /// Rank only what the scenario writes: the stats it sets (as by
+    /// default) and only the rule options it sets (by default every
+    /// numeric rule option is ranked).
+    #[arg(long)]
+    written_only: bool,
+    /// State equivalent points in this stat-block field (e.g. `--in hp`),
+    /// stepped for every unit type, instead of the ruleset's health stat.
+    #[arg(long = "in", value_name = "FIELD")]
+    in_field: Option<String>,
 }
 
 /// `--where AXIS=VALUE`.
@@ -79,7 +88,12 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
         (None, true) => CellChoice::Baseline,
     };
     let base = s.pick_cell(&choice)?;
-    let sens = s.sensitivity(base, args.all)?;
+    let which = scenario::Selection {
+        all: args.all,
+        written_only: args.written_only,
+        in_field: args.in_field.clone(),
+    };
+    let sens = s.sensitivity(base, &which)?;
     if sens.cells.len() < 2 {
         let unwritten = if sens.unranked.is_empty() {
             String::new()
@@ -104,7 +118,7 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     if !args.check {
         super::output::preflight(Kind::Sensitivity, &dir, &[args.file.as_path()])?;
     }
-    let stats = stat_infos(&sens, &s)?;
+    let stats = stat_infos(&sens, &s, args.in_field.as_deref())?;
     let cells = sens.cells.len();
     let plan = plan_cells(&sens.scenario, sens.cells)?;
 
@@ -142,6 +156,7 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
             .iter()
             .map(|stat| (stat.label(), stat.value.clone()))
             .collect(),
+        in_field: args.in_field.clone(),
     };
     let table = report::terminal(&results, SHOWN)
         .context("rendering the table")
@@ -167,6 +182,7 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
 fn stat_infos(
     sens: &scenario::Sensitivity,
     s: &scenario::Scenario,
+    in_field: Option<&str>,
 ) -> Result<Vec<StatInfo>, Failure> {
     let sides: Vec<String> = match sens.scenario.root.get("sides").map(|n| &n.value) {
         Some(scenario::Value::Table(t)) => t.keys().map(str::to_owned).collect(),
@@ -176,6 +192,21 @@ fn stat_infos(
     sens.stats
         .iter()
         .map(|stat| {
+            if stat.rule {
+                return Ok(StatInfo {
+                    label: stat.label(),
+                    path: stat.path(),
+                    side: 0,
+                    subject: usize::MAX,
+                    value: stat.value.clone(),
+                    down: stat.steps[0].clone(),
+                    up: stat.steps[1].clone(),
+                    health: None,
+                    contrary: None,
+                    rule: true,
+                    preferred: false,
+                });
+            }
             let side = sides.iter().position(|x| *x == stat.side).ok_or_else(|| {
                 Failure::Other(anyhow!(
                     "{}: side `{}` of stat `{}` is not a side",
@@ -202,6 +233,8 @@ fn stat_infos(
                 up: stat.steps[1].clone(),
                 health: stat.health,
                 contrary: stat.contrary.map(str::to_owned),
+                rule: false,
+                preferred: stat.weapon.is_none() && in_field == Some(stat.field.as_str()),
             })
         })
         .collect()

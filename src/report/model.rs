@@ -204,9 +204,13 @@ pub(crate) struct SensitivityModel<'a> {
     pub(crate) base: Summary,
     /// One per stat, in stat order.
     pub(crate) effects: Vec<StatEffect>,
-    /// Stat indices, largest effect on any side first.
+    /// Stat indices (stat-block and weapon fields), largest effect on any
+    /// side first.
     pub(crate) order: Vec<usize>,
-    /// Per side, each stat's 1-based rank by its effect on that side.
+    /// Rule option indices, largest effect on any side first.
+    pub(crate) rule_order: Vec<usize>,
+    /// Per side, each stat's 1-based rank by its effect on that side, among
+    /// the stats of its kind (stats, or rule options).
     pub(crate) side_ranks: Vec<Vec<usize>>,
     pub(crate) equivalences: Vec<Equivalence>,
     /// The stats whose step up lowers their own side's win rate
@@ -239,6 +243,8 @@ impl<'a> SensitivityModel<'a> {
                 subject: s.subject,
                 side: s.side,
                 health: s.health,
+                preferred: s.preferred,
+                rule: s.rule,
             });
         }
         let sides = info.sides.len();
@@ -254,15 +260,21 @@ impl<'a> SensitivityModel<'a> {
             .map(|(s, c)| (s, c.batches.as_slice()))
             .collect();
         let effects = sensitivity::effects(&pairs, &stats, sides);
-        let order = sensitivity::ranking(&effects, None);
+        let kind = |rule: bool| -> Vec<usize> {
+            (0..stats.len()).filter(|&i| stats[i].rule == rule).collect()
+        };
+        let order = sensitivity::ranking_of(&effects, None, kind(false));
+        let rule_order = sensitivity::ranking_of(&effects, None, kind(true));
         let side_ranks = (0..sides)
             .map(|side| {
                 let mut rank = vec![0; effects.len()];
-                for (r, &i) in sensitivity::ranking(&effects, Some(side))
-                    .iter()
-                    .enumerate()
-                {
-                    rank[i] = r + 1;
+                for rule in [false, true] {
+                    for (r, &i) in sensitivity::ranking_of(&effects, Some(side), kind(rule))
+                        .iter()
+                        .enumerate()
+                    {
+                        rank[i] = r + 1;
+                    }
                 }
                 rank
             })
@@ -280,6 +292,7 @@ impl<'a> SensitivityModel<'a> {
             base: summaries[0].clone(),
             effects,
             order,
+            rule_order,
             side_ranks,
             equivalences,
             against_own_side,

@@ -42,17 +42,11 @@ pub fn render(results: &SensitivityResults) -> Result<Vec<ReportFile>, ReportErr
     ])
 }
 
-/// Renders the sensitivity report and writes it to `out_dir` atomically.
-pub fn write(results: &SensitivityResults, out_dir: &Path) -> Result<(), ReportError> {
-    write_files(Kind::Sensitivity, &render(results)?, out_dir)
-}
-
-/// What the command prints: the `limit` stats with the largest effects as
-/// an aligned table, how many more there are, and the equivalent points.
-pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, ReportError> {
-    let m = SensitivityModel::new(results)?;
-    let mut table = vec![sensitivity_md::header(&m)];
-    table.extend(sensitivity_md::rows(&m, limit));
+/// `header` and `rows` as an aligned table (the label column left, the
+/// others right), one line each.
+fn aligned(header: Vec<String>, rows: Vec<Vec<String>>) -> String {
+    let mut table = vec![header];
+    table.extend(rows);
     let columns = table[0].len();
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
@@ -80,12 +74,38 @@ pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, Re
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    let more = results.stats.len().saturating_sub(limit);
+    out
+}
+
+/// Renders the sensitivity report and writes it to `out_dir` atomically.
+pub fn write(results: &SensitivityResults, out_dir: &Path) -> Result<(), ReportError> {
+    write_files(Kind::Sensitivity, &render(results)?, out_dir)
+}
+
+/// What the command prints: the `limit` stats with the largest effects as
+/// an aligned table, how many more there are, and the equivalent points.
+pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, ReportError> {
+    let m = SensitivityModel::new(results)?;
+    let mut out = aligned(sensitivity_md::header(&m), sensitivity_md::rows(&m, limit));
+    let more = m.order.len().saturating_sub(limit);
     if more > 0 {
         out.push_str(&format!(
             "… and {more} more stat{} in {SENSITIVITY_CSV}\n",
             if more == 1 { "" } else { "s" }
         ));
+    }
+    if !m.rule_order.is_empty() {
+        let mut header = sensitivity_md::header(&m);
+        header[1] = "rule option".to_owned();
+        out.push('\n');
+        out.push_str(&aligned(header, sensitivity_md::rule_rows(&m, limit)));
+        let more = m.rule_order.len().saturating_sub(limit);
+        if more > 0 {
+            out.push_str(&format!(
+                "… and {more} more rule option{} in {SENSITIVITY_CSV}\n",
+                if more == 1 { "" } else { "s" }
+            ));
+        }
     }
     let against = sensitivity_md::against_own_side(&m);
     for line in against.iter().take(limit) {
@@ -101,7 +121,8 @@ pub fn terminal(results: &SensitivityResults, limit: usize) -> Result<String, Re
     let unranked = results.unranked.len();
     if unranked > 0 {
         out.push_str(&format!(
-            "Not ranked: {} (`--all` ranks them; listed in {SUMMARY_MD})\n",
+            "Not ranked: {} (`--all` ranks the stats; without `--written-only` every rule \
+             option is ranked; listed in {SUMMARY_MD})\n",
             sensitivity_md::left_at_defaults(unranked)
         ));
     }
@@ -181,6 +202,8 @@ mod tests {
                 up: Ok((cells.len() - 1, "6".to_owned())),
                 health: None,
                 contrary: None,
+                rule: false,
+                preferred: false,
             });
         }
         let scenario = ScenarioInfo {
@@ -214,6 +237,7 @@ mod tests {
             base_label: "base scenario".to_owned(),
             stats: infos,
             unranked: Vec::new(),
+            in_field: None,
         }
     }
 
@@ -253,9 +277,10 @@ mod tests {
         let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
         // Stat 11 has the largest effect; it has no step down (11 % 3 == 2).
         assert_eq!(
-            &first[..7],
+            &first[..8],
             [
                 "1",
+                "stat",
                 "unit3 stat 11",
                 "side1",
                 "units.unit3.stat11",

@@ -42,6 +42,8 @@ pub enum FieldTable {
     Unit,
     /// A weapon, `[weapons.NAME]`.
     Weapon,
+    /// The rule options, `[options]`.
+    Options,
 }
 
 /// How a numeric field steps.
@@ -99,6 +101,14 @@ impl StatStep {
     pub const fn weapon(field: &'static str, step: Step) -> StatStep {
         StatStep {
             table: FieldTable::Weapon,
+            field,
+            step,
+        }
+    }
+
+    pub const fn option(field: &'static str, step: Step) -> StatStep {
+        StatStep {
+            table: FieldTable::Options,
             field,
             step,
         }

@@ -6,11 +6,22 @@
 //! ignored, except that a matrix axis on the same path with numeric values
 //! gives default bounds (its smallest and largest value). Other axes keep
 //! the base scenario's values.
+//!
+//! A path may name a field the file leaves at its default (a rule option,
+//! a stat-block or weapon field the ruleset declares): the search starts
+//! from the declared default. A stat block (or a weapon) that more than one
+//! side fields is refused unless one side's copy is named (`--side-copy`):
+//! moving both sides at once measures nothing. That side then fights with
+//! a copy of its own, made as `sensitivity` makes its copies
+//! ([`super::sensitivity::own_copy`]).
 
 use super::doc::{Node, Span, Table, Value};
 use super::error::{list_choices, suggest, Place, ScenarioError};
 use super::matrix::Axis;
+use super::sensitivity::{carried, own_copy, sides_fielding, subjects, table_at};
 use super::{Scenario, TOP_FIELDS};
+use crate::engine::ENGINE_OPTIONS;
+use crate::rules::{Field, Kind, Lit, Ruleset};
 
 /// A numeric scenario value to search along.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,14 +34,30 @@ pub struct BalanceAxis {
     pub base: Option<f64>,
     /// Smallest and largest value of a matrix axis on the same path.
     pub matrix_bounds: Option<(f64, f64)>,
+    /// The file leaves the field at its declared default, which `base` is.
+    pub defaulted: bool,
+    /// The side whose own copy of the stat block (or weapon) is searched
+    /// (`--side-copy`).
+    pub side_copy: Option<String>,
     /// Where the value is written (errors in a probe's value point here).
     span: Span,
+    /// Where a probe's value goes: `path`, or the path into the side's copy.
+    put: String,
+    /// The base tree with the side's copy, when there is one.
+    root: Option<Table>,
 }
 
 impl Scenario {
     /// The numeric value at `path`: its base value decides integer or real;
-    /// a path written only as a matrix axis is judged by the axis's values.
-    pub fn balance_axis(&self, path: &str) -> Result<BalanceAxis, ScenarioError> {
+    /// a path written only as a matrix axis is judged by the axis's values,
+    /// and one not written at all by its declared default. `side_copy`:
+    /// search only that side's copy of the stat block or weapon (required
+    /// when several sides field it).
+    pub fn balance_axis(
+        &self,
+        path: &str,
+        side_copy: Option<&str>,
+    ) -> Result<BalanceAxis, ScenarioError> {
         let err = |message: String| ScenarioError::Invalid {
             at: Place::file(&self.source.path).key(path),
             message,
@@ -47,14 +74,30 @@ impl Scenario {
             )));
         }
         let matrix = self.axes.iter().find(|a| a.path == path);
+        let declared = self.declared_field(path);
         let base = match lookup(&self.root, path) {
             Ok(node) => Some(node),
-            Err(message) if matrix.is_none() => {
-                return Err(err(format!(
-                    "balance axis `{path}` does not exist: {message}"
-                )))
-            }
-            Err(_) => None,
+            Err(_) if matrix.is_some() => None,
+            Err(message) => match declared {
+                Some(field) => {
+                    let (integer, value) = default_number(field).ok_or_else(|| {
+                        err(format!(
+                            "non-numeric balance axis `{path}`: it is {} (default {}); \
+                             balance searches numbers (a count, hit points, a bonus, a \
+                             distance, a rule number)",
+                            field.type_text(),
+                            field.default_text()
+                        ))
+                    })?;
+                    let span = 0..0;
+                    return self.finish_axis(path, side_copy, integer, Some(value), span, true);
+                }
+                None => {
+                    return Err(err(format!(
+                        "balance axis `{path}` does not exist: {message}"
+                    )))
+                }
+            },
         };
         let (integer, base_value, span) = match (base, matrix) {
             (Some(node), _) => {
@@ -85,6 +128,25 @@ impl Scenario {
             }
             (None, None) => unreachable!("handled above"),
         };
+        self.finish_axis(path, side_copy, integer, base_value, span, false)
+    }
+
+    /// The rest of [`Scenario::balance_axis`]: matrix bounds, and the side's
+    /// copy (or the refusal of a stat block several sides field).
+    fn finish_axis(
+        &self,
+        path: &str,
+        side_copy: Option<&str>,
+        integer: bool,
+        base: Option<f64>,
+        span: Span,
+        defaulted: bool,
+    ) -> Result<BalanceAxis, ScenarioError> {
+        let err = |key: &str, message: String| ScenarioError::Invalid {
+            at: Place::file(&self.source.path).key(key),
+            message,
+        };
+        let matrix = self.axes.iter().find(|a| a.path == path);
         let matrix_bounds = matrix.and_then(|axis| {
             let values: Option<Vec<f64>> = axis
                 .values
@@ -96,13 +158,144 @@ impl Scenario {
             let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             Some((lo, hi))
         });
-        Ok(BalanceAxis {
+        let segments: Vec<&str> = path.split('.').collect();
+        // Whose stat block or weapon the path names, and which sides field it.
+        let owner: Option<(&str, Option<&str>, Vec<String>)> = match segments.as_slice() {
+            ["units", unit, _] => Some((unit, None, sides_fielding(&self.root, unit))),
+            ["weapons", weapon, _] => Some(("", Some(weapon), self.sides_carrying(weapon))),
+            _ => None,
+        };
+        let mut axis = BalanceAxis {
             path: path.to_string(),
             integer,
-            base: base_value,
+            base,
             matrix_bounds,
+            defaulted,
+            side_copy: None,
             span,
-        })
+            put: path.to_string(),
+            root: None,
+        };
+        match (owner, side_copy) {
+            (Some((what, weapon, sides)), None) if sides.len() > 1 => {
+                let table = match weapon {
+                    None => format!("units.{what}"),
+                    Some(w) => format!("weapons.{w}"),
+                };
+                Err(err(
+                    path,
+                    format!(
+                        "`{table}` is fielded by sides {}: a search of `{path}` would change \
+                         all of them at once and measure nothing; give --side-copy SIDE to \
+                         change only that side's copy (sides: {})",
+                        sides.join(" and "),
+                        list_choices(sides.iter().map(String::as_str))
+                    ),
+                ))
+            }
+            (_, None) => Ok(axis),
+            (None, Some(_)) => Err(err(
+                "--side-copy",
+                format!(
+                    "--side-copy is for a stat block's or a weapon's field (`units.NAME.FIELD`, \
+                     `weapons.NAME.FIELD`), which several sides may field; `{path}` is not one"
+                ),
+            )),
+            (Some((what, weapon, sides)), Some(side)) => {
+                if !sides.iter().any(|s| s == side) {
+                    let table = match weapon {
+                        None => format!("units.{what}"),
+                        Some(w) => format!("weapons.{w}"),
+                    };
+                    return Err(err(
+                        "--side-copy",
+                        format!(
+                            "side `{side}` does not field `{table}` (sides that do: {})",
+                            list_choices(sides.iter().map(String::as_str))
+                        ),
+                    ));
+                }
+                let field = segments[2];
+                let shared = |unit: &str| sides_fielding(&self.root, unit).len() > 1;
+                let (tree, table) = match weapon {
+                    None => own_copy(&self.root, side, what, None, shared(what)),
+                    Some(w) => {
+                        // Every stat block of this side that carries the
+                        // weapon gets it from one copy.
+                        let units: Vec<String> = self.side_units_carrying(side, w);
+                        let mut tree = self.root.clone();
+                        let mut table = None;
+                        for unit in &units {
+                            let Some((t, at)) = own_copy(&tree, side, unit, Some(w), shared(unit))
+                            else {
+                                continue;
+                            };
+                            tree = t;
+                            table = Some(at);
+                        }
+                        table.map(|t| (tree, t))
+                    }
+                }
+                .ok_or_else(|| err(path, format!("`{path}` names no stat block or weapon")))?;
+                axis.put = format!("{table}.{field}");
+                axis.root = Some(tree);
+                axis.side_copy = Some(side.to_owned());
+                Ok(axis)
+            }
+        }
+    }
+
+    /// The declared field a path names, whether or not the file writes it:
+    /// `options.NAME` (rule or engine option), `units.UNIT.FIELD` and
+    /// `weapons.WEAPON.FIELD` of a stat block or weapon the file has.
+    fn declared_field(&self, path: &str) -> Option<&'static Field> {
+        let (options, unit_fields, weapon_fields) = crate::with_ruleset!(
+            self.rules.as_str(),
+            R => (R::OPTIONS, R::UNIT_FIELDS, R::WEAPON_FIELDS),
+            _ => return None);
+        let segments: Vec<&str> = path.split('.').collect();
+        let find = |fields: &'static [Field], name: &str| fields.iter().find(|f| f.name == name);
+        match segments.as_slice() {
+            ["options", name] => find(options, name).or_else(|| find(ENGINE_OPTIONS, name)),
+            ["units", unit, name] => {
+                table_at(&self.root, &["units", unit])?;
+                find(unit_fields, name)
+            }
+            ["weapons", weapon, name] => {
+                table_at(&self.root, &["weapons", weapon])?;
+                find(weapon_fields, name)
+            }
+            _ => None,
+        }
+    }
+
+    /// The sides with a stat block that carries weapon `weapon`.
+    fn sides_carrying(&self, weapon: &str) -> Vec<String> {
+        let mut sides: Vec<String> = subjects(&self.root)
+            .into_iter()
+            .filter(|(_, unit)| {
+                table_at(&self.root, &["units", unit])
+                    .is_some_and(|t| carried(t).iter().any(|w| w == weapon))
+            })
+            .map(|(side, _)| side)
+            .collect();
+        sides.dedup();
+        sides
+    }
+
+    /// The stat blocks side `side` fields that carry weapon `weapon`.
+    fn side_units_carrying(&self, side: &str, weapon: &str) -> Vec<String> {
+        let mut units: Vec<String> = subjects(&self.root)
+            .into_iter()
+            .filter(|(s, unit)| {
+                s == side
+                    && table_at(&self.root, &["units", unit])
+                        .is_some_and(|t| carried(t).iter().any(|w| w == weapon))
+            })
+            .map(|(_, unit)| unit)
+            .collect();
+        units.dedup();
+        units
     }
 
     /// The one-cell scenario of a probe: the base scenario (no matrix) with
@@ -115,8 +308,11 @@ impl Scenario {
             Value::Float(value)
         };
         let mut probe = self.clone();
+        if let Some(root) = &axis.root {
+            probe.root = root.clone();
+        }
         probe.axes = vec![Axis {
-            path: axis.path.clone(),
+            path: axis.put.clone(),
             span: axis.span.clone(),
             values: vec![Node {
                 value,
@@ -126,6 +322,16 @@ impl Scenario {
         probe.baseline = 0;
         probe.precision = None;
         probe
+    }
+}
+
+/// `(is an integer, as f64)` for a numeric field's declared default.
+fn default_number(field: &Field) -> Option<(bool, f64)> {
+    match (field.kind, field.default?) {
+        (Kind::Int { .. }, Lit::Int(i)) => Some((true, i as f64)),
+        (Kind::Float { .. }, Lit::Float(f)) => Some((false, f)),
+        (Kind::Float { .. }, Lit::Int(i)) => Some((false, i as f64)),
+        _ => None,
     }
 }
 
@@ -211,10 +417,16 @@ mod tests {
         .unwrap()
     }
 
+    impl Scenario {
+        fn balance_axis_of(&self, path: &str) -> Result<BalanceAxis, ScenarioError> {
+            self.balance_axis(path, None)
+        }
+    }
+
     #[test]
     fn finds_integer_and_matrix_axes() {
         let s = scenario("[matrix]\n\"sides.a.b.count\" = [1, 5, 3]\n");
-        let a = s.balance_axis("sides.a.b.count").unwrap();
+        let a = s.balance_axis_of("sides.a.b.count").unwrap();
         assert!(a.integer);
         assert_eq!(a.base, Some(2.0));
         assert_eq!(a.matrix_bounds, Some((1.0, 5.0)));
@@ -224,25 +436,89 @@ mod tests {
         assert_eq!(cells[0].axis_values, ["4"]);
         // Written only in the matrix: judged by the axis values.
         let s = scenario("[matrix]\n\"units.b.armor\" = [0, 1.5]\n");
-        let a = s.balance_axis("units.b.armor").unwrap();
+        let a = s.balance_axis("units.b.armor", Some("a")).unwrap();
         assert!(!a.integer);
         assert_eq!((a.base, a.matrix_bounds), (None, Some((0.0, 1.5))));
     }
 
     #[test]
+    fn a_field_left_at_its_default_starts_from_the_declared_default() {
+        let s = scenario("");
+        // A rule option the file does not write (no `[options]` at all).
+        let a = s.balance_axis_of("options.full_cover_damage").unwrap();
+        assert!(a.defaulted && !a.integer);
+        assert_eq!(a.base, Some(0.5));
+        let probe = s.with_balance_value(&a, 0.25);
+        assert_eq!(probe.cells().unwrap()[0].axis_values, ["0.25"]);
+        // A declared stat-block field the file leaves out.
+        let a = s.balance_axis("units.b.armor_firearm", Some("d")).unwrap();
+        assert!(a.defaulted && a.integer);
+        assert_eq!(a.base, Some(0.0));
+        // Not declared: the message lists what there is.
+        let e = s.balance_axis_of("options.crit_chance").unwrap_err().to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        // A choice is not a number.
+        let e = s.balance_axis_of("options.crit").unwrap_err().to_string();
+        assert!(e.contains("non-numeric balance axis"), "{e}");
+    }
+
+    #[test]
+    fn a_stat_block_two_sides_field_needs_a_side_copy() {
+        let s = scenario("");
+        let e = s.balance_axis_of("units.b.hp").unwrap_err().to_string();
+        assert!(
+            e.contains("fielded by sides a and d") && e.contains("--side-copy"),
+            "{e}"
+        );
+        let e = s.balance_axis_of("weapons.knife.attack").unwrap_err().to_string();
+        assert!(e.contains("fielded by sides a and d"), "{e}");
+        let e = s.balance_axis("units.b.hp", Some("x")).unwrap_err().to_string();
+        assert!(e.contains("side `x` does not field `units.b`"), "{e}");
+        let e = s
+            .balance_axis("sides.a.b.count", Some("a"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--side-copy is for"), "{e}");
+        // Side a's copy changes; side d's b keeps the file's value.
+        let a = s.balance_axis("units.b.hp", Some("a")).unwrap();
+        assert_eq!(a.base, Some(10.0));
+        let probe = s.with_balance_value(&a, 20.0);
+        let cell = probe.cells().unwrap().remove(0);
+        let units = match &cell.root.get("units").unwrap().value {
+            Value::Table(t) => t.clone(),
+            _ => unreachable!(),
+        };
+        let hp = |unit: &str| match &units.get(unit).unwrap().value {
+            Value::Table(t) => t.get("hp").unwrap().value.render(),
+            _ => unreachable!(),
+        };
+        assert_eq!(hp("b"), "10");
+        assert_eq!(hp("b (a)"), "20");
+        // A weapon: side d's stat blocks get a copy of the knife.
+        let a = s.balance_axis("weapons.knife.attack", Some("d")).unwrap();
+        let probe = s.with_balance_value(&a, 7.0);
+        let cell = probe.cells().unwrap().remove(0);
+        let weapons = match &cell.root.get("weapons").unwrap().value {
+            Value::Table(t) => t.keys().map(str::to_owned).collect::<Vec<_>>(),
+            _ => unreachable!(),
+        };
+        assert_eq!(weapons, ["knife", "knife (b (d))"]);
+    }
+
+    #[test]
     fn rejects_missing_and_non_numeric_paths() {
         let s = scenario("");
-        let e = s.balance_axis("sides.a.b.cover").unwrap_err().to_string();
+        let e = s.balance_axis_of("sides.a.b.cover").unwrap_err().to_string();
         assert!(e.contains("non-numeric balance axis"), "{e}");
         assert!(e.contains("`half`"), "{e}");
-        let e = s.balance_axis("sides.a.bb.count").unwrap_err().to_string();
+        let e = s.balance_axis_of("sides.a.bb.count").unwrap_err().to_string();
         assert!(
             e.contains("does not exist") && e.contains("did you mean `b`"),
             "{e}"
         );
-        let e = s.balance_axis("units.b.hp.x").unwrap_err().to_string();
+        let e = s.balance_axis_of("units.b.hp.x").unwrap_err().to_string();
         assert!(e.contains("not a table"), "{e}");
-        let e = s.balance_axis("seed").unwrap_err().to_string();
+        let e = s.balance_axis_of("seed").unwrap_err().to_string();
         assert!(e.contains("setting of the run"), "{e}");
     }
 }

@@ -20,9 +20,9 @@ mod unused;
 pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
-pub use matrix::{Axis, Cell, MAX_CELLS};
+pub use matrix::{Axis, Cell, BASELINE, MAX_CELLS};
 use schema::{Ctx, Field, Fields, Kind, Lit};
-pub use sensitivity::{CellChoice, Sensitivity, Stat};
+pub use sensitivity::{CellChoice, Selection, Sensitivity, Stat};
 
 /// Most fights a run may fight, all cells together (per cell too, then).
 ///

@@ -14,6 +14,14 @@
 //! is one of the health stats equivalent points are stated in, and why its
 //! step up may lower its side's win rate.
 //!
+//! **Rule options.** Every numeric rule option (`[options]`) of the
+//! ruleset is stepped too, written or not (only the written ones with
+//! `written_only`): "which rule number matters most in this scenario". An
+//! option belongs to no side; its step sets `options.NAME` in the unchanged
+//! cell's tree. With `in_field` (`--in FIELD`), that stat-block field is
+//! stepped for every unit type, so that equivalent points can be stated in
+//! it.
+//!
 //! **Subjects.** Stats belong to a unit type *as one side fields it*: in a
 //! duel of two `fighter`s on sides `red` and `blue`, red's fighter and
 //! blue's fighter have stats of their own, since +1 HP for both would
@@ -58,6 +66,9 @@ pub struct Stat {
     /// The weapon, for a weapon's field.
     pub weapon: Option<String>,
     pub field: String,
+    /// A rule option (`[options]`), which belongs to no side: `side` and
+    /// `unit` are empty.
+    pub rule: bool,
     /// The unit type also fights on another side: labels name the side.
     pub shared: bool,
     /// The value in the unchanged cell, as written in a scenario.
@@ -79,6 +90,9 @@ impl Stat {
     /// `raider hp`, `raider rifle attack`; `fighter (red) hp` when the unit
     /// type fights on several sides.
     pub fn label(&self) -> String {
+        if self.rule {
+            return self.path();
+        }
         let mut label = self.unit.clone();
         if self.shared {
             label.push_str(&format!(" ({})", self.side));
@@ -95,6 +109,9 @@ impl Stat {
     /// The dotted path of the field in the scenario: `units.raider.hp`,
     /// `weapons.rifle.attack`.
     pub fn path(&self) -> String {
+        if self.rule {
+            return format!("options.{}", self.field);
+        }
         match &self.weapon {
             Some(w) => format!("weapons.{w}.{}", self.field),
             None => format!("units.{}.{}", self.unit, self.field),
@@ -118,6 +135,20 @@ pub struct Sensitivity {
     /// The stats not stepped because the unchanged cell leaves them at
     /// their defaults (none with `all_fields`), in the same order.
     pub unranked: Vec<Stat>,
+}
+
+/// Which fields `skirmish sensitivity` steps (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// `--all`: the stat-block and weapon fields the unchanged cell leaves
+    /// at their defaults too.
+    pub all: bool,
+    /// `--written-only`: only the rule options the unchanged cell writes
+    /// (by default every numeric rule option is stepped).
+    pub written_only: bool,
+    /// `--in FIELD`: the stat-block field equivalent points are stated in,
+    /// stepped for every unit type whether written or not.
+    pub in_field: Option<String>,
 }
 
 impl Scenario {
@@ -206,11 +237,36 @@ impl Scenario {
     /// The stats of `base` (a cell of this scenario) and one cell per step
     /// of each: see the module docs. `all_fields`: step the fields `base`
     /// leaves at their defaults too.
-    pub fn sensitivity(&self, base: Cell, all_fields: bool) -> Result<Sensitivity, ScenarioError> {
-        let (unit_fields, weapon_fields, steps, health_stats, contrary) = crate::with_ruleset!(
+    pub fn sensitivity(&self, base: Cell, which: &Selection) -> Result<Sensitivity, ScenarioError> {
+        let (unit_fields, weapon_fields, options, steps, health_stats, contrary) = crate::with_ruleset!(
             self.rules.as_str(),
-            R => (R::UNIT_FIELDS, R::WEAPON_FIELDS, R::STEPS, R::HEALTH_STATS, R::CONTRARY_STATS),
+            R => (R::UNIT_FIELDS, R::WEAPON_FIELDS, R::OPTIONS, R::STEPS, R::HEALTH_STATS, R::CONTRARY_STATS),
             _ => unreachable!("the scenario layer accepts only known rulesets"));
+        if let Some(field) = &which.in_field {
+            let numeric = unit_fields
+                .iter()
+                .find(|f| f.name == field)
+                .and_then(|f| step_of(steps, FieldTable::Unit, f))
+                .is_some_and(|step| !matches!(step, crate::rules::Step::Not(_)));
+            if !numeric {
+                let choices = unit_fields
+                    .iter()
+                    .filter(|f| {
+                        step_of(steps, FieldTable::Unit, f)
+                            .is_some_and(|step| !matches!(step, crate::rules::Step::Not(_)))
+                    })
+                    .map(|f| f.name);
+                return Err(ScenarioError::Invalid {
+                    at: Place::file(&self.source.path).key("--in"),
+                    message: format!(
+                        "`{field}` is not a numeric stat-block field of `{}`, which --in \
+                         states equivalent points in (valid: {})",
+                        self.rules,
+                        list_choices(choices)
+                    ),
+                });
+            }
+        }
         let base_label = if self.axes.is_empty() {
             "base scenario".to_owned()
         } else {
@@ -258,17 +314,20 @@ impl Scenario {
                         unit: unit.clone(),
                         weapon: weapon.clone(),
                         field: field.name.to_owned(),
+                        rule: false,
                         shared,
                         value: value.render(),
                         written,
                         health: match kind {
                             FieldTable::Unit => health_stats.iter().position(|h| *h == field.name),
-                            FieldTable::Weapon => None,
+                            FieldTable::Weapon | FieldTable::Options => None,
                         },
                         contrary: contrary_reason(contrary, kind, field.name),
                         steps: [Err(String::new()), Err(String::new())],
                     };
-                    if !written && !all_fields {
+                    let named = which.in_field.as_deref() == Some(field.name)
+                        && matches!(kind, FieldTable::Unit);
+                    if !written && !which.all && !named {
                         stat.steps = [(); 2].map(|_| Err("left at its default".to_owned()));
                         unranked.push(stat);
                         continue;
@@ -302,6 +361,74 @@ impl Scenario {
                 }
             }
         }
+        // The rule options: every numeric one (the written ones with
+        // `written_only`), whichever side it favours.
+        let written_options = table_at(root, &["options"]);
+        for field in options {
+            let Some((value, step)) = stat_value(
+                written_options.unwrap_or(&Table::default()),
+                field,
+                steps,
+                FieldTable::Options,
+            ) else {
+                continue;
+            };
+            let written = written_options.is_some_and(|t| t.get(field.name).is_some());
+            let mut stat = Stat {
+                side: String::new(),
+                unit: String::new(),
+                weapon: None,
+                field: field.name.to_owned(),
+                rule: true,
+                shared: false,
+                value: value.render(),
+                written,
+                health: None,
+                contrary: None,
+                steps: [Err(String::new()), Err(String::new())],
+            };
+            if !written && which.written_only {
+                stat.steps = [(); 2].map(|_| Err("left at its default".to_owned()));
+                unranked.push(stat);
+                continue;
+            }
+            for (dir, to) in neighbours(field, step, &value).into_iter().enumerate() {
+                stat.steps[dir] = to.and_then(|to| {
+                    let mut tree = root.clone();
+                    if tree.get("options").is_none() {
+                        tree.set(
+                            "options",
+                            Node {
+                                value: Value::Table(Table::default()),
+                                span: 0..0,
+                            },
+                        );
+                    }
+                    table_at_mut(&mut tree, &["options"])
+                        .expect("just made")
+                        .set(
+                            field.name,
+                            Node {
+                                value: as_value(&to),
+                                span: 0..0,
+                            },
+                        );
+                    let label = format!("{} = {}", stat.label(), to.render());
+                    self.check_cell(&tree, base.max_rounds, &label)?;
+                    cells.push(Cell {
+                        index: cells.len(),
+                        choice: Vec::new(),
+                        axis_values: Vec::new(),
+                        label,
+                        root: tree,
+                        spans: Vec::new(),
+                        max_rounds: base.max_rounds,
+                    });
+                    Ok((cells.len() - 1, to.render()))
+                });
+            }
+            stats.push(stat);
+        }
         Ok(Sensitivity {
             scenario,
             base_label,
@@ -330,7 +457,7 @@ impl Scenario {
 }
 
 /// Every (side, unit type) the sides field, in side then group order.
-fn subjects(root: &Table) -> Vec<(String, String)> {
+pub(super) fn subjects(root: &Table) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if let Some(Value::Table(sides)) = root.get("sides").map(|n| &n.value) {
         for side in &sides.entries {
@@ -345,7 +472,7 @@ fn subjects(root: &Table) -> Vec<(String, String)> {
 }
 
 /// The sides that field unit type `unit`.
-fn sides_fielding(root: &Table, unit: &str) -> Vec<String> {
+pub(super) fn sides_fielding(root: &Table, unit: &str) -> Vec<String> {
     let mut sides: Vec<String> = subjects(root)
         .into_iter()
         .filter(|(_, u)| u == unit)
@@ -356,7 +483,7 @@ fn sides_fielding(root: &Table, unit: &str) -> Vec<String> {
 }
 
 /// The table at `path`, if every step is a table.
-fn table_at<'a>(root: &'a Table, path: &[&str]) -> Option<&'a Table> {
+pub(super) fn table_at<'a>(root: &'a Table, path: &[&str]) -> Option<&'a Table> {
     path.iter()
         .try_fold(root, |t, key| match &t.get(key)?.value {
             Value::Table(t) => Some(t),
@@ -365,7 +492,7 @@ fn table_at<'a>(root: &'a Table, path: &[&str]) -> Option<&'a Table> {
 }
 
 /// The mutable table at `path`.
-fn table_at_mut<'a>(root: &'a mut Table, path: &[&str]) -> Option<&'a mut Table> {
+pub(super) fn table_at_mut<'a>(root: &'a mut Table, path: &[&str]) -> Option<&'a mut Table> {
     path.iter()
         .try_fold(root, |t, key| match &mut t.get_mut(key)?.value {
             Value::Table(t) => Some(t),
@@ -374,7 +501,7 @@ fn table_at_mut<'a>(root: &'a mut Table, path: &[&str]) -> Option<&'a mut Table>
 }
 
 /// The weapon names a stat block lists, in order.
-fn carried(unit: &Table) -> Vec<String> {
+pub(super) fn carried(unit: &Table) -> Vec<String> {
     match unit.get("weapons").map(|n| &n.value) {
         Some(Value::Array(items)) => items
             .iter()
@@ -432,59 +559,79 @@ fn fresh_name(table: &Table, name: &str, owner: &str) -> String {
 
 /// `root` with `stat` at value `to` (see the module docs on copies).
 fn stepped_tree(root: &Table, stat: &Stat, to: &StatValue) -> Table {
-    let mut tree = root.clone();
-    let mut unit = stat.unit.clone();
-    if stat.shared {
-        // This side's groups get a copy of the stat block.
-        let units = table_at_mut(&mut tree, &["units"]).expect("the base compiled");
-        let copy = fresh_name(units, &stat.unit, &stat.side);
-        let node = units.get(&stat.unit).expect("the base compiled").clone();
-        units.set(&copy, node);
-        let groups = table_at_mut(&mut tree, &["sides", &stat.side]).expect("the base compiled");
-        for entry in groups.entries.iter_mut().filter(|e| e.key == stat.unit) {
-            entry.key = copy.clone();
-        }
-        unit = copy;
-    }
+    let (mut tree, path) = own_copy(root, &stat.side, &stat.unit, stat.weapon.as_deref(), stat.shared)
+        .expect("the base compiled");
     let node = Node {
         value: as_value(to),
         span: 0..0,
     };
-    match &stat.weapon {
-        None => {
-            let table = table_at_mut(&mut tree, &["units", &unit]).expect("the base compiled");
-            table.set(&stat.field, node);
+    let segments: Vec<&str> = path.split('.').collect();
+    table_at_mut(&mut tree, &segments)
+        .expect("own_copy names a table")
+        .set(&stat.field, node);
+    tree
+}
+
+/// `root` where side `side`'s groups of stat block `unit` have a stat block
+/// of their own (a copy, when `shared`: other sides field it too) and, for
+/// a weapon, where that stat block carries a weapon of its own (a copy of
+/// `weapon`, when other stat blocks carry it too); with the dotted path of
+/// the table to change (`units.NAME` or `weapons.NAME`). `None` when the tree has no such unit or weapon.
+/// Everything else is `root` as it was, in the same order, so the cells
+/// fight the same fights but for the value changed there.
+pub(super) fn own_copy(
+    root: &Table,
+    side: &str,
+    unit: &str,
+    weapon: Option<&str>,
+    shared: bool,
+) -> Option<(Table, String)> {
+    let mut tree = root.clone();
+    let mut unit = unit.to_owned();
+    if shared {
+        // This side's groups get a copy of the stat block.
+        let units = table_at_mut(&mut tree, &["units"])?;
+        let copy = fresh_name(units, &unit, side);
+        let node = units.get(&unit)?.clone();
+        units.set(&copy, node);
+        let groups = table_at_mut(&mut tree, &["sides", side])?;
+        for entry in groups.entries.iter_mut().filter(|e| e.key == unit) {
+            entry.key = copy.clone();
         }
-        Some(weapon) => {
-            let others_carry = table_at(&tree, &["units"]).is_some_and(|units| {
-                units.entries.iter().filter(|e| e.key != unit).any(
-                    |e| matches!(&e.node.value, Value::Table(t) if carried(t).contains(weapon)),
-                )
-            });
-            let mut name = weapon.clone();
-            if others_carry {
-                let weapons = table_at_mut(&mut tree, &["weapons"]).expect("the base compiled");
-                name = fresh_name(weapons, weapon, &unit);
-                let copy = weapons.get(weapon).expect("the base compiled").clone();
-                weapons.set(&name, copy);
-                let table = table_at_mut(&mut tree, &["units", &unit]).expect("the base compiled");
-                if let Some(Node {
-                    value: Value::Array(items),
-                    ..
-                }) = table.get_mut("weapons")
-                {
-                    for item in items.iter_mut() {
-                        if matches!(&item.value, Value::Str(s) if s == weapon) {
-                            item.value = Value::Str(name.clone());
-                        }
-                    }
+        unit = copy;
+    }
+    let Some(weapon) = weapon else {
+        table_at(&tree, &["units", &unit])?;
+        return Some((tree, format!("units.{unit}")));
+    };
+    let others_carry = table_at(&tree, &["units"]).is_some_and(|units| {
+        units
+            .entries
+            .iter()
+            .filter(|e| e.key != unit)
+            .any(|e| matches!(&e.node.value, Value::Table(t) if carried(t).contains(&weapon.to_owned())))
+    });
+    let mut name = weapon.to_owned();
+    if others_carry {
+        let weapons = table_at_mut(&mut tree, &["weapons"])?;
+        name = fresh_name(weapons, weapon, &unit);
+        let copy = weapons.get(weapon)?.clone();
+        weapons.set(&name, copy);
+        let table = table_at_mut(&mut tree, &["units", &unit])?;
+        if let Some(Node {
+            value: Value::Array(items),
+            ..
+        }) = table.get_mut("weapons")
+        {
+            for item in items.iter_mut() {
+                if matches!(&item.value, Value::Str(s) if s == weapon) {
+                    item.value = Value::Str(name.clone());
                 }
             }
-            let table = table_at_mut(&mut tree, &["weapons", &name]).expect("the base compiled");
-            table.set(&stat.field, node);
         }
     }
-    tree
+    table_at(&tree, &["weapons", &name])?;
+    Some((tree, format!("weapons.{name}")))
 }
 
 #[cfg(test)]
@@ -544,7 +691,7 @@ mod tests {
     fn lists_stats_per_side_with_defaults_and_skipped_steps() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Index(2)).unwrap();
-        let sens = s.sensitivity(base, true).unwrap();
+        let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
         assert_eq!(
             sens.base_label,
             "cell 2 (units.b.hp = 12, options.crit = none)"
@@ -584,7 +731,7 @@ mod tests {
     fn a_step_changes_one_side_and_one_value() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base, true).unwrap();
+        let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
         let stat = sens
             .stats
             .iter()
@@ -625,7 +772,7 @@ mod tests {
         for file in files {
             let s = crate::scenario::load(&file).unwrap();
             let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-            let sens = s.sensitivity(base, true).unwrap();
+            let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
             assert!(!sens.stats.is_empty(), "{}", file.display());
             for stat in &sens.stats {
                 for step in &stat.steps {
@@ -659,7 +806,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/duel.toml");
         let s = crate::scenario::load(&path).unwrap();
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base.clone(), true).unwrap();
+        let sens = s.sensitivity(base.clone(), &Selection { all: true, ..Selection::default() }).unwrap();
         let mut cells = vec![sens.cells[0].clone()];
         for label in ["fighter (red) hp", "fighter (blue) longsword attack"] {
             let stat = sens.stats.iter().find(|x| x.label() == label).unwrap();

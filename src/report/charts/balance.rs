@@ -78,10 +78,14 @@ pub(crate) fn render(r: &BalanceResults) -> Result<Vec<u8>, ReportError> {
             .legend(move |(x, y)| {
                 plotters::element::PathElement::new([(x, y), (x + 16, y)], DARK_GREY)
             });
-        chart.draw_series(LineSeries::new(
-            [(c.estimate, 0.0), (c.estimate, 1.0)],
-            bracket.mix(0.4),
-        ))?;
+        // Within noise there is no crossing to mark.
+        let noise = c.within_noise();
+        if !noise {
+            chart.draw_series(LineSeries::new(
+                [(c.estimate, 0.0), (c.estimate, 1.0)],
+                bracket.mix(0.4),
+            ))?;
+        }
         chart.draw_series(LineSeries::new(by_value, base.mix(0.35)))?;
         let whiskers = |indices: Vec<usize>, colour: plotters::style::RGBColor| {
             indices.into_iter().map(move |i| {
@@ -105,7 +109,11 @@ pub(crate) fn render(r: &BalanceResults) -> Result<Vec<u8>, ReportError> {
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, base.filled()));
         chart
             .draw_series(whiskers(vec![c.lower, c.upper], bracket))?
-            .label(format!("bracket; crossing ≈ {}", r.estimate_label()))
+            .label(if noise {
+                "bracket: within noise, no crossing".to_owned()
+            } else {
+                format!("bracket; crossing ≈ {}", r.estimate_label())
+            })
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, bracket.filled()));
         let number = text(TICK_SIZE)
             .color(&DARK_GREY)

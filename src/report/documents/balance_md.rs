@@ -24,6 +24,27 @@ pub fn rate_label(p: &Probe) -> String {
 /// The answer in one sentence (also what the command prints).
 pub fn answer(results: &BalanceResults) -> String {
     let c = &results.crossing;
+    if c.within_noise() {
+        let by_rate = |a: &&Probe, b: &&Probe| a.rate.estimate.total_cmp(&b.rate.estimate);
+        let lo = c.probes.iter().min_by(by_rate).expect("a search probes both ends");
+        let hi = c.probes.iter().max_by(by_rate).expect("a search probes both ends");
+        return format!(
+            "no crossing can be told from noise: over `{}` = {} to {}, the win rate of `{}` \
+             stays within the noise of its {} probes (lowest {} at {}, highest {} at {}; the \
+             95% interval of their difference includes 0), so `{}` does not measurably move \
+             it here; more fights per probe (--fights) or a wider range would tell",
+            results.axis,
+            results.value_label(results.from),
+            results.value_label(results.to),
+            results.side,
+            c.probes.len(),
+            rate_label(lo),
+            results.value_label(lo.value),
+            rate_label(hi),
+            results.value_label(hi.value),
+            results.axis,
+        );
+    }
     let (a, b) = (c.lower(), c.upper());
     let (first, second) = if a.value <= b.value { (a, b) } else { (b, a) };
     let between = if results.integer {
@@ -80,8 +101,27 @@ pub(crate) fn render(r: &BalanceResults) -> String {
         info.fights,
         info.max_rounds,
     );
+    if let Some(side) = &r.side_copy {
+        let _ = writeln!(
+            md,
+            "Only side `{side}`'s copy of the stat block (or weapon) changes; the other \
+             sides that field it keep the scenario's value.\n"
+        );
+    }
+    if let Some(default) = r.defaulted {
+        let _ = writeln!(
+            md,
+            "The scenario file leaves `{}` at its declared default, {}.\n",
+            r.axis,
+            r.value_label(default)
+        );
+    }
     let _ = writeln!(md, "**Answer.** {}.\n", answer(r));
-    let note = if c.resolved(r.target) {
+    let note = if c.within_noise() {
+        "Every probe lies within the noise of the others: the bracket and the \
+         interpolated point of the table below are where the noise crossed the \
+         target, not a balance point."
+    } else if c.resolved(r.target) {
         "Both 95% intervals exclude the target: assuming the win rate only ever \
          rises (or only falls) with the value, the crossing lies in this bracket."
     } else {

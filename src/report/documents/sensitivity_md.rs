@@ -45,9 +45,20 @@ pub(crate) fn header(m: &SensitivityModel) -> Vec<String> {
     h
 }
 
-/// The ranked rows, largest effect first, at most `limit` of them.
+/// The ranked rows of the stats, largest effect first, at most `limit` of
+/// them.
 pub(crate) fn rows(m: &SensitivityModel, limit: usize) -> Vec<Vec<String>> {
-    m.order
+    rows_of(m, &m.order, limit)
+}
+
+/// The ranked rows of the rule options, largest effect first, at most
+/// `limit` of them.
+pub(crate) fn rule_rows(m: &SensitivityModel, limit: usize) -> Vec<Vec<String>> {
+    rows_of(m, &m.rule_order, limit)
+}
+
+fn rows_of(m: &SensitivityModel, order: &[usize], limit: usize) -> Vec<Vec<String>> {
+    order
         .iter()
         .take(limit)
         .enumerate()
@@ -120,7 +131,8 @@ pub(crate) fn unranked_line(m: &SensitivityModel) -> Option<String> {
         .map(|(label, value)| format!("`{label}` ({value})"))
         .collect();
     Some(format!(
-        "Not ranked: {} (`--all` steps and ranks them too): {}",
+        "Not ranked: {} (`--all` steps and ranks the stats too; without `--written-only` \
+         every rule option is): {}",
         left_at_defaults(unranked.len()),
         list.join(", ")
     ))
@@ -202,6 +214,31 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
         let _ = writeln!(md, "| {} |", row.join(" | "));
     }
     let _ = writeln!(md, "\n![the effect of each stat]({SENSITIVITY_PNG})\n");
+    if !m.rule_order.is_empty() {
+        let _ = writeln!(md, "## Rule options\n");
+        let _ = writeln!(
+            md,
+            "Which rule number matters most in this scenario: every numeric rule option of \
+             `skirmish rules {}`{} stepped one step down and one step up from its value in \
+             the unchanged cell (its default unless the scenario sets it), each step a cell \
+             of its own, ranked as the stats are. A rule the fight never reaches shows no \
+             effect: no fight changed.\n",
+            info.rules,
+            if m.results.unranked.iter().any(|(l, _)| l.starts_with("options.")) {
+                " that the scenario writes (`--written-only`)"
+            } else {
+                ""
+            }
+        );
+        let mut rule_header = header.clone();
+        rule_header[1] = "rule option".to_owned();
+        let _ = writeln!(md, "| {} |", rule_header.join(" | "));
+        let _ = writeln!(md, "|{}|", align.join("|"));
+        for row in rule_rows(m, usize::MAX) {
+            let _ = writeln!(md, "| {} |", row.join(" | "));
+        }
+        let _ = writeln!(md);
+    }
     let against = against_own_side(m);
     if !against.is_empty() {
         let _ = writeln!(md, "## Stats that work against their own side\n");
@@ -234,8 +271,23 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
              positive effect among those measured that well and at least a tenth of the \
              unit type's largest; failing that, the most precise positive one. Never a \
              stat whose effect is negative or within noise. Fieller's 95% interval for \
-             a ratio, from the same batches.\n"
+             a ratio, from the same batches.{}\n",
+            match &r.in_field {
+                Some(f) => format!(
+                    " Asked in `{f}` (`--in {f}`): only that stat is a reference, and a \
+                     unit type whose `{f}` is not significantly positive gets none."
+                ),
+                None => String::new(),
+            }
         );
+        if !m.rule_order.is_empty() {
+            let _ = writeln!(
+                md,
+                "A rule option, which belongs to no side, is stated on the win rate of \
+                 the side its step up favours most, in steps of the reference of that \
+                 side's first unit type.\n"
+            );
+        }
         for e in &m.equivalences {
             let _ = writeln!(md, "- {}", equivalence(m, e));
         }

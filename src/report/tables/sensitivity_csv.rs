@@ -9,7 +9,9 @@ use crate::report::labels::RATE_DECIMALS;
 use crate::report::model::SensitivityModel;
 use crate::report::names::SENSITIVITY_CSV;
 
-/// `sensitivity.csv`: `rank`, `stat`, `side` (the side that fields it),
+/// `sensitivity.csv`: the stats, then the rule options, each ranked in its
+/// own kind: `rank`, `kind` (`stat` or `rule`), `stat`, `side` (the side
+/// that fields it; empty for a rule option),
 /// `path`, `value`, `down`, `up` (the values stepped to; empty when a step
 /// was not taken, see summary.md for why); then per side `per_step_<side>`
 /// with its 95% interval `_lo` / `_hi` and `rank_<side>`; then per side
@@ -18,13 +20,30 @@ use crate::report::names::SENSITIVITY_CSV;
 /// step.
 pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
     let stats = &m.results.stats;
-    let rows = &m.order;
+    let rows: Vec<usize> = m.order.iter().chain(&m.rule_order).copied().collect();
+    let rows = &rows;
+    let ranks: Vec<u64> = (1..=m.order.len() as u64)
+        .chain(1..=m.rule_order.len() as u64)
+        .collect();
     let mut b = TableBuilder::new(SENSITIVITY_CSV);
     let text = |f: &dyn Fn(usize) -> String| rows.iter().map(|&i| f(i)).collect::<Vec<_>>();
     let value = |step: &Result<(usize, String), String>| step.as_ref().ok().map(|s| s.1.clone());
-    b.ints("rank", (1..=rows.len() as u64).collect())
+    b.ints("rank", ranks)
+        .texts(
+            "kind",
+            text(&|i| if stats[i].rule { "rule" } else { "stat" }.to_owned()),
+        )
         .texts("stat", text(&|i| stats[i].label.clone()))
-        .texts("side", text(&|i| m.info.sides[stats[i].side].name.clone()))
+        .texts(
+            "side",
+            text(&|i| {
+                if stats[i].rule {
+                    String::new()
+                } else {
+                    m.info.sides[stats[i].side].name.clone()
+                }
+            }),
+        )
         .texts("path", text(&|i| stats[i].path.clone()))
         .texts("value", text(&|i| stats[i].value.clone()))
         .optional_texts(
