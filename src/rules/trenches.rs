@@ -637,7 +637,7 @@ impl Ruleset for Trenches {
             return Err(f.error(
                 "half_cover_ac",
                 format!(
-                    "half cover cannot give more AC than three-quarters cover: expected 0 to                      {three_quarters_cover_ac} (three_quarters_cover_ac =                      {three_quarters_cover_ac}), found {half_cover_ac}"
+                    "half cover cannot give more AC than three-quarters cover: expected 0 to {three_quarters_cover_ac} (three_quarters_cover_ac = {three_quarters_cover_ac}), found {half_cover_ac}"
                 ),
             ));
         }
@@ -645,7 +645,7 @@ impl Ruleset for Trenches {
             return Err(f.error(
                 "three_quarters_cover_ac",
                 format!(
-                    "three-quarters cover cannot give more AC than full cover: expected                      {half_cover_ac} to {full_cover_ac} (half_cover_ac = {half_cover_ac},                      full_cover_ac = {full_cover_ac}), found {three_quarters_cover_ac}"
+                    "three-quarters cover cannot give more AC than full cover: expected {half_cover_ac} to {full_cover_ac} (half_cover_ac = {half_cover_ac}, full_cover_ac = {full_cover_ac}), found {three_quarters_cover_ac}"
                 ),
             ));
         }
