@@ -441,7 +441,7 @@ impl Ruleset for Trenches {
         Step::Except {
             by: 1,
             value: 0,
-            means: "the kind's default, 5 m reach or unlimited range",
+            means: "the kind's default: option reach (5 m) or unlimited range",
         },
     )];
 
@@ -454,7 +454,7 @@ impl Ruleset for Trenches {
         Field::int("armor_firearm", -20, 50, 0, "extra AC vs firearms only"),
         Field::int("attack", -20, 50, 0, "bonus to every attack roll, added to the weapon's"),
         Field::int("proficiency", 0, 10, 2, "proficiency bonus (+2/+3/+4 by year); added to attacks only with option proficiency_on_attacks"),
-        Field::int("speed", 0, 1000, 30, "movement per turn in metres (Sprint doubles it)"),
+        Field::int("speed", 0, 1000, 30, "movement per turn in metres (Sprint doubles it); left out: option default_speed (30)"),
         Field::int("exhaustion", 0, 6, 0, "exhaustion level: 2 speed reduced, 3 disadvantage on attacks, 4 HP halved, 5 speed 0, 6 dead"),
         Field::flag("drop_prone", false, "when holding or keeping range in the open (no cover), throw itself prone (an action) and fight from the ground"),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best reachable one is used"),
@@ -464,7 +464,7 @@ impl Ruleset for Trenches {
         Field::new("kind", Kind::Choice(KIND_NAMES), Some(Lit::Str("melee")), "melee (AC vs melee, no cover) or firearm (AC vs firearms, cover applies)"),
         Field::int("attack", -20, 50, 0, "attack bonus with this weapon"),
         Field::new("damage", Kind::Dice, None, "damage dice, e.g. 1d10+2"),
-        Field::int("range", 0, 100_000, 0, "reach (melee) or range (firearm) in metres; 0 = the kind's default: 5 m reach, unlimited range"),
+        Field::int("range", 0, 100_000, 0, "reach (melee) or range (firearm) in metres; 0 = the kind's default: option reach (5 m) for melee, unlimited range for firearms"),
     ];
 
     const OPTIONS: &'static [Field] = &[
