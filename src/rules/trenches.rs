@@ -29,6 +29,14 @@
 //! names none) and whether cover stays at the unit's starting position
 //! (default: cover is a place, left behind by a unit that moves).
 //!
+//! Every number the text states for a rule of a fight is an option at the
+//! text's value: cover's +2 / +5 / +10 AC, the crit on a natural 20, AC's
+//! base 10, the 5 m reach, 30 m of movement, Sprint's double speed,
+//! difficult terrain's half, the blinded unit's 10 m and −5, the prone and
+//! helpless units' 5 m, exhaustion 4's halved HP. `prepare_unit` settles
+//! those a stat block depends on (its AC, speed, HP, default reach), so the
+//! turns read them as before.
+//!
 //! Conditions: blinded (attacks against it have advantage; its melee
 //! attacks disadvantage; its ranged attacks beyond 10 m disadvantage and −5),
 //! deafened (loses part of its speed), frightened (disadvantage on its
@@ -61,9 +69,11 @@ use crate::rules::{Clause, Quick, Ruleset, MAX_WEAPONS};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Trenches;
 
-/// Melee reach, in metres ("within 5 m").
+/// Melee reach, in metres ("within 5 m"): the text's value of option
+/// `reach` (and of `prone_close_range` and `helpless_crit_range`).
 pub const REACH: i32 = 5;
-/// Blinded units' ranged attacks beyond this distance get disadvantage and −5.
+/// Blinded units' ranged attacks beyond this distance get disadvantage and
+/// −5: the text's value of option `blind_range`.
 pub const BLIND_RANGE: i32 = 10;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,6 +93,9 @@ pub struct Weapon {
     pub damage: DiceExpr,
     /// Reach (melee) or range (firearm) in metres.
     pub range: i32,
+    /// `range` was left at 0, the kind's default: a melee weapon's reach is
+    /// then option `reach` (settled by [`Trenches::prepare_unit`]).
+    pub default_range: bool,
 }
 
 impl KitWeapon for Weapon {
@@ -101,16 +114,27 @@ impl KitWeapon for Weapon {
 pub struct Unit {
     pub hp: i32,
     pub dex: i32,
-    /// AC vs melee attacks (10 + Endurance + armour).
+    /// AC vs melee attacks (10 + Endurance + armour; the 10 is option
+    /// `ac_base`, settled by [`Trenches::prepare_unit`]).
     pub ac_melee: i32,
     /// AC vs firearms, before cover.
     pub ac_firearm: i32,
+    /// What the stat block adds to the base AC vs melee (Endurance and
+    /// armour), and vs firearms.
+    pub armor_vs_melee: i32,
+    pub armor_vs_firearms: i32,
     /// Bonus to every attack roll.
     pub attack: i32,
     pub proficiency: i32,
     pub exhaustion: u8,
-    /// Movement per turn, metres.
+    /// Movement per turn, metres (option `default_speed` unless the stat
+    /// block writes `speed`, settled by [`Trenches::prepare_unit`]).
     pub speed: i32,
+    /// The stat block writes `speed`.
+    pub speed_written: bool,
+    /// Maximum HP this fight (exhaustion 4 cuts it by option
+    /// `exhaustion_hp`), settled by [`Trenches::prepare_unit`].
+    pub full_hp: i32,
     /// Throws itself prone when holding a position in the open.
     pub drop_prone: bool,
     /// Weapons, best expected damage first.
@@ -150,14 +174,49 @@ impl Unit {
         &self.weapons[..(self.n_weapons as usize).min(MAX_WEAPONS)]
     }
 
-    /// Maximum HP this fight (exhaustion 4 halves it).
+    /// Maximum HP this fight (exhaustion 4 halves it, by default).
     #[inline]
     pub fn max_hp(&self) -> i32 {
-        if self.exhaustion >= 4 {
-            (self.hp / 2).max(1)
+        self.full_hp
+    }
+
+    /// The unit's rule numbers that depend on the options, from its stat
+    /// block as written: its AC (`ac_base`), its speed (`default_speed`),
+    /// its maximum HP (`exhaustion_hp`), its melee weapons' default reach
+    /// (`reach`) and the distances its tactics read. Idempotent.
+    fn settle(&mut self, opts: &Options) {
+        self.ac_melee = opts.ac_base + self.armor_vs_melee;
+        self.ac_firearm = opts.ac_base + self.armor_vs_firearms;
+        if !self.speed_written {
+            self.speed = opts.default_speed;
+        }
+        self.full_hp = if self.exhaustion >= 4 {
+            ((self.hp as f64 * opts.exhaustion_hp).floor() as i32).max(1)
         } else {
             self.hp
+        };
+        let n = (self.n_weapons as usize).min(MAX_WEAPONS);
+        for w in &mut self.weapons[..n] {
+            if w.default_range && w.kind == WeaponKind::Melee {
+                w.range = opts.reach;
+            }
         }
+        // As `common::kit` works them out.
+        let longest = |melee: Option<bool>| {
+            self.weapons()
+                .iter()
+                .filter(|w| melee.is_none_or(|m| w.is_melee() == m))
+                .map(|w| w.range)
+                .max()
+                .unwrap_or(0)
+        };
+        let ranges = (longest(None), longest(Some(true)), longest(Some(false)));
+        (self.max_range, self.melee_reach, self.firearm_range) = ranges;
+        self.advance_reach = if self.melee_reach > 0 {
+            self.melee_reach
+        } else {
+            self.max_range
+        };
     }
 }
 
@@ -219,6 +278,35 @@ pub struct Options {
     /// (default: only one that starts within it; see [`stride`]).
     pub passing_provokes: bool,
     pub cover_when_moving: CoverWhenMoving,
+    /// AC against firearms of half, three-quarters and full cover.
+    pub half_cover_ac: i32,
+    pub three_quarters_cover_ac: i32,
+    pub full_cover_ac: i32,
+    /// Natural roll at or above which a hit is critical.
+    pub crit_on: u32,
+    /// Melee reach: the radius attacks of opportunity guard, and a melee
+    /// weapon's reach when it gives none.
+    pub reach: i32,
+    /// Sprint moves this many times the unit's speed in all.
+    pub sprint_multiplier: f64,
+    /// Fraction of its speed a unit keeps on difficult terrain.
+    pub difficult_terrain_speed: f64,
+    /// Speed of a stat block that does not write `speed`.
+    pub default_speed: i32,
+    /// AC before Endurance and armour.
+    pub ac_base: i32,
+    /// A blinded unit's shots beyond this distance have disadvantage and
+    /// `blind_penalty`.
+    pub blind_range: i32,
+    pub blind_penalty: i32,
+    /// Attacks on a prone unit from within this distance have advantage,
+    /// from beyond it disadvantage.
+    pub prone_close_range: i32,
+    /// Hits on a paralyzed or unconscious unit from within this distance
+    /// are critical.
+    pub helpless_crit_range: i32,
+    /// Fraction of its HP a unit keeps at exhaustion 4 or more.
+    pub exhaustion_hp: f64,
 }
 
 impl Default for Options {
@@ -238,6 +326,20 @@ impl Default for Options {
             opportunity_weapons: OpportunityWeapons::Any,
             passing_provokes: false,
             cover_when_moving: CoverWhenMoving::LeftBehind,
+            half_cover_ac: 2,
+            three_quarters_cover_ac: 5,
+            full_cover_ac: 10,
+            crit_on: 20,
+            reach: REACH,
+            sprint_multiplier: 2.0,
+            difficult_terrain_speed: 0.5,
+            default_speed: 30,
+            ac_base: 10,
+            blind_range: BLIND_RANGE,
+            blind_penalty: 5,
+            prone_close_range: REACH,
+            helpless_crit_range: REACH,
+            exhaustion_hp: 0.5,
         }
     }
 }
@@ -339,7 +441,7 @@ impl Ruleset for Trenches {
         Step::Except {
             by: 1,
             value: 0,
-            means: "the kind's default, 5 m reach or unlimited range",
+            means: "the kind's default: option reach (5 m) or unlimited range",
         },
     )];
 
@@ -352,7 +454,7 @@ impl Ruleset for Trenches {
         Field::int("armor_firearm", -20, 50, 0, "extra AC vs firearms only"),
         Field::int("attack", -20, 50, 0, "bonus to every attack roll, added to the weapon's"),
         Field::int("proficiency", 0, 10, 2, "proficiency bonus (+2/+3/+4 by year); added to attacks only with option proficiency_on_attacks"),
-        Field::int("speed", 0, 1000, 30, "movement per turn in metres (Sprint doubles it)"),
+        Field::int("speed", 0, 1000, 30, "movement per turn in metres (Sprint doubles it); left out: option default_speed (30)"),
         Field::int("exhaustion", 0, 6, 0, "exhaustion level: 2 speed reduced, 3 disadvantage on attacks, 4 HP halved, 5 speed 0, 6 dead"),
         Field::flag("drop_prone", false, "when holding or keeping range in the open (no cover), throw itself prone (an action) and fight from the ground"),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the best reachable one is used"),
@@ -362,7 +464,7 @@ impl Ruleset for Trenches {
         Field::new("kind", Kind::Choice(KIND_NAMES), Some(Lit::Str("melee")), "melee (AC vs melee, no cover) or firearm (AC vs firearms, cover applies)"),
         Field::int("attack", -20, 50, 0, "attack bonus with this weapon"),
         Field::new("damage", Kind::Dice, None, "damage dice, e.g. 1d10+2"),
-        Field::int("range", 0, 100_000, 0, "reach (melee) or range (firearm) in metres; 0 = the kind's default: 5 m reach, unlimited range"),
+        Field::int("range", 0, 100_000, 0, "reach (melee) or range (firearm) in metres; 0 = the kind's default: option reach (5 m) for melee, unlimited range for firearms"),
     ];
 
     const OPTIONS: &'static [Field] = &[
@@ -371,60 +473,118 @@ impl Ruleset for Trenches {
             Kind::Choice(Crit::NAMES),
             Some(Lit::Str("double-dice")),
             "critical damage (the text's crit rule is cut off): roll the dice twice, double the total, max dice + roll, or none",
-        ),
-        Field::flag("nat1_misses", true, "a natural 1 always misses"),
-        Field::flag("nat20_hits", true, "a natural 20 always hits (a natural 20 that hits is critical either way)"),
-        Field::flag("proficiency_on_attacks", false, "add the proficiency bonus to attack rolls (the text says it may be extended to attacks later)"),
+        )
+        .section("Critical Successes and Critical Failures"),
+        Field::flag("nat1_misses", true, "a natural 1 always misses")
+            .section("Critical Successes and Critical Failures"),
+        Field::flag("nat20_hits", true, "a natural 20 always hits (a natural 20 that hits is critical either way)")
+            .section("Critical Successes and Critical Failures"),
+        Field::flag("proficiency_on_attacks", false, "add the proficiency bonus to attack rolls (the text says it may be extended to attacks later)")
+            .section("Proficiency Bonus"),
         Field::new(
             "full_cover_damage",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "damage multiplier for firearm hits on a unit in full cover (the text's fraction is lost; rounded down)",
-        ),
-        Field::flag("difficult_terrain", false, "the ground is difficult terrain: speed halved"),
+        )
+        .section("Cover"),
+        Field::flag("difficult_terrain", false, "the ground is difficult terrain: speed halved")
+            .section("Combat Rounds"),
         Field::new(
             "deafened_speed_loss",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "fraction of its speed a deafened unit loses (the text's fraction is lost)",
-        ),
+        )
+        .section("Deafened"),
         Field::new(
             "crawl_speed",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "crawling speed of a prone unit, as a fraction of its speed (the text's fraction is lost)",
-        ),
+        )
+        .section("Prone"),
         Field::new(
             "stand_up_cost",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "fraction of the turn's movement that standing up from prone costs (the text's fraction is lost)",
-        ),
+        )
+        .section("Prone"),
         Field::new(
             "exhaustion_speed",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "fraction of its speed a unit keeps at exhaustion 2 to 4 (the text's value is lost)",
-        ),
+        )
+        .section("Exhaustion"),
         Field::new(
             "at_zero_hp",
             Kind::Choice(ZERO_HP_NAMES),
             Some(Lit::Str("out")),
             "0 HP (no death saves in the text): out of the fight, or 5e death saves (a natural 20 returns with 1 HP)",
-        ),
+        )
+        .section("Suffocating"),
         Field::new(
             "opportunity_weapons",
             Kind::Choice(OPPORTUNITY_NAMES),
             Some(Lit::Str("any")),
             "weapons that make attacks of opportunity: any that reaches the mover (the text names no weapon; \"any creature within 5m\" takes the attack), or melee only",
-        ),
-        Field::flag("passing_provokes", false, "a move that only passes through an enemy's 5 m (starting and ending beyond it) provokes its attack of opportunity too; default false (\"Combat Rounds\"): only an enemy \"previously within melee distance\" who leaves, as one disengaging from a fight it is in"),
+        )
+        .section("Combat Rounds"),
+        Field::flag("passing_provokes", false, "a move that only passes through an enemy's 5 m (starting and ending beyond it) provokes its attack of opportunity too; default false (\"Combat Rounds\"): only an enemy \"previously within melee distance\" who leaves, as one disengaging from a fight it is in")
+            .section("Combat Rounds"),
         Field::new(
             "cover_when_moving",
             Kind::Choice(COVER_MOVING_NAMES),
             Some(Lit::Str("left-behind")),
             "a unit's cover belongs to its starting position (left-behind: away from it, no cover) or goes with it (carried)",
-        ),
+        )
+        .section("Cover"),
+        // The text's numbers, each an option at the text's value (listed in
+        // a report only when the scenario writes it).
+        Field::int("half_cover_ac", 0, 30, 2, "AC half cover adds against firearms; the text: +2; higher protects more (at most three_quarters_cover_ac)")
+            .section("Cover")
+            .quiet(),
+        Field::int("three_quarters_cover_ac", 0, 30, 5, "AC three-quarters cover adds against firearms; the text: +5; higher protects more (from half_cover_ac to full_cover_ac)")
+            .section("Cover")
+            .quiet(),
+        Field::int("full_cover_ac", 0, 30, 10, "AC full cover adds against firearms; the text: +10; higher protects more (at least three_quarters_cover_ac)")
+            .section("Cover")
+            .quiet(),
+        Field::int("crit_on", 2, 20, 20, "natural roll at or above which a hit is critical; the text: 20 (\"the joyous ... natural 20\"); lower crits more often")
+            .section("Critical Successes and Critical Failures")
+            .quiet(),
+        Field::int("reach", 1, 1000, REACH as i64, "melee reach in metres: the radius whose leaving provokes an attack of opportunity, and a melee weapon's reach when it gives no range; the text: 5 m")
+            .section("Combat Rounds")
+            .quiet(),
+        Field::float("sprint_multiplier", 1.0, 10.0, 2.0, "Sprint moves this many times the unit's speed in all (its movement and the sprint), rounded down; the text: 2 (\"double their usual movement speed\"); higher runs farther")
+            .section("Combat Rounds")
+            .quiet(),
+        Field::float("difficult_terrain_speed", 0.0, 1.0, 0.5, "fraction of its speed a unit keeps on difficult terrain (with difficult_terrain), rounded down; the text: 0.5 (\"halve movement speed\"); lower is slower")
+            .section("Combat Rounds")
+            .quiet(),
+        Field::int("default_speed", 0, 1000, 30, "movement per turn in metres of a stat block that does not write `speed`; the text: 30 m (\"most humanoid characters\"); higher is faster")
+            .section("Combat Rounds")
+            .quiet(),
+        Field::int("ac_base", 0, 30, 10, "AC before Endurance and armour, vs melee and firearms alike; the text: 10 (\"AC starts with a base of 10\"); higher is harder to hit")
+            .section("Armor Class (AC)")
+            .quiet(),
+        Field::int("blind_range", 0, 100_000, BLIND_RANGE as i64, "distance in metres beyond which a blinded unit's shots have disadvantage and blind_penalty; the text: 10 m; lower hampers more shots")
+            .section("Blinded")
+            .quiet(),
+        Field::int("blind_penalty", 0, 20, 5, "penalty to a blinded unit's shots beyond blind_range (besides disadvantage); the text: 5 (\"a -5 penalty\"); higher misses more")
+            .section("Blinded")
+            .quiet(),
+        Field::int("prone_close_range", 0, 100_000, REACH as i64, "distance in metres within which attacks on a prone unit have advantage (beyond it, disadvantage); the text: 5 m; higher exposes prone units to more attackers")
+            .section("Prone")
+            .quiet(),
+        Field::int("helpless_crit_range", 0, 100_000, REACH as i64, "distance in metres within which a hit on a paralyzed or unconscious unit is critical; the text: 5 m; higher crits from farther")
+            .section("Paralyzed")
+            .quiet(),
+        Field::float("exhaustion_hp", 0.0, 1.0, 0.5, "fraction of its HP a unit keeps at exhaustion 4 or more, rounded down (at least 1); the text: 0.5 (\"HP points halved\"); lower is frailer")
+            .section("Exhaustion")
+            .quiet(),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -468,6 +628,27 @@ impl Ruleset for Trenches {
     type Options = Options;
 
     fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
+        // "Cover": more of the unit obscured is more cover, so each level
+        // adds at least the AC of the level below it.
+        let half_cover_ac = f.int("half_cover_ac")? as i32;
+        let three_quarters_cover_ac = f.int("three_quarters_cover_ac")? as i32;
+        let full_cover_ac = f.int("full_cover_ac")? as i32;
+        if half_cover_ac > three_quarters_cover_ac {
+            return Err(f.error(
+                "half_cover_ac",
+                format!(
+                    "half cover cannot give more AC than three-quarters cover: expected 0 to {three_quarters_cover_ac} (three_quarters_cover_ac = {three_quarters_cover_ac}), found {half_cover_ac}"
+                ),
+            ));
+        }
+        if three_quarters_cover_ac > full_cover_ac {
+            return Err(f.error(
+                "three_quarters_cover_ac",
+                format!(
+                    "three-quarters cover cannot give more AC than full cover: expected {half_cover_ac} to {full_cover_ac} (half_cover_ac = {half_cover_ac}, full_cover_ac = {full_cover_ac}), found {three_quarters_cover_ac}"
+                ),
+            ));
+        }
         Ok(Options {
             crit: Crit::ALL[f.choice("crit")?],
             nat1_misses: f.bool("nat1_misses")?,
@@ -485,6 +666,20 @@ impl Ruleset for Trenches {
             passing_provokes: f.bool("passing_provokes")?,
             cover_when_moving: [CoverWhenMoving::LeftBehind, CoverWhenMoving::Carried]
                 [f.choice("cover_when_moving")?],
+            half_cover_ac,
+            three_quarters_cover_ac,
+            full_cover_ac,
+            crit_on: f.int("crit_on")? as u32,
+            reach: f.int("reach")? as i32,
+            sprint_multiplier: f.float("sprint_multiplier")?,
+            difficult_terrain_speed: f.float("difficult_terrain_speed")?,
+            default_speed: f.int("default_speed")? as i32,
+            ac_base: f.int("ac_base")? as i32,
+            blind_range: f.int("blind_range")? as i32,
+            blind_penalty: f.int("blind_penalty")? as i32,
+            prone_close_range: f.int("prone_close_range")? as i32,
+            helpless_crit_range: f.int("helpless_crit_range")? as i32,
+            exhaustion_hp: f.float("exhaustion_hp")?,
         })
     }
 
@@ -494,7 +689,10 @@ impl Ruleset for Trenches {
 
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Firearm][f.choice("kind")?];
-        let range = match (f.int("range")? as i32, kind) {
+        let written = f.int("range")? as i32;
+        // A melee weapon's default reach is option `reach`, which
+        // `prepare_unit` settles; the text's 5 m until then.
+        let range = match (written, kind) {
             (0, WeaponKind::Melee) => REACH,
             (0, WeaponKind::Firearm) => i32::MAX,
             (r, _) => r,
@@ -505,6 +703,7 @@ impl Ruleset for Trenches {
             attack: f.int("attack")? as i32,
             damage: f.dice("damage")?,
             range,
+            default_range: written == 0,
         })
     }
 
@@ -514,22 +713,22 @@ impl Ruleset for Trenches {
         let mut unit = Unit {
             hp: f.int("hp")? as i32,
             dex: f.int("dex")? as i32,
-            ac_melee: 10 + endurance + armor + f.int("armor_melee")? as i32,
-            ac_firearm: 10 + endurance + armor + f.int("armor_firearm")? as i32,
+            armor_vs_melee: endurance + armor + f.int("armor_melee")? as i32,
+            armor_vs_firearms: endurance + armor + f.int("armor_firearm")? as i32,
             attack: f.int("attack")? as i32,
             proficiency: f.int("proficiency")? as i32,
             exhaustion: f.int("exhaustion")? as u8,
             speed: f.int("speed")? as i32,
+            speed_written: f.written("speed"),
             drop_prone: f.bool("drop_prone")?,
             ..Unit::default()
         };
         let kit = kit(f, weapons)?;
         unit.weapons = kit.weapons;
         unit.n_weapons = kit.n;
-        unit.max_range = kit.max_range;
-        unit.melee_reach = kit.melee_reach;
-        unit.firearm_range = kit.ranged_range;
-        unit.advance_reach = kit.advance_reach;
+        // The text's numbers until `prepare_unit` settles the options'
+        // (what a scenario's summary describes).
+        unit.settle(&Options::default());
         Ok(unit)
     }
 
@@ -562,8 +761,10 @@ impl Ruleset for Trenches {
 
     /// Attacks reach `distance <= range` (every weapon choice, attacks of
     /// opportunity included).
-    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
-        Some(weapon.range)
+    fn weapon_reach(unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        // The unit's copy, once `prepare_unit` has settled a default reach.
+        let settled = unit.weapons().iter().find(|w| w.number == weapon.number);
+        Some(settled.unwrap_or(weapon).range)
     }
 
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
@@ -699,6 +900,7 @@ impl Ruleset for Trenches {
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        spec.stats.settle(options);
         let stats = &spec.stats;
         let eligible = spec.tactic == Tactic::Advance
             && spec.targeting == Targeting::Random
@@ -790,7 +992,7 @@ impl<'a> Duel<'a> {
             let cover = units[them].cover;
             let stats = &enc.units[them].stats;
             let ac = if firearm {
-                stats.ac_firearm + cover_bonus(cover)
+                stats.ac_firearm + cover_bonus(cover, &enc.options)
             } else {
                 stats.ac_melee
             };
@@ -922,11 +1124,11 @@ fn duel_rounds<'a, D: Dice, const CUT: bool>(
         } else {
             let cut = CUT && duel.cut >> unit(me) & 1 != 0;
             let (attacker, target) = roles(&mut pair, me);
-            let (hit, nat20) = hits(dice.d20(), attacker.need, opts);
+            let (hit, crit_roll) = hits(dice.d20(), attacker.need, opts);
             land(
                 attacker,
                 target,
-                (hit, hit && nat20),
+                (hit, hit && crit_roll),
                 cut,
                 opts,
                 counts,
@@ -1028,12 +1230,12 @@ fn plain_attack<D: Dice>(
     opts: &Options,
     tally: &mut [u32; 2],
 ) -> bool {
-    let (hit, nat20) = hits(dice.d20(), me.need, opts);
+    let (hit, crit_roll) = hits(dice.d20(), me.need, opts);
     tally[0] += u32::from(hit);
     let mut damage = plain_roll_if(sides, bonus, hit, dice);
     // A branch, but a rare one (one attack in twenty): the crit rule may
     // roll a die.
-    if hit && nat20 {
+    if hit && crit_roll {
         tally[1] += 1;
         damage = opts.crit.on_one_die(sides, damage, dice);
     }
@@ -1073,7 +1275,8 @@ fn land<D: Dice>(
 }
 
 /// Standing speed for the fight: 0 when held fast or at exhaustion 5;
-/// reduced by difficult terrain, deafness and exhaustion 2; rounded down.
+/// reduced by difficult terrain (`difficult_terrain_speed`), deafness and
+/// exhaustion 2; rounded down.
 #[inline]
 pub fn speed(unit: &Unit, conditions: Conditions, opts: &Options) -> i32 {
     if conditions.is_empty() && unit.exhaustion < 2 && !opts.difficult_terrain {
@@ -1084,7 +1287,7 @@ pub fn speed(unit: &Unit, conditions: Conditions, opts: &Options) -> i32 {
     }
     let mut s = unit.speed as f64;
     if opts.difficult_terrain {
-        s *= 0.5;
+        s *= opts.difficult_terrain_speed;
     }
     if conditions.has(Condition::Deafened) {
         s *= 1.0 - opts.deafened_speed_loss;
@@ -1166,7 +1369,7 @@ fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
     if !turn.spec(me).stats.drop_prone
         || unit.cover != Cover::None
         || unit.conditions.has(Condition::Prone)
-        || turn.enemies_within(me, REACH) != 0
+        || turn.enemies_within(me, turn.options().reach) != 0
     {
         return false;
     }
@@ -1210,12 +1413,21 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, acts: bo
         strike(turn, target, weapon, distance);
         return;
     }
-    // Nothing reaches: Sprint (the action) moves the unit's speed again.
-    let sprint = turn.unit(me).state.speed;
+    // Nothing reaches: Sprint (the action) moves the unit's speed again
+    // ("double their usual movement speed": `sprint_multiplier` times in
+    // all).
+    let sprint = sprint_extra(turn.unit(me).state.speed, turn.options());
     if !turn.unit(me).conditions.has(Condition::Frightened) && sprint > 0 {
         turn.count(counter::SPRINTS);
         stride(turn, |t| t.approach(target, sprint, reach));
     }
+}
+
+/// How far Sprint moves a unit of standing speed `speed` beyond its
+/// movement: `sprint_multiplier` times its speed in all, rounded down.
+#[inline]
+fn sprint_extra(speed: i32, opts: &Options) -> i32 {
+    (speed as f64 * (opts.sprint_multiplier - 1.0)).floor() as i32
 }
 
 /// Keep range: back off when an enemy is within reach (provoking attacks of
@@ -1230,7 +1442,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     } else {
         stats.max_range
     };
-    let engaged = turn.enemies_within(me, REACH);
+    let engaged = turn.enemies_within(me, turn.options().reach);
     // The turn's movement, worked out once: a prone unit gets up (paying
     // for it) unless it fights from the ground and need not back off.
     let stay_down = stats.drop_prone && engaged == 0;
@@ -1284,6 +1496,7 @@ fn stride<D: Dice, T>(
     let from = turn.unit(me).position;
     let enemies = turn.in_fight() & !turn.side_units(turn.unit(me).side as usize);
     let passing_provokes = turn.options().passing_provokes;
+    let reach = turn.options().reach;
     let left = provoking_move(
         turn,
         enemies,
@@ -1297,7 +1510,7 @@ fn stride<D: Dice, T>(
             } else {
                 (from - at).abs()
             };
-            was_within <= REACH && (to - at).abs() > REACH
+            was_within <= reach && (to - at).abs() > reach
         },
     );
     let to = turn.unit(me).position;
@@ -1438,22 +1651,28 @@ fn resolve<D: Dice, const PLAIN: bool>(
     let enc = turn.enc;
     let stats = &enc.units[me].stats;
     let firearm = weapon.kind == WeaponKind::Firearm;
-    let near = distance <= REACH;
+    let opts = &enc.options;
 
     let (edge, blind_far_shot, helpless) = if PLAIN {
         (Edge::Normal, false, false)
     } else {
         let mine = turn.unit(me).conditions;
         let theirs = turn.unit(target).conditions;
-        // Blinded units' shots beyond 10 m: disadvantage and −5.
-        let blind_far_shot = mine.has(Condition::Blinded) && firearm && distance > BLIND_RANGE;
+        // Blinded units' shots beyond 10 m (`blind_range`): disadvantage
+        // and −5 (`blind_penalty`).
+        let blind_far_shot = mine.has(Condition::Blinded) && firearm && distance > opts.blind_range;
+        // "Prone": advantage "if the attacker is within 5m" (`prone_close_range`).
+        let near = distance <= opts.prone_close_range;
         let edge = edge(mine, theirs, stats, firearm, near, blind_far_shot);
-        (edge, blind_far_shot, near && theirs.any(HELPLESS))
+        // "Paralyzed", "Unconscious": a hit from "within 5m" is critical
+        // (`helpless_crit_range`).
+        let close = distance <= opts.helpless_crit_range;
+        (edge, blind_far_shot, close && theirs.any(HELPLESS))
     };
 
-    let mut bonus = attack_bonus(stats, weapon, &enc.options);
+    let mut bonus = attack_bonus(stats, weapon, opts);
     if blind_far_shot {
-        bonus -= 5;
+        bonus -= opts.blind_penalty;
     }
     roll_attack::<D, PLAIN>(turn, target, weapon, bonus, edge, helpless)
 }
@@ -1484,7 +1703,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     let cover = turn.unit(target).cover;
     let target_stats = &turn.spec(target).stats;
     let ac = if firearm {
-        target_stats.ac_firearm + cover_bonus(cover)
+        target_stats.ac_firearm + cover_bonus(cover, opts)
     } else {
         target_stats.ac_melee
     };
@@ -1493,7 +1712,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
     let cut = firearm && cover == Cover::Full;
     let natural = edge.roll(turn.dice);
     let total = natural as i32 + bonus;
-    let (hit, nat20) = hits(natural, need, opts);
+    let (hit, crit_roll) = hits(natural, need, opts);
     turn.count(counter::ATTACKS);
     // Every note sits inside `if D::WATCHED`, and this one out of line:
     // unwatched, nothing of it may reach the plain attack (inlined here it
@@ -1510,7 +1729,7 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
         crit: false,
         damage: 0,
     };
-    let crit = hit && (nat20 || helpless);
+    let crit = hit && (crit_roll || helpless);
     let mut damage = if PLAIN && !crit {
         // Hit or miss is a coin flip that no branch predictor learns: a
         // plain attack takes its damage roll (production dice roll it hit
@@ -1548,9 +1767,11 @@ fn roll_attack<D: Dice, const PLAIN: bool>(
 }
 
 /// Whether an attack roll of `natural` hits when it needs `need` on the die
-/// (the target's AC less the bonus), and whether the die shows a natural 20.
-/// A natural 20 that hits is critical whether or not `nat20_hits` made it
-/// hit: the option is about hitting, not about crits.
+/// (the target's AC less the bonus), and whether the die shows a critical
+/// natural roll (`crit_on` or more: a natural 20 by default). A critical
+/// roll that hits is critical whether or not `nat20_hits` made it hit: the
+/// option is about hitting, not about crits; with `crit_on` below 20, a
+/// critical roll must hit on its total to be critical.
 #[inline(always)]
 fn hits(natural: u32, need: i32, opts: &Options) -> (bool, bool) {
     // The natural 1 and 20 rules as thresholds on the natural roll: plain
@@ -1559,7 +1780,7 @@ fn hits(natural: u32, need: i32, opts: &Options) -> (bool, bool) {
     let always_hits = if opts.nat20_hits { 20 } else { 21 };
     let can_hit = 1 + u32::from(opts.nat1_misses);
     let hit = (natural >= always_hits) | ((natural >= can_hit) & (natural as i32 >= need));
-    (hit, natural >= 20)
+    (hit, natural >= opts.crit_on)
 }
 
 /// The damage of a plain attack once its roll is known: 0 on a miss (the
@@ -1635,14 +1856,15 @@ fn edge(
     Edge::from_sources(advantage, disadvantage)
 }
 
-/// AC bonus of cover against firearms.
-#[inline]
-pub fn cover_bonus(cover: Cover) -> i32 {
+/// AC bonus of cover against firearms ("Cover": options `half_cover_ac`,
+/// `three_quarters_cover_ac`, `full_cover_ac`; no cover, none).
+#[inline(always)]
+pub fn cover_bonus(cover: Cover, opts: &Options) -> i32 {
     match cover {
         Cover::None => 0,
-        Cover::Half => 2,
-        Cover::ThreeQuarters => 5,
-        Cover::Full => 10,
+        Cover::Half => opts.half_cover_ac,
+        Cover::ThreeQuarters => opts.three_quarters_cover_ac,
+        Cover::Full => opts.full_cover_ac,
     }
 }
 

@@ -7,6 +7,12 @@
 //! one a rule needs is an option whose default is the reading the digest
 //! proposes (½, or ½ and ¾ where two tiers are named), and the rows say so.
 //! Sections are named by their headings in the text, in its order.
+//!
+//! Every number the text states for a rule of a fight is an option at the
+//! text's value (`option NAME, default N` in the rows below); the numbers
+//! that are not say why: the d20 itself and its faces, the levels of the
+//! Exhaustion table, the turn's one action and one reaction, and the 5e
+//! death-save procedure (`at_zero_hp`), which is not the text's.
 
 use crate::rules::{Clause, Modelled};
 
@@ -67,10 +73,24 @@ pub const TABLE: &[Clause] = &[
     // ---- Combat Systems ----
     Clause {
         section: "Cover",
-        rule: "no cover: no modifier; half: +2 AC vs firearms; three-quarters: +5; full: +10",
-        modelled: AsWritten,
-        how: "added to the target's AC vs firearms only; melee attacks ignore cover (the text gives the bonus \"against firearms\")",
-        tests: &["cover_raises_ac_against_firearms_only"],
+        rule: "no cover: no modifier; half: +2 AC vs firearms",
+        modelled: Opt("half_cover_ac"),
+        how: "option half_cover_ac, default 2: added to the target's AC vs firearms only; melee attacks ignore cover (the text gives the bonus \"against firearms\"); no cover adds nothing (not an option: it is the absence of cover). Half cover may not give more than three-quarters cover: a larger value is refused",
+        tests: &["cover_raises_ac_against_firearms_only", "cover_ac_options_set_each_levels_bonus", "half_cover_above_three_quarters_cover_is_refused"],
+    },
+    Clause {
+        section: "Cover",
+        rule: "three-quarters cover: +5 AC vs firearms",
+        modelled: Opt("three_quarters_cover_ac"),
+        how: "option three_quarters_cover_ac, default 5, as half cover's; from half_cover_ac to full_cover_ac, else refused",
+        tests: &["cover_raises_ac_against_firearms_only", "cover_ac_options_set_each_levels_bonus", "half_cover_above_three_quarters_cover_is_refused", "three_quarters_cover_above_full_cover_is_refused"],
+    },
+    Clause {
+        section: "Cover",
+        rule: "full cover: +10 AC vs firearms",
+        modelled: Opt("full_cover_ac"),
+        how: "option full_cover_ac, default 10, as half cover's; at least three_quarters_cover_ac, else refused",
+        tests: &["cover_raises_ac_against_firearms_only", "cover_ac_options_set_each_levels_bonus", "three_quarters_cover_above_full_cover_is_refused"],
     },
     Clause {
         section: "Cover",
@@ -97,7 +117,7 @@ pub const TABLE: &[Clause] = &[
         section: "Combat Rounds",
         rule: "turn order: d20 + DEX modifier; ties to the higher natural roll (lower DEX), then to whoever rolled first",
         modelled: AsWritten,
-        how: "rolled once per fight; ties on total go to the higher natural roll; \"who rolled first\" has no order in a scenario, so the engine's `initiative_ties` decides it (default `random`; `roster`: units roll in roster order). Other engine schemes (`initiative`) are variants",
+        how: "rolled once per fight; ties on total go to the higher natural roll; \"who rolled first\" has no order in a scenario, so the engine's `initiative_ties` decides it (default `random`; `roster`: units roll in roster order). Other engine schemes (`initiative`) are variants. The d20 is not an option: it is the game's die, the one every threshold is read on",
         tests: &["initiative_is_d20_plus_dex_then_natural_then_roll_order", "fixed_initiative_orders_by_dex_without_rolling", "team_alternating_activation_and_side_initiative"],
     },
     Clause {
@@ -109,24 +129,31 @@ pub const TABLE: &[Clause] = &[
     },
     Clause {
         section: "Combat Rounds",
-        rule: "movement: 30 m a turn for most humanoids; difficult terrain halves speed",
-        modelled: AsWritten,
-        how: "stat-block `speed` (default 30 m); option `difficult_terrain` halves it for everyone; positions are a 1-D front in metres (the grid is abstracted): units close on or back away from the enemy line",
-        tests: &["advancing_units_move_30_m_and_sprint_when_nothing_reaches", "speed_conditions_and_terrain"],
+        rule: "movement: 30 m a turn for most humanoids",
+        modelled: Opt("default_speed"),
+        how: "option default_speed, default 30: the speed of every stat block that does not write `speed` (a stat block's own `speed` wins: the bestiary's creatures differ); positions are a 1-D front in metres (the grid is abstracted): units close on or back away from the enemy line",
+        tests: &["advancing_units_move_30_m_and_sprint_when_nothing_reaches", "default_speed_option_moves_stat_blocks_that_give_no_speed"],
+    },
+    Clause {
+        section: "Combat Rounds",
+        rule: "difficult terrain halves movement speed",
+        modelled: Opt("difficult_terrain_speed"),
+        how: "option `difficult_terrain` (default off) makes the ground difficult for everyone; option difficult_terrain_speed, default 0.5: the fraction of its speed a unit keeps there, rounded down",
+        tests: &["speed_conditions_and_terrain", "difficult_terrain_speed_option_sets_what_rough_ground_leaves"],
     },
     Clause {
         section: "Combat Rounds",
         rule: "every attack is a full action; movement, action, special action and reaction may come in any order",
         modelled: Abstraction,
-        how: "one action a turn: an attack with the best weapon that reaches (by mean damage), Sprint, or throwing oneself prone; the tactic (`advance`, `hold`, `keep-range`) fixes the order: move, then act",
+        how: "one action a turn: an attack with the best weapon that reaches (by mean damage), Sprint, or throwing oneself prone; the tactic (`advance`, `hold`, `keep-range`) fixes the order: move, then act. The one action is not an option: it is what a turn is in the text (a second attack would be a perk, which the text leaves to the bestiary)",
         tests: &["advancing_units_attack_after_moving_into_reach", "advancing_riflemen_shoot_on_the_way", "weapons_need_reach_or_range", "the_default_tactic_follows_the_weapons"],
     },
     Clause {
         section: "Combat Rounds",
         rule: "Sprinting: move double the usual movement speed, at the cost of the action",
-        modelled: AsWritten,
-        how: "an advancing unit that nothing it carries can reach after moving sprints its speed again toward the target",
-        tests: &["advancing_units_move_30_m_and_sprint_when_nothing_reaches"],
+        modelled: Opt("sprint_multiplier"),
+        how: "an advancing unit that nothing it carries can reach after moving sprints toward the target; option sprint_multiplier, default 2: Sprint brings its movement to that many times its speed (the sprint adds speed × (multiplier − 1), rounded down)",
+        tests: &["advancing_units_move_30_m_and_sprint_when_nothing_reaches", "sprint_multiplier_option_sets_how_far_sprint_goes"],
     },
     Clause {
         section: "Combat Rounds",
@@ -153,15 +180,15 @@ pub const TABLE: &[Clause] = &[
         section: "Combat Rounds",
         rule: "Reactions cannot be taken on one's own turn; one per round",
         modelled: AsWritten,
-        how: "a unit's reaction is spent by an attack of opportunity and comes back at the start of its own turn",
+        how: "a unit's reaction is spent by an attack of opportunity and comes back at the start of its own turn; one reaction is not an option: the text has one reaction component per turn",
         tests: &["backing_off_provokes_attacks_of_opportunity_once_per_round"],
     },
     Clause {
         section: "Combat Rounds",
         rule: "Attacks of opportunity: a creature within 5 m of an enemy that leaves its 5 m radius without disengaging takes an attack, rolled with the modifiers that applied as it left",
-        modelled: AsWritten,
-        how: "any move (advancing, backing off, sprinting) that starts within 5 m of an enemy and ends beyond it provokes that enemy (if it can react), rolled at the closest the mover came and after the mover's cover is settled; the text's \"disengage\" is undefined, so nobody disengages; the optional reaction is always taken",
-        tests: &["leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves", "backing_off_provokes_attacks_of_opportunity_once_per_round", "statistically_charging_past_an_enemy_provokes_it"],
+        modelled: Opt("reach"),
+        how: "option reach, default 5: the radius, which is also the melee distance (how far a melee weapon that gives no `range` reaches, and within which a unit is engaged: it keeps range by backing off, and does not drop prone). Any move (advancing, backing off, sprinting) that starts within 5 m of an enemy and ends beyond it provokes that enemy (if it can react), rolled at the closest the mover came and after the mover's cover is settled; the text's \"disengage\" is undefined, so nobody disengages; the optional reaction is always taken",
+        tests: &["leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves", "backing_off_provokes_attacks_of_opportunity_once_per_round", "statistically_charging_past_an_enemy_provokes_it", "reach_option_sets_melee_reach_and_the_opportunity_radius"],
     },
     Clause {
         section: "Combat Rounds",
@@ -187,9 +214,9 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Armor Class (AC)",
         rule: "AC = 10 + Endurance modifier + relics, armour, perks; kept separately vs firearms and vs melee",
-        modelled: AsWritten,
-        how: "`endurance` + `armor` (both ACs) + `armor_melee` / `armor_firearm`; an attack (d20 + weapon `attack` + unit `attack`) hits on total ≥ the AC for its weapon's kind (the text does not spell out the attack roll; this is the d20 pattern it implies)",
-        tests: &["a_hit_needs_total_at_least_ac", "cover_raises_ac_against_firearms_only", "statistically_plus_5_vs_ac_16_hits_half_the_time_and_three_quarters_with_advantage"],
+        modelled: Opt("ac_base"),
+        how: "option ac_base, default 10, plus `endurance` + `armor` (both ACs) + `armor_melee` / `armor_firearm`; an attack (d20 + weapon `attack` + unit `attack`) hits on total ≥ the AC for its weapon's kind (the text does not spell out the attack roll; this is the d20 pattern it implies)",
+        tests: &["a_hit_needs_total_at_least_ac", "cover_raises_ac_against_firearms_only", "statistically_plus_5_vs_ac_16_hits_half_the_time_and_three_quarters_with_advantage", "ac_base_option_moves_every_ac"],
     },
     Clause {
         section: "Conditions",
@@ -201,9 +228,16 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Blinded",
         rule: "attacks against it have advantage; its melee attacks disadvantage; its ranged attacks beyond 10 m disadvantage and −5; fails sight checks",
-        modelled: AsWritten,
-        how: "as written; firearms are the ranged attacks; within 10 m its shots have no penalty; ability checks are not modelled",
-        tests: &["blinded_attackers", "statistically_a_blinded_swordsman_hits_a_quarter_of_the_time"],
+        modelled: Opt("blind_range"),
+        how: "as written, with option blind_range, default 10 (the distance beyond which its shots suffer); firearms are the ranged attacks; within it its shots have no penalty; ability checks are not modelled",
+        tests: &["blinded_attackers", "statistically_a_blinded_swordsman_hits_a_quarter_of_the_time", "blind_range_option_sets_where_blinded_shots_suffer"],
+    },
+    Clause {
+        section: "Blinded",
+        rule: "its ranged attacks beyond 10 m have \"a -5 penalty\" besides disadvantage",
+        modelled: Opt("blind_penalty"),
+        how: "option blind_penalty, default 5, subtracted from the attack roll",
+        tests: &["blinded_attackers", "blind_penalty_option_sets_the_blinded_shots_penalty"],
     },
     Clause {
         section: "Deafened",
@@ -243,9 +277,9 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Paralyzed",
         rule: "incapacitated, can't move; attacks against it have advantage; hits from within 5 m are critical; fails STR and DEX saves",
-        modelled: AsWritten,
-        how: "as written (no saves are modelled)",
-        tests: &["hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits", "units_that_cannot_act_roll_nothing", "speed_conditions_and_terrain"],
+        modelled: Opt("helpless_crit_range"),
+        how: "as written (no saves are modelled); option helpless_crit_range, default 5: the distance within which a hit is critical (for unconscious units too)",
+        tests: &["hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits", "units_that_cannot_act_roll_nothing", "speed_conditions_and_terrain", "helpless_crit_range_option_sets_where_hits_on_the_helpless_crit"],
     },
     Clause {
         section: "Prone",
@@ -264,9 +298,9 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Prone",
         rule: "its attacks have disadvantage; attacks against it have advantage from within 5 m, disadvantage from farther",
-        modelled: AsWritten,
-        how: "as written",
-        tests: &["prone_targets_are_easy_up_close_and_hard_from_afar", "drop_prone_units_go_down_in_the_open_then_fight_from_the_ground", "advantage_and_disadvantage_cancel_whatever_their_number"],
+        modelled: Opt("prone_close_range"),
+        how: "as written; option prone_close_range, default 5: the distance within which attacks on it have advantage",
+        tests: &["prone_targets_are_easy_up_close_and_hard_from_afar", "drop_prone_units_go_down_in_the_open_then_fight_from_the_ground", "advantage_and_disadvantage_cancel_whatever_their_number", "prone_close_range_option_sets_where_prone_targets_are_easy"],
     },
     Clause {
         section: "Restrained",
@@ -286,7 +320,7 @@ pub const TABLE: &[Clause] = &[
         section: "Unconscious",
         rule: "incapacitated, can't move; falls prone; attacks against it have advantage; hits from within 5 m are critical",
         modelled: AsWritten,
-        how: "a unit that starts unconscious is also prone, as is a unit knocked to 0 HP: from within 5 m attacks have advantage and hits crit; from farther the prone disadvantage cancels the advantage",
+        how: "a unit that starts unconscious is also prone, as is a unit knocked to 0 HP: from within 5 m attacks have advantage and hits crit; from farther the prone disadvantage cancels the advantage (the distances: options prone_close_range and helpless_crit_range, default 5 each)",
         tests: &["a_unit_that_starts_unconscious_is_prone", "hits_on_paralyzed_or_unconscious_targets_within_5_m_are_crits", "statistically_an_unconscious_target_in_melee_falls_as_the_crits_add_up", "statistically_an_unconscious_target_shot_from_10_m_gives_no_edge"],
     },
     Clause {
@@ -300,8 +334,15 @@ pub const TABLE: &[Clause] = &[
         section: "Exhaustion",
         rule: "levels: 2 speed reduced to ?, 3 disadvantage on attacks and saves, 4 HP halved, 5 speed 0, 6 death (1: ability checks)",
         modelled: Opt("exhaustion_speed"),
-        how: "stat-block `exhaustion`; level 2 speed × `exhaustion_speed` (default ½, the digest's reading); 3 disadvantage on attacks; 4 maximum HP halved, rounded down; 5 speed 0; 6 out from the start; cumulative. Ability checks and saves are not modelled; recovery by rest is outside a fight",
+        how: "stat-block `exhaustion`; level 2 speed × `exhaustion_speed` (default ½, the digest's reading); 3 disadvantage on attacks; 4 maximum HP halved (below); 5 speed 0; 6 out from the start; cumulative. The levels are not options: they are the rows of the text's table, and the stat block's level picks a row. Ability checks and saves are not modelled; recovery by rest is outside a fight",
         tests: &["exhaustion_levels", "speed_conditions_and_terrain"],
+    },
+    Clause {
+        section: "Exhaustion",
+        rule: "level 4: HP points halved",
+        modelled: Opt("exhaustion_hp"),
+        how: "option exhaustion_hp, default 0.5: the fraction of its maximum HP a unit keeps at level 4 or more, rounded down, at least 1",
+        tests: &["exhaustion_levels", "exhaustion_hp_option_sets_what_exhaustion_4_leaves"],
     },
     // ---- Environmental Effects ----
     Clause {
@@ -322,7 +363,7 @@ pub const TABLE: &[Clause] = &[
         section: "Suffocating",
         rule: "0 HP: \"dying\"",
         modelled: Opt("at_zero_hp"),
-        how: "the text names dying but gives no death saves: default `out` (unconscious, prone, out of the fight for good); `death-saves`: 5e death saves on its turns (10+ succeeds, 1 counts twice, 20 back with 1 HP, three of a kind settle it)",
+        how: "the text names dying but gives no death saves: default `out` (unconscious, prone, out of the fight for good); `death-saves`: 5e death saves on its turns (10+ succeeds, 1 counts twice, 20 back with 1 HP, three of a kind settle it). Those numbers are not options: they are 5e's procedure, not the text's, which states none",
         tests: &["zero_hp_takes_a_unit_out_and_counts_only_hp_removed", "death_saves_option"],
     },
     Clause {
@@ -414,7 +455,14 @@ pub const TABLE: &[Clause] = &[
         section: "Critical Successes and Critical Failures",
         rule: "\"the dreaded 1\" and \"the joyous ... natural 20\"",
         modelled: Opt("nat1_misses"),
-        how: "`nat1_misses` (default on): a natural 1 misses; `nat20_hits` (default on): a natural 20 hits whatever the AC. Only hitting: with `nat20_hits` off, a natural 20 that hits on its total is still critical",
+        how: "`nat1_misses` (default on): a natural 1 misses; `nat20_hits` (default on): a natural 20 hits whatever the AC. Only hitting: with `nat20_hits` off, a natural 20 that hits on its total is still critical. The 1 and the 20 are not numeric options: they are the die's faces, which the two switches turn off",
         tests: &["natural_one_and_twenty_options"],
+    },
+    Clause {
+        section: "Critical Successes and Critical Failures",
+        rule: "\"the joyous revealing of a natural 20\": a natural 20 is a critical",
+        modelled: Opt("crit_on"),
+        how: "option crit_on, default 20: a hit whose natural roll is at least crit_on is critical (2 to 20; the die's top is 20); a critical roll below 20 must hit on its total, as only a natural 20 hits whatever the AC",
+        tests: &["crit_on_option_makes_lower_natural_rolls_critical", "fast_paths_follow_the_rule_number_options"],
     },
 ];

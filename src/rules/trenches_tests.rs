@@ -10,7 +10,12 @@ use crate::testkit::{as_turn, encounter, fight, four_se, with_options};
 /// `weapon` is the body of `[weapons.w]`; `opts` of `[options]`; the entries
 /// are the inline tables of the two unit groups.
 fn duel(opts: &str, weapon: &str, a_entry: &str, b_entry: &str) -> Encounter<Trenches> {
-    encounter(&format!(
+    encounter(&duel_text(opts, weapon, a_entry, b_entry))
+}
+
+/// The scenario text [`duel`] compiles.
+fn duel_text(opts: &str, weapon: &str, a_entry: &str, b_entry: &str) -> String {
+    format!(
         r#"
 name = "t"
 rules = "trenches"
@@ -31,7 +36,7 @@ a = {{ {a_entry} }}
 [sides.blue]
 b = {{ {b_entry} }}
 "#
-    ))
+    )
 }
 
 const SWORD: &str = "attack = 5\ndamage = \"1d8+3\"";
@@ -1636,4 +1641,378 @@ e = {{ tactic = "hold" }}
         crate::testkit::assert_within_four_se(&format!("backing off [{opts}]"), got, exact, TRIALS);
     }
     assert!((binomial_at_least(4, 0.5, 3) - 5.0 / 16.0).abs() < 1e-12);
+}
+
+// ---- The text's numbers as options: each moves its rule ----
+
+#[test]
+fn cover_ac_options_set_each_levels_bonus() {
+    // "Cover": half cover gives "+2 AC against firearms", three-quarters
+    // "+5", full "+10" (options `half_cover_ac`, `three_quarters_cover_ac`,
+    // `full_cover_ac`). A +15 rifle's natural roll that just hits the
+    // text's AC (16 + 2, + 5, + 10) misses once each level gives 2 more.
+    let strong_rifle = "kind = \"firearm\"\nattack = 15\ndamage = \"1d10+2\"";
+    let raised = "half_cover_ac = 4\nthree_quarters_cover_ac = 7\nfull_cover_ac = 12";
+    for (cover, text_ac) in [("half", 18), ("three-quarters", 21), ("full", 26)] {
+        let entry = format!("cover = \"{cover}\"");
+        let natural = (text_ac - 15) as u32;
+        let (r, _) = swing(
+            &duel("", strong_rifle, "", &entry),
+            &[(20, natural), (10, 5)],
+        );
+        assert_eq!((r.ac, r.hit), (text_ac, true), "{cover}, the text's AC");
+        let (r, _) = swing(&duel(raised, strong_rifle, "", &entry), &[(20, natural)]);
+        assert_eq!((r.ac, r.hit), (text_ac + 2, false), "{cover}, 2 more");
+        // Melee still ignores cover.
+        let (r, _) = swing(&duel(raised, SWORD, "", &entry), &[(20, 11), (8, 1)]);
+        assert_eq!((r.ac, r.hit), (16, true), "melee vs {cover}");
+    }
+    // Less than the text's: half cover worth nothing is no cover.
+    let (r, _) = swing(
+        &duel("half_cover_ac = 0", RIFLE, "", "cover = \"half\""),
+        &[(20, 11), (10, 1)],
+    );
+    assert_eq!((r.ac, r.hit), (16, true));
+}
+
+/// The error compiling [`duel_text`] with `opts` gives (panics if none).
+fn refused(opts: &str) -> String {
+    match crate::scenario::compile::compile_str::<Trenches>(&duel_text(opts, RIFLE, "", "")) {
+        Ok(_) => panic!("[{opts}] compiled"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn half_cover_above_three_quarters_cover_is_refused() {
+    // "Cover": half cover is less of the unit obscured than three-quarters
+    // cover, so it cannot give more AC.
+    let e = refused("half_cover_ac = 6");
+    assert!(e.contains("half_cover_ac"), "{e}");
+    assert!(e.contains("expected 0 to 5"), "{e}");
+    assert!(e.contains("three_quarters_cover_ac = 5"), "{e}");
+    let e = refused("half_cover_ac = 8\nthree_quarters_cover_ac = 7");
+    assert!(
+        e.contains("expected 0 to 7") && e.contains("found 8"),
+        "{e}"
+    );
+    // Equal is allowed, and so is raising both.
+    duel("half_cover_ac = 5", RIFLE, "", "");
+    duel(
+        "half_cover_ac = 7\nthree_quarters_cover_ac = 7",
+        RIFLE,
+        "",
+        "",
+    );
+}
+
+#[test]
+fn three_quarters_cover_above_full_cover_is_refused() {
+    // "Cover": three-quarters cover is less than full cover.
+    let e = refused("three_quarters_cover_ac = 11");
+    assert!(e.contains("three_quarters_cover_ac"), "{e}");
+    assert!(e.contains("expected 2 to 10"), "{e}");
+    assert!(
+        e.contains("full_cover_ac = 10") && e.contains("found 11"),
+        "{e}"
+    );
+    let e = refused("full_cover_ac = 4");
+    assert!(
+        e.contains("three_quarters_cover_ac") && e.contains("expected 2 to 4"),
+        "{e}"
+    );
+    duel("three_quarters_cover_ac = 10", RIFLE, "", "");
+    duel(
+        "three_quarters_cover_ac = 11\nfull_cover_ac = 11",
+        RIFLE,
+        "",
+        "",
+    );
+}
+
+#[test]
+fn crit_on_option_makes_lower_natural_rolls_critical() {
+    // "Critical Successes and Critical Failures": "the joyous revealing of a
+    // natural 20" (`crit_on`, 20). By default a natural 19 that hits is a
+    // plain hit (1d8+3 with a 4).
+    let (r, _) = swing(&duel("", SWORD, "", ""), &[(20, 19), (8, 4)]);
+    assert!(r.hit && !r.crit);
+    assert_eq!(r.damage, 7);
+    // `crit_on = 19`: the same 19 is critical (the dice twice: 4 + 2 + 3).
+    let (r, f) = swing(
+        &duel("crit_on = 19", SWORD, "", ""),
+        &[(20, 19), (8, 4), (8, 2)],
+    );
+    assert!(r.hit && r.crit);
+    assert_eq!(r.damage, 9);
+    assert_eq!(f.counters[counter::CRITS], 1);
+    // A critical roll must still hit: only a natural 20 hits whatever the
+    // AC (19 − 20 misses AC 16).
+    let hopeless = "attack = -20\ndamage = \"1d4\"";
+    let (r, _) = swing(&duel("crit_on = 19", hopeless, "", ""), &[(20, 19)]);
+    assert!(!r.hit && !r.crit);
+}
+
+#[test]
+fn reach_option_sets_melee_reach_and_the_opportunity_radius() {
+    // "Combat Rounds": attacks of opportunity guard an enemy's "5m radius",
+    // the melee distance (`reach`, 5 m). With `reach = 10` a bayonet (no
+    // range of its own) reaches 10 m: an advancing bayonet 10 m out
+    // attacks from there (11 + 5 vs AC 16, 1d6+2 with a 3) instead of
+    // closing to 5 m first.
+    for (opts, gap_after) in [("", 5), ("reach = 10", 10)] {
+        let enc = field(opts, "\"bayonet\"", "distance = 10", "\"rifle\"", "", "");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[(20, 11), (6, 3)]);
+        assert_eq!(gap(&f), gap_after, "[{opts}]");
+        assert_eq!(f.units[1].state.hp, 25, "[{opts}]");
+    }
+    // A rifleman keeping range 8 m from a bayonet: beyond 5 m he is not
+    // engaged and just shoots (a 2); within a 10 m reach he backs off 30 m
+    // and the bayonet's attack of opportunity comes (12 + 5 vs AC 10, 1d6+2
+    // with a 4) before his shot.
+    let keep = "tactic = \"keep-range\", distance = 8";
+    let enc = field("", "\"rifle\"", keep, "\"bayonet\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!((gap(&f), f.counters[counter::OPPORTUNITY]), (8, 0));
+    let enc = field("reach = 10", "\"rifle\"", keep, "\"bayonet\"", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 12), (6, 4), (20, 2)]);
+    assert_eq!((gap(&f), f.counters[counter::OPPORTUNITY]), (38, 1));
+    assert_eq!(f.units[0].state.hp, 24);
+    // A weapon that gives its own reach keeps it; the fast path reads the
+    // settled reach.
+    let short = "attack = 5\ndamage = \"1d8+3\"\nrange = 3";
+    assert_eq!(
+        duel("reach = 10", short, "", "").units[0].stats.weapons[0].range,
+        3
+    );
+    let stats = duel("reach = 10", SWORD, "", "").units[0].stats;
+    assert_eq!(stats.weapons[0].range, 10);
+    assert_eq!(stats.quick.map(|q| q.reach), Some(10));
+}
+
+#[test]
+fn sprint_multiplier_option_sets_how_far_sprint_goes() {
+    // "Combat Rounds": Sprint moves "double their usual movement speed"
+    // (`sprint_multiplier`, 2). A bayonet 100 m out moves 30 m and sprints
+    // 30 more (40 m left); at 3 times its speed the sprint is 60 m (10 m).
+    for (opts, gap_after) in [
+        ("", 40),
+        ("sprint_multiplier = 3", 10),
+        ("sprint_multiplier = 1.5", 55),
+    ] {
+        let enc = field(opts, "\"bayonet\"", "distance = 100", "\"rifle\"", "", "");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(gap(&f), gap_after, "[{opts}]");
+        assert_eq!(f.counters[counter::SPRINTS], 1);
+    }
+}
+
+#[test]
+fn difficult_terrain_speed_option_sets_what_rough_ground_leaves() {
+    // "Combat Rounds": difficult terrain "will halve movement speed"
+    // (`difficult_terrain_speed`, 0.5). A bayonet 100 m out on rough
+    // ground moves and sprints 15 m each (70 m left); keeping a quarter,
+    // 7 m each (86 m left).
+    for (opts, gap_after) in [
+        ("difficult_terrain = true", 70),
+        (
+            "difficult_terrain = true\ndifficult_terrain_speed = 0.25",
+            86,
+        ),
+        ("difficult_terrain_speed = 0.25", 40),
+    ] {
+        let enc = field(opts, "\"bayonet\"", "distance = 100", "\"rifle\"", "", "");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(gap(&f), gap_after, "[{opts}]");
+    }
+}
+
+#[test]
+fn default_speed_option_moves_stat_blocks_that_give_no_speed() {
+    // "Combat Rounds": "most humanoid characters or NPCs are allowed 30m of
+    // movement" (`default_speed`, 30). At 20 m a bayonet 100 m out moves
+    // and sprints 20 m each (60 m left, not 40); a stat block that writes
+    // its speed keeps it.
+    for (opts, extra, gap_after) in [
+        ("", "", 40),
+        ("default_speed = 20", "", 60),
+        ("default_speed = 20", "speed = 30", 40),
+        ("default_speed = 45", "", 10),
+    ] {
+        let enc = field(
+            opts,
+            "\"bayonet\"",
+            "distance = 100",
+            "\"rifle\"",
+            "",
+            extra,
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(gap(&f), gap_after, "[{opts}] {extra}");
+    }
+}
+
+#[test]
+fn ac_base_option_moves_every_ac() {
+    // "Armor Class (AC)": "AC starts with a base of 10" (`ac_base`). Unit b
+    // (Endurance 3, armour 3) has AC 16; at base 12, AC 18 vs melee and
+    // firearms alike: 11 + 5 = 16 hits the first and misses the second.
+    let (r, _) = swing(&duel("", SWORD, "", ""), &[(20, 11), (8, 1)]);
+    assert_eq!((r.ac, r.hit), (16, true));
+    for weapon in [SWORD, RIFLE] {
+        let (r, _) = swing(&duel("ac_base = 12", weapon, "", ""), &[(20, 11)]);
+        assert_eq!((r.ac, r.hit), (18, false), "{weapon}");
+    }
+    // Cover adds to it.
+    let (r, _) = swing(
+        &duel("ac_base = 12", RIFLE, "", "cover = \"half\""),
+        &[(20, 11)],
+    );
+    assert_eq!(r.ac, 20);
+}
+
+#[test]
+fn blind_range_option_sets_where_blinded_shots_suffer() {
+    // "Blinded": "Any ranged attack rolls beyond 10m are on disadvantage and
+    // have a -5 penalty" (`blind_range`, 10 m). At 15 m: by default both;
+    // with `blind_range = 20`, neither (one d20, no penalty).
+    let at_15 = "conditions = [\"blinded\"], distance = 15";
+    let (r, _) = swing(&duel("", RIFLE, at_15, ""), &[(20, 15), (20, 18)]);
+    assert_eq!((r.natural, r.total, r.hit), (15, 15, false));
+    let (r, _) = swing(
+        &duel("blind_range = 20", RIFLE, at_15, ""),
+        &[(20, 15), (10, 1)],
+    );
+    assert_eq!((r.natural, r.total, r.hit), (15, 20, true));
+}
+
+#[test]
+fn blind_penalty_option_sets_the_blinded_shots_penalty() {
+    // "Blinded": beyond 10 m, disadvantage "and a -5 penalty"
+    // (`blind_penalty`, 5). At 11 m with a kept 15: 15 + 5 − 5 = 15 misses
+    // AC 16; with a −2 penalty, 18 hits.
+    let at_11 = "conditions = [\"blinded\"], distance = 11";
+    let (r, _) = swing(&duel("", RIFLE, at_11, ""), &[(20, 15), (20, 18)]);
+    assert_eq!((r.total, r.hit), (15, false));
+    let (r, _) = swing(
+        &duel("blind_penalty = 2", RIFLE, at_11, ""),
+        &[(20, 15), (20, 18), (10, 1)],
+    );
+    assert_eq!((r.natural, r.total, r.hit), (15, 18, true));
+}
+
+#[test]
+fn prone_close_range_option_sets_where_prone_targets_are_easy() {
+    // "Prone": an attack "has advantage if the attacker is within 5m of the
+    // creature. Otherwise, the attack roll has disadvantage"
+    // (`prone_close_range`, 5 m). A shot from 8 m: disadvantage by default
+    // (keep 2), advantage within a 10 m range (keep 17).
+    let at_8 = "conditions = [\"prone\"], distance = 8";
+    let (r, _) = swing(&duel("", RIFLE, "", at_8), &[(20, 2), (20, 17)]);
+    assert_eq!(r.natural, 2);
+    let (r, _) = swing(
+        &duel("prone_close_range = 10", RIFLE, "", at_8),
+        &[(20, 2), (20, 17), (10, 1)],
+    );
+    assert_eq!(r.natural, 17);
+    // And a range of 0: even at 5 m, disadvantage.
+    let (r, _) = swing(
+        &duel(
+            "prone_close_range = 0",
+            SWORD,
+            "",
+            "conditions = [\"prone\"], distance = 5",
+        ),
+        &[(20, 2), (20, 17)],
+    );
+    assert_eq!(r.natural, 2);
+}
+
+#[test]
+fn helpless_crit_range_option_sets_where_hits_on_the_helpless_crit() {
+    // "Paralyzed": "Any attack that hits the creature is a critical hit if
+    // the attacker is within 5m of the creature" (`helpless_crit_range`,
+    // 5 m). A rifle hit from 10 m (advantage: keep 12) is a plain hit by
+    // default, critical within a 10 m range (1d10 twice + 2).
+    let at_10 = "conditions = [\"paralyzed\"], distance = 10";
+    let (r, _) = swing(&duel("", RIFLE, "", at_10), &[(20, 12), (20, 3), (10, 4)]);
+    assert!(r.hit && !r.crit);
+    let (r, _) = swing(
+        &duel("helpless_crit_range = 10", RIFLE, "", at_10),
+        &[(20, 12), (20, 3), (10, 4), (10, 4)],
+    );
+    assert!(r.hit && r.crit);
+    assert_eq!(r.damage, 10);
+    // A range of 0: a sword's hit from 5 m is plain.
+    let (r, _) = swing(
+        &duel(
+            "helpless_crit_range = 0",
+            SWORD,
+            "",
+            "conditions = [\"paralyzed\"], distance = 5",
+        ),
+        &[(20, 12), (20, 3), (8, 4)],
+    );
+    assert!(r.hit && !r.crit);
+}
+
+#[test]
+fn exhaustion_hp_option_sets_what_exhaustion_4_leaves() {
+    // "Exhaustion": level 4, "HP points halved" (`exhaustion_hp`, 0.5).
+    // A 31 HP unit at level 4 has 15 HP; keeping a quarter, 7, and a hit
+    // of 7 (1d4+5 with a 2) downs it.
+    let text = |opts: &str| {
+        format!(
+            "name = \"t\"\nrules = \"trenches\"\n[options]\n{opts}\n[weapons.w]\nattack = 5\ndamage = \"1d4+5\"\n[units.a]\nhp = 30\nweapons = [\"w\"]\n[units.spent]\nhp = 31\nexhaustion = 4\nweapons = [\"w\"]\n[sides.red]\na = {{}}\n[sides.blue]\nspent = {{}}\n"
+        )
+    };
+    for (opts, hp, down) in [("", 15, false), ("exhaustion_hp = 0.25", 7, true)] {
+        let enc = encounter::<Trenches>(&text(opts));
+        let (_, f) = swing(&enc, &[(20, 15), (4, 2)]);
+        assert_eq!(f.units[1].state.hp, hp - 7, "[{opts}]");
+        assert_eq!(f.units[1].out, down, "[{opts}]");
+        let f = fight(&enc);
+        assert_eq!(f.units[1].state.hp, hp, "[{opts}]");
+    }
+}
+
+#[test]
+fn fast_paths_follow_the_rule_number_options() {
+    // `quick_turn` and `quick_batch` read the options `take_turn` reads:
+    // duels fought with and without them under non-default rule numbers
+    // (cover, crits, the AC base, reach, speed) give the same tallies and
+    // leave the dice at the same place.
+    let opts = "crit_on = 15\nac_base = 12\nhalf_cover_ac = 4\nthree_quarters_cover_ac = 8\n\
+                full_cover_ac = 12\nreach = 10\ndefault_speed = 20";
+    let mut compared = 0;
+    for kind in ["melee", "firearm"] {
+        for cover in ["none", "half", "three-quarters", "full"] {
+            for distance in [0, 10, 40] {
+                let text = format!(
+                    "name = \"d\"\nrules = \"trenches\"\nmax_rounds = 8\n[options]\n{opts}\n\
+                     [weapons.w]\nkind = \"{kind}\"\nattack = 5\ndamage = \"1d8+3\"\n\
+                     [units.f]\nhp = 30\nendurance = 3\nweapons = [\"w\"]\n\
+                     [sides.red]\nf = {{ tactic = \"advance\" }}\n\
+                     [sides.blue]\nf = {{ tactic = \"advance\", cover = \"{cover}\", distance = {distance} }}\n"
+                );
+                let enc = encounter::<Trenches>(&text);
+                let mut f = Fight::<Trenches>::new();
+                let (mut quick, mut full) = (Tally::default(), Tally::default());
+                let mut quick_dice = RngDice::for_batch(11, compared);
+                f.run_into(&enc, &mut quick_dice, 300, &mut quick);
+                let mut full_dice = RngDice::for_batch(11, compared);
+                f.run_into_without_quick_turns(&enc, &mut full_dice, 300, &mut full);
+                assert_eq!(quick, full, "{kind}, {cover}, {distance} m");
+                assert_eq!(quick_dice.roll(1 << 30), full_dice.roll(1 << 30));
+                assert!(quick.counters[counter::CRITS] > 0);
+                compared += 1;
+            }
+        }
+    }
 }

@@ -227,10 +227,12 @@ impl<'a> Fields<'a> {
         Ok(out)
     }
 
-    /// `name = value` for every declared field, defaults included: the
-    /// options in force, for reports.
+    /// `name = value` for every declared field, defaults included (but a
+    /// [`Field::quiet`] one only when written): the options in force, for
+    /// reports.
     pub fn describe(&self) -> Vec<String> {
         self.fields()
+            .filter(|f| !f.quiet || self.node(f.name).is_some())
             .map(|f| {
                 let value = match self.node(f.name) {
                     Some(n) => n.value.render(),
@@ -245,6 +247,10 @@ impl<'a> Fields<'a> {
 /// What rulesets read their fields through: the same checks and messages
 /// as the scenario's own keys; [`Fields::locate`] places the errors.
 impl FieldReader for Fields<'_> {
+    fn written(&self, name: &str) -> bool {
+        self.node(name).is_some()
+    }
+
     fn int(&self, name: &str) -> Result<i64, FieldError> {
         let field = self.field(name);
         let Kind::Int { min, max } = field.kind else {

@@ -166,8 +166,17 @@ fn scenario(md: &mut Markdown, report: &Report) {
         md.line("- **Options in force:** the ruleset's defaults");
     } else {
         md.line("- **Options in force:**");
-        for (i, option) in info.options.iter().enumerate() {
-            let per_cell = varying(report, |setup| setup.options.get(i).map(String::as_str));
+        for option in &info.options {
+            // Matched by name: a cell may list an option the base scenario
+            // does not (a quiet one its matrix writes, see `Field::quiet`).
+            let name = option.split(" = ").next();
+            let per_cell = varying(report, |setup| {
+                setup
+                    .options
+                    .iter()
+                    .find(|line| line.split(" = ").next() == name)
+                    .map(String::as_str)
+            });
             md.line(format!("  - {}{}", code(option), per_cell.intro()));
             per_cell.lines(md, "    ", code);
         }
