@@ -52,14 +52,19 @@ pub struct Osr;
 
 /// A melee weapon's reach unless its stat block lists one (up to
 /// [`CLOSE`]), and the distance at which an ally can touch a dying unit to
-/// stabilise it, in feet.
+/// stabilise it, in feet: the default of option `reach`.
 pub const REACH: i32 = 5;
 /// The close range band, in feet: "a melee attack must be within 5-10 ft
 /// (close range)". It is also "melee combat": ranged attacks made with an
 /// enemy this close have disadvantage, a Retreat from it needs the check and
 /// draws the attacks, flankers stand in it, and units keeping range back
-/// out of it. No melee weapon reaches beyond it.
+/// out of it. The default of option `close_range` (which can widen the
+/// band, not narrow it), and the longest reach a melee weapon may list:
+/// weapons are compiled before the options, so that limit stays the text's.
 pub const CLOSE: i32 = 10;
+/// A ranged weapon's range unless its stat block lists one, in feet (the
+/// text gives none): the default of option `default_range`.
+pub const RANGE: i32 = 120;
 
 /// Ability indices into `abilities`.
 pub const STR: usize = 0;
@@ -95,6 +100,9 @@ pub struct Weapon {
     pub damage: DiceExpr,
     /// Reach (melee) or range (ranged), feet.
     pub range: i32,
+    /// Its stat block lists no range: `range` is the option's (`reach` or
+    /// `default_range`), set when the unit is prepared.
+    pub default_range: bool,
 }
 
 impl KitWeapon for Weapon {
@@ -283,6 +291,42 @@ pub struct Options {
     pub morale_tide: f64,
     pub retreat_dc: i32,
     pub retreat_attacks: bool,
+    /// The lowest natural attack roll that is critical (and always hits,
+    /// with `nat20_hits`).
+    pub crit_on: u32,
+    pub crit_multiplier: i32,
+    /// A PC's natural defense-check roll at or below this, failed, has its
+    /// damage multiplied by `fumble_multiplier` (with `nat1_doubles`).
+    pub fumble_on: u32,
+    pub fumble_multiplier: i32,
+    /// Feet of speed lost per load above the STR score.
+    pub load_speed_penalty: i32,
+    /// Speed is divided by this on difficult terrain.
+    pub difficult_terrain_divisor: i32,
+    /// The close range band ("melee combat"), feet.
+    pub close_range: i32,
+    /// Default melee reach, and how close an ally comes to stabilise, feet.
+    pub reach: i32,
+    /// Default range of a ranged weapon, feet.
+    pub default_range: i32,
+    /// Enemies within close range of a target that make it flanked.
+    pub flankers: u32,
+    /// Active actions per turn.
+    pub active_actions: u32,
+    /// Movement actions per turn.
+    pub movement_actions: i32,
+    /// HP a stabilised unit returns with.
+    pub stabilised_hp: i32,
+    /// Injury Table bands: the highest roll of each (false hope, ability
+    /// loss, body part, hampered); above the last, Standing.
+    pub injury_death_max: u32,
+    pub injury_ability_max: u32,
+    pub injury_body_max: u32,
+    pub injury_hampered_max: u32,
+    /// Sides of the ability-loss die (Injury Table 2-7).
+    pub injury_ability_die: u32,
+    /// Sides of the Standing heal die (Injury Table 20).
+    pub standing_heal_die: u32,
 }
 
 impl Default for Options {
@@ -317,6 +361,25 @@ impl Default for Options {
             morale_tide: 0.5,
             retreat_dc: 11,
             retreat_attacks: true,
+            crit_on: 20,
+            crit_multiplier: 2,
+            fumble_on: 1,
+            fumble_multiplier: 2,
+            load_speed_penalty: 5,
+            difficult_terrain_divisor: 2,
+            close_range: CLOSE,
+            reach: REACH,
+            default_range: RANGE,
+            flankers: 2,
+            active_actions: 1,
+            movement_actions: 1,
+            stabilised_hp: 1,
+            injury_death_max: 1,
+            injury_ability_max: 7,
+            injury_body_max: 13,
+            injury_hampered_max: 19,
+            injury_ability_die: 6,
+            standing_heal_die: 8,
         }
     }
 }
@@ -496,95 +559,181 @@ impl Ruleset for Osr {
             Kind::Choice(CRIT_NAMES),
             Some(Lit::Str("double-total")),
             "a natural 20 doubles damage: the whole total (modifier included), or the dice only",
-        ),
-        Field::flag("nat20_hits", true, "a natural 20 always hits (and is critical)"),
-        Field::flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)"),
-        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat); a defense check keeps the odds (beat: it holds on a tie)"),
-        Field::flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)"),
+        )
+        .section("Critical Hits"),
+        Field::int("crit_on", 2, 20, 20, "natural attack roll at or above which a hit is critical (and, with nat20_hits, always hits); the text: 20; lower is more crits")
+            .section("Critical Hits")
+            .quiet(),
+        Field::int("crit_multiplier", 1, 10, 2, "a critical hit multiplies its damage by this (the whole total, or the dice with crit = \"double-dice\"); the text: 2 (\"doubled\"); 1 = no extra damage")
+            .section("Critical Hits")
+            .quiet(),
+        Field::flag("nat20_hits", true, "a natural 20 (any critical roll, see crit_on) always hits (and is critical)")
+            .section("Critical Hits"),
+        Field::flag("nat1_misses", true, "a natural 1 always misses (5e chassis; the text is silent)")
+            .section("PC Attacks"),
+        Field::new("hit_on", Kind::Choice(HIT_NAMES), Some(Lit::Str("meet")), "an attack hits on total >= AC (meet) or > AC (beat); a defense check keeps the odds (beat: it holds on a tie)")
+            .section("PC Attacks"),
+        Field::flag("nat1_doubles", true, "a natural 1 on a PC's check that damages it doubles that damage (applies to defense checks)")
+            .section("Critical Failure"),
+        Field::int("fumble_on", 1, 19, 1, "natural roll of a PC's check (a defense check) at or below which the damage it suffers is multiplied; the text: 1; higher is more doubled damage")
+            .section("Critical Failure")
+            .quiet(),
+        Field::int("fumble_multiplier", 1, 10, 2, "a PC's natural-1 (fumble_on) defense check multiplies the damage it suffers by this; the text: 2 (\"doubles\"); 1 = no extra damage")
+            .section("Critical Failure")
+            .quiet(),
         Field::flag(
             "defense_checks",
             false,
             "variant: PCs roll to defend against NPC attacks, d20 + (AC - 10) vs 12 + the attack bonus (11 + with hit_on = \"beat\"), instead of the NPC rolling; the attack's edge turned around, the light's defense-check entries applied",
-        ),
+        )
+        .section("Light"),
         Field::new(
             "light",
             Kind::Choice(LIGHT_NAMES),
             Some(Lit::Str("well-lit")),
             "darkness: disadvantage on all attacks, defense checks and morale without darksight (advantage with it); dim: on ranged attacks and defense checks vs ranged attacks; brilliant: on long-range attacks",
-        ),
+        )
+        .section("Light"),
         Field::new(
             "long_range",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "a ranged attack beyond this fraction of the weapon's range is long-range (brilliant light)",
-        ),
-        Field::flag("flanking", false, "melee attacks on a target with two or more enemies within close range (10 ft) have advantage (GM's call; off as written)"),
-        Field::flag("difficult_terrain", false, "the ground is difficult terrain: half speed"),
+        )
+        .section("Brilliant"),
+        Field::int("close_range", CLOSE as i64, 1000, CLOSE as i64, "close range (melee combat), feet: ranged attacks with an enemy this close have disadvantage, retreating from it takes the check and draws attacks, flankers stand in it; the text: 10 (\"within 5-10 ft\"); at least 10, the longest melee reach a weapon may list")
+            .section("Range & Attacks")
+            .quiet(),
+        Field::int("reach", 1, CLOSE as i64, REACH as i64, "reach of a melee weapon that lists no range, and how close an ally comes to stabilise, feet; the text: 5 (\"within 5-10 ft\"); at most 10")
+            .section("Range & Attacks")
+            .quiet(),
+        Field::int("default_range", 1, 100_000, RANGE as i64, "range of a ranged weapon that lists none, feet (the text lists ranges per weapon but gives no default): 120")
+            .section("Range & Attacks")
+            .quiet(),
+        Field::flag("flanking", false, "melee attacks on a flanked target (flankers or more enemies within close range) have advantage (GM's call; off as written)")
+            .section("Positioning"),
+        Field::int("flankers", 2, 20, 2, "enemies within close range of a target that flank it (with flanking = true); the text: \"multiple allies flanking\", 2; higher is rarer advantage")
+            .section("Positioning")
+            .quiet(),
+        Field::int("active_actions", 1, 4, 1, "Active actions a unit takes each turn (each an attack, a stabilising check, or traded down to a move); the text: 1 (\"one of each action per round\")")
+            .section("PC Actions")
+            .quiet(),
+        Field::int("movement_actions", 0, 4, 1, "Movement actions a unit takes each turn, each up to its speed (standing up from prone with stand_up = \"movement\" spends one); the text: 1")
+            .section("PC Actions")
+            .quiet(),
+        Field::int("load_speed_penalty", 0, 30, 5, "feet of speed lost per load carried above the STR score; the text: 5")
+            .section("Movement Actions")
+            .quiet(),
+        Field::flag("difficult_terrain", false, "the ground is difficult terrain: speed divided by difficult_terrain_divisor")
+            .section("Movement Actions"),
+        Field::int("difficult_terrain_divisor", 1, 10, 2, "difficult terrain divides speed by this (rounded down); the text: 2 (\"half speed\")")
+            .section("Movement Actions")
+            .quiet(),
         Field::new(
             "at_zero_hp",
             Kind::Choice(ZERO_HP_NAMES),
             Some(Lit::Str("death-clock")),
             "0 HP: dying, dead unless stabilised within death_clock rounds or by the end of the fight, whichever is later (as written); or dead at once",
-        ),
+        )
+        .section("Death & Injury"),
         Field::int(
             "death_clock",
             1,
             1000,
             10,
             "rounds a dying unit lasts (the text's 1 minute); it dies when this and the end of the fight have both passed",
-        ),
+        )
+        .section("Death & Injury"),
         Field::new(
             "stabilise",
             Kind::Choice(STABILISE_NAMES),
             Some(Lit::Str("anyone")),
             "who spends its Active action to stabilise a dying ally it can reach this turn (before attacking): anyone, medics, never",
-        ),
+        )
+        .section("Stabilizing & Injuries"),
         Field::new(
             "stabilise_when",
             Kind::Choice(WHEN_NAMES),
             Some(Lit::Str("due")),
             "when a unit stabilises a dying ally: once the ally's minute has run out, the end of the fight being its deadline from then on (due: before that it cannot die while the fight lasts), or as soon as one is in reach (first)",
-        ),
-        Field::int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)"),
+        )
+        .section("Stabilizing & Injuries"),
+        Field::int("stabilise_dc", 1, 40, 11, "DC of the stabilising check (d20 + WIS mod, + proficiency for medics; the text gives none)")
+            .section("Stabilizing & Injuries"),
+        Field::int("stabilised_hp", 1, 1000, 1, "HP a stabilised unit that survives the injury table returns with (never above its max); the text: 1")
+            .section("Stabilizing & Injuries")
+            .quiet(),
         Field::new(
             "rejoin",
             Kind::Choice(REJOIN_NAMES),
             Some(Lit::Str("all")),
             "after the injury table: every survivor returns to the fight at 1 HP (as written), or only a 20 (with 1d8 HP)",
-        ),
+        )
+        .section("Stabilizing & Injuries"),
+        Field::int("injury_death_max", 0, 20, 1, "Injury Table: rolls 1 to this are a false hope (dead); the text: 1; 0 = none")
+            .section("Injury Table")
+            .quiet(),
+        Field::int("injury_ability_max", 0, 20, 7, "Injury Table: rolls above injury_death_max up to this lose 1d6 of an ability (STR, DEX, CON, INT, WIS, CHA in turn); the text: 7 (2-7)")
+            .section("Injury Table")
+            .quiet(),
+        Field::int("injury_body_max", 0, 20, 13, "Injury Table: rolls above injury_ability_max up to this lose a body part (no effect in a fight); the text: 13 (8-13)")
+            .section("Injury Table")
+            .quiet(),
+        Field::int("injury_hampered_max", 0, 20, 19, "Injury Table: rolls above injury_body_max up to this give disadvantage on all checks; above it, Standing (heal); the text: 19 (14-19, 20 Standing)")
+            .section("Injury Table")
+            .quiet(),
+        Field::int("injury_ability_die", 1, 100, 6, "Injury Table: sides of the die of ability lost; the text: 6 (1d6)")
+            .section("Injury Table")
+            .quiet(),
+        Field::int("standing_heal_die", 1, 100, 8, "Injury Table, Standing: sides of the die of HP healed on top of the return; the text: 8 (1d8)")
+            .section("Injury Table")
+            .quiet(),
         Field::new(
             "stand_up",
             Kind::Choice(STAND_NAMES),
             Some(Lit::Str("quick")),
             "a prone unit that can act stands up at the start of its turn as a Quick action (quick: brief, takes a second) or with its Movement action (movement); the text has no prone rules",
-        ),
-        Field::new("morale", Kind::Choice(MORALE_NAMES), Some(Lit::Str("npcs")), "who checks morale: NPCs only, everyone, or nobody"),
+        )
+        .section("Quick Actions"),
+        Field::new("morale", Kind::Choice(MORALE_NAMES), Some(Lit::Str("npcs")), "who checks morale: NPCs only, everyone, or nobody")
+            .section("Morale"),
         Field::new(
             "morale_groups",
             Kind::Choice(GROUP_NAMES),
             Some(Lit::Str("side")),
             "NPCs roll morale as a side (one roll, by its leader or first NPC), per unit group, or individually; PCs always individually",
-        ),
-        Field::int("morale_dc", 1, 40, 11, "morale check DC"),
-        Field::flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage"),
-        Field::flag("morale_start", true, "morale check when the battle begins"),
-        Field::flag("morale_first_fall", true, "the side of the first combatant killed checks morale (\"killed\": see morale_killed)"),
-        Field::flag("morale_leader", true, "a side checks morale when a leader of it is killed"),
+        )
+        .section("Side, Group, or Individual"),
+        Field::int("morale_dc", 1, 40, 11, "morale check DC; the text: 11 (\"always have a DC 11\"); higher routs more")
+            .section("Morale"),
+        Field::flag("morale_outnumbered", true, "a side with fewer units standing than its enemies rolls morale at disadvantage")
+            .section("Morale Checks"),
+        Field::flag("morale_start", true, "morale check when the battle begins")
+            .section("When To Check Morale"),
+        Field::flag("morale_first_fall", true, "the side of the first combatant killed checks morale (\"killed\": see morale_killed)")
+            .section("When To Check Morale"),
+        Field::flag("morale_leader", true, "a side checks morale when a leader of it is killed")
+            .section("When To Check Morale"),
         Field::new(
             "morale_killed",
             Kind::Choice(KILLED_NAMES),
             Some(Lit::Str("dies")),
             "\"killed\" in the morale triggers: dead (dies: the text's word; 0 HP is incapacitated, not dead) or brought to 0 HP (falls)",
-        ),
-        Field::flag("morale_retreat", true, "when a PC retreats, the NPCs of its side (its retainers) check morale at disadvantage"),
+        )
+        .section("When To Check Morale"),
+        Field::flag("morale_retreat", true, "when a PC retreats, the NPCs of its side (its retainers) check morale at disadvantage")
+            .section("Retreat"),
         Field::new(
             "morale_tide",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.5)),
             "\"the tide is obvious\": a side checks once when its units standing drop to this fraction of its roster (0 = never)",
-        ),
-        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee combat, an enemy within 10 ft (0 = no check)"),
-        Field::flag("retreat_attacks", true, "enemies within 10 ft (close range) attack a retreating unit; any hit stops the retreat"),
+        )
+        .section("When To Check Morale"),
+        Field::int("retreat_dc", 0, 40, 11, "DEX check to break away when retreating from melee combat, an enemy within close range (0 = no check)")
+            .section("Retreat"),
+        Field::flag("retreat_attacks", true, "enemies within close range attack a retreating unit; any hit stops the retreat")
+            .section("Retreat"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -615,6 +764,30 @@ impl Ruleset for Osr {
     type Options = Options;
 
     fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
+        // Injury Table: the bands' upper limits must rise (a band may be
+        // empty: equal to the one before).
+        let bands = [
+            "injury_death_max",
+            "injury_ability_max",
+            "injury_body_max",
+            "injury_hampered_max",
+        ];
+        let mut limits = [0u32; 4];
+        for (i, name) in bands.iter().enumerate() {
+            limits[i] = f.int(name)? as u32;
+            if i > 0 && limits[i] < limits[i - 1] {
+                return Err(f.error(
+                    name,
+                    format!(
+                        "the injury table's bands run in order: {name} must be at least {} \
+                         (`{}`) and at most 20, but is {}",
+                        limits[i - 1],
+                        bands[i - 1],
+                        limits[i]
+                    ),
+                ));
+            }
+        }
         Ok(Options {
             crit: [Crit::DoubleTotal, Crit::DoubleDice][f.choice("crit")?],
             nat20_hits: f.bool("nat20_hits")?,
@@ -653,6 +826,25 @@ impl Ruleset for Osr {
             morale_tide: f.float("morale_tide")?,
             retreat_dc: f.int("retreat_dc")? as i32,
             retreat_attacks: f.bool("retreat_attacks")?,
+            crit_on: f.int("crit_on")? as u32,
+            crit_multiplier: f.int("crit_multiplier")? as i32,
+            fumble_on: f.int("fumble_on")? as u32,
+            fumble_multiplier: f.int("fumble_multiplier")? as i32,
+            load_speed_penalty: f.int("load_speed_penalty")? as i32,
+            difficult_terrain_divisor: f.int("difficult_terrain_divisor")? as i32,
+            close_range: f.int("close_range")? as i32,
+            reach: f.int("reach")? as i32,
+            default_range: f.int("default_range")? as i32,
+            flankers: f.int("flankers")? as u32,
+            active_actions: f.int("active_actions")? as u32,
+            movement_actions: f.int("movement_actions")? as i32,
+            stabilised_hp: f.int("stabilised_hp")? as i32,
+            injury_death_max: limits[0],
+            injury_ability_max: limits[1],
+            injury_body_max: limits[2],
+            injury_hampered_max: limits[3],
+            injury_ability_die: f.int("injury_ability_die")? as u32,
+            standing_heal_die: f.int("standing_heal_die")? as u32,
         })
     }
 
@@ -662,9 +854,12 @@ impl Ruleset for Osr {
 
     fn compile_weapon(f: &impl FieldReader) -> Result<Weapon, FieldError> {
         let kind = [WeaponKind::Melee, WeaponKind::Ranged][f.choice("kind")?];
-        let range = match (f.int("range")? as i32, kind) {
+        let listed = f.int("range")? as i32;
+        // Unlisted: the options' defaults (`reach`, `default_range`), set by
+        // `prepare_unit`; the text's until then.
+        let range = match (listed, kind) {
             (0, WeaponKind::Melee) => REACH,
-            (0, WeaponKind::Ranged) => 120,
+            (0, WeaponKind::Ranged) => RANGE,
             (r, WeaponKind::Melee) if r > CLOSE => {
                 return Err(f.error(
                     "range",
@@ -681,6 +876,7 @@ impl Ruleset for Osr {
             attack: f.int("attack")? as i32,
             damage: f.dice("damage")?,
             range,
+            default_range: listed == 0,
         })
     }
 
@@ -759,9 +955,48 @@ impl Ruleset for Osr {
         }
     }
 
-    /// Attacks reach `distance <= range` (`best_weapon`).
-    fn weapon_reach(_unit: &Unit, weapon: &Weapon) -> Option<i32> {
-        Some(weapon.range)
+    /// Attacks reach `distance <= range` (`best_weapon`): the range the
+    /// prepared unit carries it with (an unlisted one is the options').
+    fn weapon_reach(unit: &Unit, weapon: &Weapon) -> Option<i32> {
+        let carried = unit.weapons().iter().find(|w| w.number == weapon.number);
+        Some(carried.map_or(weapon.range, |w| w.range))
+    }
+
+    /// Weapons that list no range get the options' (`reach`,
+    /// `default_range`), and the kit's ranges follow. With the text's
+    /// values nothing changes.
+    fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        let unit = &mut spec.stats;
+        if !unit.weapons().iter().any(|w| w.default_range) {
+            return;
+        }
+        let n = unit.n_weapons as usize;
+        for w in &mut unit.weapons[..n] {
+            if w.default_range {
+                w.range = match w.kind {
+                    WeaponKind::Melee => options.reach,
+                    WeaponKind::Ranged => options.default_range,
+                };
+            }
+        }
+        let longest = |melee: Option<bool>| {
+            unit.weapons[..n]
+                .iter()
+                .filter(|w| melee.is_none_or(|m| (w.kind == WeaponKind::Melee) == m))
+                .map(|w| w.range)
+                .max()
+                .unwrap_or(0)
+        };
+        let (max_range, melee_reach, ranged_range) =
+            (longest(None), longest(Some(true)), longest(Some(false)));
+        unit.max_range = max_range;
+        unit.melee_reach = melee_reach;
+        unit.ranged_range = ranged_range;
+        unit.advance_reach = if melee_reach > 0 {
+            melee_reach
+        } else {
+            max_range
+        };
     }
 
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
@@ -855,13 +1090,23 @@ fn act<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
         retreat(turn);
         return;
     }
+    let actions = turn.options().active_actions;
     if tend(turn) {
+        // Its Movement took it to the ally; any further Active actions
+        // attack what is in reach from there.
+        for _ in 1..actions {
+            hold(turn);
+        }
         return;
     }
     match turn.spec(me).tactic {
-        Tactic::Hold | Tactic::Auto => hold(turn),
-        Tactic::Advance => advance(turn),
-        Tactic::KeepRange => keep_range(turn),
+        Tactic::Hold | Tactic::Auto => {
+            for _ in 0..actions {
+                hold(turn);
+            }
+        }
+        Tactic::Advance => advance(turn, actions),
+        Tactic::KeepRange => keep_range(turn, actions),
     }
 }
 
@@ -880,16 +1125,18 @@ fn stand_up<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     unit.state.standing_up = movement;
 }
 
-/// The acting unit's Movement action: its speed, or nothing if it spent the
-/// action standing up. (A second move, the Active action traded down, is
-/// always its full speed.)
+/// The acting unit's Movement actions (`movement_actions`, the text's one):
+/// its speed for each, less one if it spent one standing up. (A move that
+/// is an Active action traded down is always its full speed.)
 fn movement<D: Dice>(turn: &Turn<'_, Osr, D>) -> i32 {
     let me = turn.actor;
     let unit = turn.unit(me);
-    if unit.state.standing_up {
+    let opts = turn.options();
+    let moves = opts.movement_actions - i32::from(unit.state.standing_up);
+    if moves <= 0 {
         0
     } else {
-        speed(&turn.enc.units[me].stats, unit, turn.options())
+        moves * speed(&turn.enc.units[me].stats, unit, opts)
     }
 }
 
@@ -901,17 +1148,18 @@ fn hampered(stats: &Unit, state: &State) -> bool {
     state.injured || stats.load > state.abilities[STR]
 }
 
-/// Speed this turn: −5 ft per load above STR, halved for difficult terrain;
-/// 0 when held fast. (No unit moves while prone: it stands up first, see
+/// Speed this turn: −5 ft (`load_speed_penalty`) per load above STR,
+/// halved (`difficult_terrain_divisor`) for difficult terrain; 0 when held
+/// fast. (No unit moves while prone: it stands up first, see
 /// `stand_up`, so crawling never comes up.)
 pub fn speed(stats: &Unit, unit: &Combatant<State>, opts: &Options) -> i32 {
     if unit.conditions.any(ROOTED) {
         return 0;
     }
     let over = (stats.load - unit.state.abilities[STR]).max(0);
-    let s = (stats.speed - 5 * over).max(0);
+    let s = (stats.speed - opts.load_speed_penalty * over).max(0);
     if opts.difficult_terrain {
-        s / 2
+        s / opts.difficult_terrain_divisor
     } else {
         s
     }
@@ -968,12 +1216,14 @@ fn hold<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     }
 }
 
-/// Advance: Movement toward the target, then the Active action: attack if a
-/// weapon reaches, otherwise trade it down to a second Movement.
-fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+/// Advance: Movement toward the target, then each Active action (the text's
+/// one; `active_actions`): attack if a weapon reaches, otherwise trade it
+/// down to another Movement. An Active action after the first picks its
+/// target afresh.
+fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    let Some(target) = turn.choose_target(|_, _| true) else {
+    let Some(mut target) = turn.choose_target(|_, _| true) else {
         return;
     };
     let reach = stats.advance_reach;
@@ -981,28 +1231,37 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
         let first = movement(turn);
         turn.approach(target, first, reach);
     }
-    if attack_if_in_reach(turn, target) {
-        return;
+    for action in 0..actions {
+        if action > 0 {
+            match turn.choose_target(|_, _| true) {
+                Some(t) => target = t,
+                None => return,
+            }
+        }
+        if attack_if_in_reach(turn, target) {
+            continue;
+        }
+        // Active traded down to Movement: full speed, worked out only now
+        // (most turns attack); moving changed nothing it depends on.
+        let budget = speed(stats, turn.unit(me), turn.options());
+        turn.approach(target, budget, reach);
     }
-    // Active traded down to Movement: full speed, worked out only now (most
-    // turns attack); moving changed nothing it depends on.
-    let budget = speed(stats, turn.unit(me), turn.options());
-    turn.approach(target, budget, reach);
 }
 
 /// Keep range: step back out of close range, where shots have
 /// disadvantage (no attacks of opportunity in this game), close only to
 /// weapon range, shoot.
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
+fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
+    let close = turn.options().close_range;
     let budget = movement(turn);
     let range = if stats.ranged_range > 0 {
         stats.ranged_range
     } else {
         stats.max_range
     };
-    if turn.enemies_within(me, CLOSE) != 0 {
+    if turn.enemies_within(me, close) != 0 {
         turn.back_off(budget);
     } else if turn
         .enemies()
@@ -1013,7 +1272,9 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
             turn.approach(t, budget, range);
         }
     }
-    hold(turn);
+    for _ in 0..actions {
+        hold(turn);
+    }
 }
 
 /// Stabilise: spend the Active action (after moving up to the fallen) on the
@@ -1051,14 +1312,14 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     let mut best: Option<(i32, usize)> = None;
     for a in Bits(due) {
         let d = turn.distance(me, a);
-        if d <= budget + REACH && best.is_none_or(|(bd, _)| d < bd) {
+        if d <= budget + opts.reach && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, a));
         }
     }
     let Some((_, ally)) = best else {
         return false;
     };
-    turn.approach(ally, budget, REACH);
+    turn.approach(ally, budget, opts.reach);
     let bonus = if stats.medic { stats.proficiency } else { 0 };
     if check(
         turn,
@@ -1080,21 +1341,25 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
 pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
+    let opts = *turn.options();
     let roll = turn.dice.d20();
     turn.note_roll(u, "injury table", roll as i32);
-    // "If not a 1 (dead), they return to 1 HP"; a 20 then "instantly heal[s]
-    // 1d8 HP" on top.
-    let mut hp = 1;
+    // "If not a 1 (dead), they return to 1 HP" (`stabilised_hp`); a 20
+    // then "instantly heal[s] 1d8 HP" on top. The bands are options
+    // (`injury_*_max`, the text's 1, 7, 13, 19).
+    let mut hp = opts.stabilised_hp;
+    let standing = roll > opts.injury_hampered_max;
     match roll {
-        1 => {
+        r if r <= opts.injury_death_max => {
             // A false hope.
             turn.count(counter::DEATHS);
             died(turn, u);
             return;
         }
-        2..=7 => {
-            let ability = [STR, DEX, CON, INT, WIS, CHA][roll as usize - 2];
-            let loss = turn.dice.roll(6) as i32;
+        r if r <= opts.injury_ability_max => {
+            // STR, DEX, CON, INT, WIS, CHA in turn from the band's first roll.
+            let ability = (r - opts.injury_death_max - 1) as usize % 6;
+            let loss = turn.dice.roll(opts.injury_ability_die) as i32;
             turn.note_roll(u, "ability loss", loss);
             let unit = turn.unit_mut(u);
             unit.state.abilities[ability] -= loss;
@@ -1105,20 +1370,20 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
             }
             turn.count(counter::INJURY_ABILITY);
         }
-        8..=13 => turn.count(counter::INJURY_BODY),
-        14..=19 => {
+        r if r <= opts.injury_body_max => turn.count(counter::INJURY_BODY),
+        r if r <= opts.injury_hampered_max => {
             turn.unit_mut(u).state.injured = true;
             turn.count(counter::INJURY_HAMPERED);
         }
         _ => {
-            hp += turn.dice.roll(8) as i32;
+            hp += turn.dice.roll(opts.standing_heal_die) as i32;
             turn.note_roll(u, "healed (natural 20)", hp);
         }
     }
     // "Never go above your max HP."
     let hp = hp.min(turn.spec(u).stats.hp);
     turn.unit_mut(u).state.hp = hp;
-    if turn.options().rejoin == Rejoin::All || roll == 20 {
+    if opts.rejoin == Rejoin::All || standing {
         turn.count(counter::BACK);
         turn.bring_back(u);
     }
@@ -1132,7 +1397,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
 fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let me = turn.actor;
     let opts = *turn.options();
-    let engaged = turn.enemies_within(me, CLOSE);
+    let engaged = turn.enemies_within(me, opts.close_range);
     if engaged != 0 {
         if opts.retreat_dc > 0
             && !check(
@@ -1202,9 +1467,13 @@ fn attack_edge<D: Dice>(turn: &Turn<'_, Osr, D>, target: usize, weapon: &Weapon)
     let stats = &turn.enc.units[me].stats;
     let unit = turn.unit(me);
     let ranged = weapon.kind == WeaponKind::Ranged;
-    let adv = opts.flanking && !ranged && turn.flanked(target, CLOSE);
+    let close = opts.close_range;
+    // "Multiple allies flanking a target": `flankers` (2) or more.
+    let adv = opts.flanking
+        && !ranged
+        && turn.enemies_within(target, close).count_ones() >= opts.flankers;
     let mut dis = hampered(stats, &unit.state) || unit.conditions.has(Condition::Blinded);
-    if ranged && (turn.enemy_distance(target) <= CLOSE || turn.enemies_within(me, CLOSE) != 0) {
+    if ranged && (turn.enemy_distance(target) <= close || turn.enemies_within(me, close) != 0) {
         // "A ranged attack can be made in melee combat, however the attack
         // roll is made at disadvantage": the target, or any enemy, is close.
         dis = true;
@@ -1296,9 +1565,11 @@ pub fn attack<D: Dice>(
         let natural = edge.roll(turn.dice);
         let total = natural as i32 + target_stats.ac - 10;
         let dc = if opts.hit_must_beat { 11 } else { 12 } + bonus;
+        // The attack's natural 1 and critical rolls turned around: the
+        // defender's 20 holds, its 21 - crit_on or lower fails.
         let held = match natural {
             20 if opts.nat1_misses => true,
-            1 if opts.nat20_hits => false,
+            n if opts.nat20_hits && n + opts.crit_on <= 21 => false,
             _ => total >= dc,
         };
         turn.note_check_by(
@@ -1310,7 +1581,13 @@ pub fn attack<D: Dice>(
             dc,
             held,
         );
-        (natural, total, dc, !held, natural == 1 && opts.nat1_doubles)
+        (
+            natural,
+            total,
+            dc,
+            !held,
+            natural <= opts.fumble_on && opts.nat1_doubles,
+        )
     } else {
         let (light_adv, light_dis) = light_on_attack(turn, target, weapon);
         let natural = Edge::from_sources(adv || light_adv, dis || light_dis).roll(turn.dice);
@@ -1320,14 +1597,15 @@ pub fn attack<D: Dice>(
         } else {
             total >= target_stats.ac
         };
+        let critical = natural >= opts.crit_on;
         let hit = match natural {
             1 if opts.nat1_misses => false,
-            20 if opts.nat20_hits => true,
+            _ if critical && opts.nat20_hits => true,
             _ => meets,
         };
         let need = target_stats.ac + i32::from(opts.hit_must_beat);
         turn.note_check(target, "attack", natural as i32, bonus, need, hit);
-        (natural, total, target_stats.ac, hit, natural == 20)
+        (natural, total, target_stats.ac, hit, critical)
     };
     let mut result = AttackResult {
         natural,
@@ -1346,9 +1624,9 @@ pub fn attack<D: Dice>(
         turn.count(counter::CRITS);
         turn.note_that(target, "damage doubled");
         if defended {
-            2 * (weapon.damage.roll(turn.dice) + ability_mod)
+            opts.fumble_multiplier * (weapon.damage.roll(turn.dice) + ability_mod)
         } else {
-            crit_damage(opts.crit, &weapon.damage, ability_mod, turn.dice)
+            critical_damage(opts, weapon, ability_mod, turn.dice)
         }
     } else {
         weapon.damage.roll(turn.dice) + ability_mod
@@ -1359,6 +1637,33 @@ pub fn attack<D: Dice>(
     result.damage = damage;
     apply_damage(turn, target, damage);
     result
+}
+
+/// A critical hit's damage: `crit_multiplier` (the text's 2) times the
+/// total, or with `crit = "double-dice"` the dice that many times and the
+/// modifiers once. At 2, exactly [`crit_damage`] (the same dice in the same
+/// order).
+#[inline]
+fn critical_damage<D: Dice>(
+    opts: &Options,
+    weapon: &Weapon,
+    ability_mod: i32,
+    dice: &mut D,
+) -> i32 {
+    let times = opts.crit_multiplier;
+    if times == 2 {
+        return crit_damage(opts.crit, &weapon.damage, ability_mod, dice);
+    }
+    match opts.crit {
+        Crit::DoubleDice => {
+            let mut extra = 0;
+            for _ in 1..times {
+                extra += weapon.damage.roll_dice(dice);
+            }
+            extra + weapon.damage.roll(dice) + ability_mod
+        }
+        _ => times * (weapon.damage.roll(dice) + ability_mod),
+    }
 }
 
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32) {

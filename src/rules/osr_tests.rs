@@ -1368,3 +1368,472 @@ fn statistically_a_due_ally_is_back_after_the_minute() {
         crate::testkit::assert_within_four_se(what, count as f64 / N as f64, p, N);
     }
 }
+
+// ---- The text's numbers as options: each moved off the text's value ----
+
+/// The error compiling [`duel`]'s scenario with `opts`, as printed.
+fn refused(opts: &str) -> String {
+    let text = format!(
+        "name = \"t\"\nrules = \"osr\"\n[options]\n{opts}\n[weapons.w]\ndamage = \"1d4\"\n[units.u]\nhp = 1\nweapons = [\"w\"]\n[sides.a]\nu = {{}}\n[sides.b]\nu = {{}}\n"
+    );
+    match crate::scenario::compile::compile_str::<Osr>(&text) {
+        Ok(_) => panic!("`{opts}` was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn crit_on_widens_the_critical_range_and_its_automatic_hits() {
+    // Critical Hits: "an attack that rolled a natural 20". A 19 (+5: 24 vs
+    // AC 15) is a plain hit as written, 1d8 + 3 = 8 ...
+    let enc = duel("", "", "", "", "");
+    let (r, f) = swing(&enc, 0, &[(20, 19), (8, 5)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!((r.damage, f.counters[counter::CRITS]), (8, 0));
+    // ... and critical with crit_on = 19: doubled.
+    let enc = duel("crit_on = 19", "", "", "", "");
+    let (r, f) = swing(&enc, 0, &[(20, 19), (8, 5)]);
+    assert!(r.hit && r.doubled);
+    assert_eq!((r.damage, f.counters[counter::CRITS]), (16, 1));
+    // A critical roll always hits (nat20_hits): 19 - 5 = 14 misses AC 15 as
+    // written, hits with crit_on = 19.
+    let weak = "str = 1\nproficiency = 0";
+    let enc = duel("", weak, "", "", "");
+    assert!(!swing(&enc, 0, &[(20, 19)]).0.hit);
+    let enc = duel("crit_on = 19", weak, "", "", "");
+    assert!(swing(&enc, 0, &[(20, 19), (8, 8)]).0.hit);
+    // With defense checks the attacker's critical range is the defender's
+    // automatic failure turned around: a PC's 2 that meets its DC holds as
+    // written, fails with crit_on = 19 (not doubled: that is fumble_on's).
+    // The weak attacker's bonus is -5: the PC's 2 + 5 meets 12 - 5 = 7.
+    let enc = duel("defense_checks = true", weak, "", "pc = true", "");
+    assert!(!swing(&enc, 0, &[(20, 2)]).0.hit);
+    let enc = duel(
+        "defense_checks = true\ncrit_on = 19",
+        weak,
+        "",
+        "pc = true",
+        "",
+    );
+    let (r, _) = swing(&enc, 0, &[(20, 2), (8, 8)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!(r.damage, 3);
+}
+
+#[test]
+fn crit_multiplier_scales_a_critical_hit() {
+    // Critical Hits: "damage is doubled". 1d8 + 3 with a 5: 16 as written,
+    // 24 tripled, 8 with no extra (multiplier 1).
+    for (opts, want) in [
+        ("", 16),
+        ("crit_multiplier = 3", 24),
+        ("crit_multiplier = 1", 8),
+    ] {
+        let enc = duel(opts, "", "", "", "");
+        let (r, _) = swing(&enc, 0, &[(20, 20), (8, 5)]);
+        assert_eq!(r.damage, want, "{opts}");
+    }
+    // Double-dice: the dice three times (5, 2, 4), the modifier once.
+    let enc = duel(
+        "crit = \"double-dice\"\ncrit_multiplier = 3",
+        "",
+        "",
+        "",
+        "",
+    );
+    let (r, _) = swing(&enc, 0, &[(20, 20), (8, 5), (8, 2), (8, 4)]);
+    assert_eq!(r.damage, 14);
+}
+
+#[test]
+fn fumble_on_and_fumble_multiplier_set_the_critical_failure() {
+    // Critical Failure: "Rolling a natural 1 on a check that damages a PC
+    // doubles the damage the PC suffers": the PC's defense check. A 2 fails
+    // (7 vs 17) with plain damage as written ...
+    let pc = "pc = true";
+    let enc = duel("defense_checks = true", "", "", pc, "");
+    let (r, _) = swing(&enc, 0, &[(20, 2), (8, 5)]);
+    assert!(r.hit && !r.doubled);
+    assert_eq!(r.damage, 8);
+    // ... and doubles it with fumble_on = 2.
+    let enc = duel("defense_checks = true\nfumble_on = 2", "", "", pc, "");
+    let (r, f) = swing(&enc, 0, &[(20, 2), (8, 5)]);
+    assert!(r.hit && r.doubled);
+    assert_eq!((r.damage, f.units[1].state.hp), (16, 14));
+    // fumble_multiplier: a natural 1 triples it (3 × 8), or adds nothing.
+    for (opts, want) in [
+        ("", 16),
+        ("fumble_multiplier = 3", 24),
+        ("fumble_multiplier = 1", 8),
+    ] {
+        let enc = duel(&format!("defense_checks = true\n{opts}"), "", "", pc, "");
+        assert_eq!(swing(&enc, 0, &[(20, 1), (8, 5)]).0.damage, want, "{opts}");
+    }
+}
+
+#[test]
+fn close_range_widens_melee_combat() {
+    // Range & Attacks: "a ranged attack can be made in melee combat,
+    // however the attack roll is made at disadvantage"; close range is
+    // "within 5-10 ft". A bow at 30 ft: one die as written, two (the worse
+    // kept) when close range reaches 30 ft.
+    let enc = duel("", "weapons = [\"bow\"]", "", "", "distance = 30");
+    assert_eq!(swing(&enc, 0, &[(20, 17), (6, 1)]).0.natural, 17);
+    let enc = duel(
+        "close_range = 30",
+        "weapons = [\"bow\"]",
+        "",
+        "",
+        "distance = 30",
+    );
+    assert_eq!(swing(&enc, 0, &[(20, 17), (20, 3)]).0.natural, 3);
+    // Retreat from melee combat: at 30 ft no check as written (it simply
+    // leaves); with close_range = 30 the DEX check (9 + 2 < 11 fails).
+    let enc = duel("", "retreat_at = 5", "", "", "distance = 30");
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::RETREATS], 1);
+    let enc = duel(
+        "close_range = 30",
+        "retreat_at = 5",
+        "",
+        "",
+        "distance = 30",
+    );
+    let mut f = fight(&enc);
+    f.units[0].state.hp = 5;
+    play(&enc, &mut f, 0, &[(20, 8)]);
+    assert_eq!(f.counters[counter::RETREATS], 0);
+    assert!(!f.units[0].out);
+    // Narrower than the longest melee reach (10 ft) is refused.
+    let e = refused("close_range = 5");
+    assert!(e.contains("close_range") && e.contains("10"), "{e}");
+}
+
+#[test]
+fn reach_sets_an_unlisted_melee_weapons_reach_and_the_stabilising_distance() {
+    // Range & Attacks: "a melee attack must be within 5-10 ft". A sword
+    // lists no range: 5 ft as written, 10 ft with reach = 10; the spear's
+    // listed 10 ft does not move.
+    let enc = duel("reach = 10", "weapons = [\"sword\", \"spear\"]", "", "", "");
+    let stats = &enc.units[0].stats;
+    assert!(stats.weapons().iter().all(|w| w.range == 10));
+    assert_eq!((stats.melee_reach, stats.advance_reach), (10, 10));
+    let enc = duel("reach = 3", "weapons = [\"sword\", \"spear\"]", "", "", "");
+    let ranges: Vec<i32> = enc.units[0]
+        .stats
+        .weapons()
+        .iter()
+        .map(|w| w.range)
+        .collect();
+    assert_eq!(ranges, [3, 10], "the sword (1d8) first");
+    // Holding at 10 ft with a sword only: nothing in reach as written ...
+    let sword = "weapons = [\"sword\"]";
+    let enc = duel("", sword, "tactic = \"hold\"", "", "distance = 10");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+    // ... a swing with reach = 10.
+    let enc = duel(
+        "reach = 10",
+        sword,
+        "tactic = \"hold\"",
+        "",
+        "distance = 10",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (8, 1)]);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    // Stabilizing & Injuries: the ally must reach the dying unit. c is 40
+    // ft from a: 30 ft of movement + 5 ft is short, + 10 ft is enough.
+    let far = |opts: &str| party_placed(opts, "{ distance = 40 }", "{ distance = 500 }");
+    let enc = far("");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    f.round = 11;
+    play(&enc, &mut f, 1, &[]);
+    assert!(f.units[0].state.dying);
+    let enc = far("reach = 10");
+    let mut f = fight(&enc);
+    drop_a(&enc, &mut f, 1);
+    f.round = 11;
+    play(&enc, &mut f, 1, &[(20, 9), (20, 10)]);
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (1, false));
+    assert_eq!(gap(&f, 0, 1), 10);
+}
+
+#[test]
+fn default_range_sets_an_unlisted_ranged_weapons_range() {
+    // Range & Attacks: "all weapons and spells have a listed range"; a bow
+    // listing none shoots 120 ft here, and only 60 with default_range = 60:
+    // at 100 ft it holds its fire.
+    let bow = "weapons = [\"bow\"]";
+    let enc = duel("", bow, "", "", "distance = 100");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (6, 1)]);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    let enc = duel("default_range = 60", bow, "", "", "distance = 100");
+    assert_eq!(enc.units[0].stats.ranged_range, 60);
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::ATTACKS], 0);
+    // The unused-weapon warning reads the range the unit carries.
+    let text = |opts: &str| {
+        format!(
+            "name = \"t\"\nrules = \"osr\"\n[options]\n{opts}\n[weapons.bow]\nkind = \"ranged\"\ndamage = \"1d6\"\n[units.u]\nhp = 5\nweapons = [\"bow\"]\n[sides.a]\nu = {{ distance = 50 }}\n[sides.b]\nu = {{ distance = 50 }}\n"
+        )
+    };
+    let warned = |opts: &str| {
+        let c = crate::scenario::compile::compile_str::<Osr>(&text(opts)).expect("compiles");
+        !c.warnings.is_empty()
+    };
+    assert!(!warned(""));
+    assert!(warned("default_range = 60"));
+}
+
+#[test]
+fn flankers_sets_how_many_enemies_flank() {
+    // Positioning: "multiple allies flanking a target": two as written.
+    // Two red swordsmen on b: advantage (4 and 14, 14 kept) with flanking
+    // on; with flankers = 3, two are not enough: one die.
+    let body = |opts: &str| {
+        scen(
+            &format!("morale = \"off\"\nflanking = true\n{opts}"),
+            "[units.a]\nhp = 10\nweapons = [\"sword\"]\n[units.b]\nhp = 10\nweapons = [\"sword\"]\n[sides.red]\na = { count = 2 }\n[sides.blue]\nb = {}\n",
+        )
+    };
+    let enc = body("");
+    let mut f = fight(&enc);
+    assert_eq!(
+        hit_with(&enc, &mut f, 0, 2, 0, &[(20, 4), (20, 14), (8, 1)]).natural,
+        14
+    );
+    let enc = body("flankers = 3");
+    let mut f = fight(&enc);
+    assert_eq!(hit_with(&enc, &mut f, 0, 2, 0, &[(20, 4)]).natural, 4);
+}
+
+#[test]
+fn active_actions_and_movement_actions_set_the_actions_of_a_turn() {
+    // PC Actions: "a PC can only take one of each action per round". One
+    // swing as written; two with active_actions = 2 (15 + 5 hits AC 15,
+    // 1 + 3 each).
+    let enc = duel("", "", "", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (8, 1)]);
+    assert_eq!((f.counters[counter::ATTACKS], f.units[1].state.hp), (1, 26));
+    let enc = duel("active_actions = 2", "", "", "", "");
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 15), (8, 1), (20, 15), (8, 1)]);
+    assert_eq!((f.counters[counter::ATTACKS], f.units[1].state.hp), (2, 22));
+    // An advancing swordsman 100 ft off: 30 ft of Movement and 30 more for
+    // the Active action traded down as written; a second Active action
+    // trades down too (30 more), and a second Movement action adds 30.
+    let sword = "weapons = [\"sword\"]";
+    for (opts, left) in [
+        ("", 40),
+        ("active_actions = 2", 10),
+        ("movement_actions = 2", 10),
+        ("movement_actions = 0", 70),
+    ] {
+        let enc = duel(opts, sword, "", "", "distance = 100");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(gap(&f, 0, 1), left, "{opts}");
+    }
+}
+
+#[test]
+fn load_speed_penalty_and_difficult_terrain_divisor_set_the_speed() {
+    // Movement Actions: "each load you carry above your STR score reduces
+    // your speed by 5 ft"; STR 16 with 18 loads: 30 - 2 × 5 = 20, or
+    // 30 - 2 × 10 = 10 with load_speed_penalty = 10.
+    for (opts, want) in [
+        ("", 20),
+        ("load_speed_penalty = 10", 10),
+        ("load_speed_penalty = 0", 30),
+    ] {
+        let enc = duel(opts, "weapons = [\"sword\"]\nload = 18", "", "", "");
+        let f = fight(&enc);
+        assert_eq!(
+            speed(&enc.units[0].stats, &f.units[0], &enc.options),
+            want,
+            "{opts}"
+        );
+    }
+    // "Difficult terrain ... half speed": 15, a third with divisor 3: 10.
+    for (opts, want) in [("", 15), ("difficult_terrain_divisor = 3", 10)] {
+        let enc = duel(&format!("difficult_terrain = true\n{opts}"), "", "", "", "");
+        let f = fight(&enc);
+        assert_eq!(
+            speed(&enc.units[0].stats, &f.units[0], &enc.options),
+            want,
+            "{opts}"
+        );
+    }
+}
+
+#[test]
+fn stabilised_hp_sets_the_hp_a_survivor_returns_with() {
+    // Stabilizing & Injuries: "If not a 1 (dead), they return to 1 HP".
+    assert_eq!(tend_with("", &[(20, 9), (20, 10)]).units[0].state.hp, 1);
+    let f = tend_with("stabilised_hp = 4", &[(20, 9), (20, 10)]);
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (4, false));
+    // Standing (20) heals on top: 4 + 6; never above the max (a's 10 HP).
+    let f = tend_with("stabilised_hp = 4", &[(20, 9), (20, 20), (8, 6)]);
+    assert_eq!(f.units[0].state.hp, 10);
+    let f = tend_with("stabilised_hp = 50", &[(20, 9), (20, 10)]);
+    assert_eq!(f.units[0].state.hp, 10);
+}
+
+#[test]
+fn the_injury_table_bands_are_options() {
+    // Injury Table: 1 dead; 2-7 an ability; 8-13 a body part; 14-19
+    // hampered; 20 Standing. A 3 costs DEX as written ...
+    let f = tend_with("", &[(20, 9), (20, 3), (6, 2)]);
+    assert_eq!(
+        (f.counters[counter::DEATHS], f.units[0].state.abilities[DEX]),
+        (0, 8)
+    );
+    // ... and is a false hope with injury_death_max = 3; the ability band
+    // then starts at 4, with STR.
+    let f = tend_with("injury_death_max = 3", &[(20, 9), (20, 3)]);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    let f = tend_with("injury_death_max = 3", &[(20, 9), (20, 4), (6, 2)]);
+    assert_eq!(f.units[0].state.abilities[STR], 10);
+    // No false hope at all: injury_death_max = 0 (a 1 costs STR).
+    let f = tend_with("injury_death_max = 0", &[(20, 9), (20, 1), (6, 2)]);
+    assert_eq!(
+        (f.counters[counter::DEATHS], f.units[0].state.abilities[STR]),
+        (0, 10)
+    );
+    // A 9 is a body part as written, DEX (the band's eighth roll: STR,
+    // DEX, ... in turn) with injury_ability_max = 9.
+    let f = tend_with("", &[(20, 9), (20, 9)]);
+    assert_eq!(f.counters[counter::INJURY_BODY], 1);
+    let f = tend_with("injury_ability_max = 9", &[(20, 9), (20, 9), (6, 4)]);
+    assert_eq!(f.counters[counter::INJURY_ABILITY], 1);
+    assert_eq!(f.units[0].state.abilities[DEX], 6);
+    // A 15 hampers as written, is a body part with injury_body_max = 16.
+    let f = tend_with("", &[(20, 9), (20, 15)]);
+    assert!(f.units[0].state.injured);
+    let f = tend_with("injury_body_max = 16", &[(20, 9), (20, 15)]);
+    assert!(!f.units[0].state.injured);
+    assert_eq!(f.counters[counter::INJURY_BODY], 1);
+    // injury_hampered_max = 20: no Standing (a 20 hampers, no 1d8; under
+    // rejoin = "standing" it stays down) ...
+    let f = tend_with("injury_hampered_max = 20", &[(20, 9), (20, 20)]);
+    assert!(f.units[0].state.injured);
+    assert_eq!(f.units[0].state.hp, 1);
+    let f = tend_with(
+        "injury_hampered_max = 20\nrejoin = \"standing\"",
+        &[(20, 9), (20, 20)],
+    );
+    assert!(f.units[0].out);
+    // ... = 17: an 18 stands, heals 1d8 and rejoins even under "standing".
+    let f = tend_with(
+        "injury_hampered_max = 17\nrejoin = \"standing\"",
+        &[(20, 9), (20, 18), (8, 6)],
+    );
+    assert_eq!((f.units[0].state.hp, f.units[0].out), (7, false));
+}
+
+#[test]
+fn injury_dice_are_options() {
+    // Injury Table: "lose 1d6 STR"; with a d10, a 9 (STR 12 - 9 = 3).
+    let f = tend_with("injury_ability_die = 10", &[(20, 9), (20, 2), (10, 9)]);
+    assert_eq!(f.units[0].state.abilities[STR], 3);
+    // 12 - 12 would be death: the larger die kills where the d6 cannot.
+    let f = tend_with("injury_ability_die = 12", &[(20, 9), (20, 2), (12, 12)]);
+    assert_eq!(f.counters[counter::DEATHS], 1);
+    // "Standing: instantly heal 1d8 HP"; with a d4: 1 + 3.
+    let f = tend_with("standing_heal_die = 4", &[(20, 9), (20, 20), (4, 3)]);
+    assert_eq!(f.units[0].state.hp, 4);
+}
+
+#[test]
+fn injury_bands_out_of_order_are_refused() {
+    // Injury Table: the bands run 1, 2-7, 8-13, 14-19, 20; a band cannot
+    // end before the one it follows.
+    let e = refused("injury_body_max = 5");
+    assert!(
+        e.contains("injury_body_max")
+            && e.contains("at least 7")
+            && e.contains("injury_ability_max"),
+        "{e}"
+    );
+    let e = refused("injury_death_max = 9");
+    assert!(
+        e.contains("injury_ability_max") && e.contains("at least 9"),
+        "{e}"
+    );
+    let e = refused("injury_hampered_max = 12");
+    assert!(
+        e.contains("injury_hampered_max") && e.contains("at least 13"),
+        "{e}"
+    );
+    // Equal limits are an empty band: accepted.
+    let enc = duel("injury_ability_max = 1", "", "", "", "");
+    assert_eq!(enc.options.injury_ability_max, 1);
+}
+
+#[test]
+fn new_rule_numbers_default_to_the_text_and_stay_out_of_the_options_in_force() {
+    // Every option left out compiles to the text's numbers (Options::default).
+    let enc = duel("", "", "", "", "");
+    let (o, d) = (enc.options, Options::default());
+    assert_eq!(
+        (
+            o.crit_on,
+            o.crit_multiplier,
+            o.fumble_on,
+            o.fumble_multiplier
+        ),
+        (
+            d.crit_on,
+            d.crit_multiplier,
+            d.fumble_on,
+            d.fumble_multiplier
+        )
+    );
+    assert_eq!(
+        (o.close_range, o.reach, o.default_range, o.flankers),
+        (10, 5, 120, 2)
+    );
+    assert_eq!(
+        (o.active_actions, o.movement_actions, o.load_speed_penalty),
+        (1, 1, 5)
+    );
+    assert_eq!((o.difficult_terrain_divisor, o.stabilised_hp), (2, 1));
+    assert_eq!(
+        (
+            o.injury_death_max,
+            o.injury_ability_max,
+            o.injury_body_max,
+            o.injury_hampered_max
+        ),
+        (1, 7, 13, 19)
+    );
+    assert_eq!((o.injury_ability_die, o.standing_heal_die), (6, 8));
+    // Every option names its text section.
+    for field in Osr::OPTIONS {
+        assert!(!field.section.is_empty(), "{} names no section", field.name);
+    }
+    // A report lists the new numbers among the options in force only when
+    // the scenario writes them (its existing lines stay as they were).
+    let text = |opts: &str| {
+        format!(
+            "name = \"t\"\nrules = \"osr\"\n[options]\n{opts}\n[weapons.w]\ndamage = \"1d4\"\n[units.u]\nhp = 1\nweapons = [\"w\"]\n[sides.a]\nu = {{}}\n[sides.b]\nu = {{}}\n"
+        )
+    };
+    let listed = |opts: &str| {
+        crate::scenario::compile::compile_str::<Osr>(&text(opts))
+            .expect("compiles")
+            .options
+    };
+    let plain = listed("");
+    assert!(plain.iter().any(|l| l == "morale_dc = 11"));
+    assert!(!plain.iter().any(|l| l.starts_with("crit_on")));
+    assert!(listed("crit_on = 19").iter().any(|l| l == "crit_on = 19"));
+}
