@@ -57,6 +57,9 @@ pub struct Field {
     /// empty when no one section does (a stat block's own numbers).
     /// `skirmish rules` prints it after the help line.
     pub section: &'static str,
+    /// A report's "Options in force" lists the option only when the
+    /// scenario sets it ([`Field::quiet_default`]).
+    pub quiet_default: bool,
 }
 
 impl Field {
@@ -72,6 +75,7 @@ impl Field {
             default,
             doc,
             section: "",
+            quiet_default: false,
         }
     }
 
@@ -79,6 +83,17 @@ impl Field {
     /// (`Field::int(...).section("Cover")`).
     pub const fn section(self, section: &'static str) -> Field {
         Field { section, ..self }
+    }
+
+    /// The same field, left out of a report's "Options in force" unless the
+    /// scenario sets it: for a number the text states, whose default (the
+    /// text's value) tells a reader of the text nothing new, and which was
+    /// added after reports were checked in (they stay byte-identical).
+    pub const fn quiet_default(self) -> Field {
+        Field {
+            quiet_default: true,
+            ..self
+        }
     }
 
     /// A real-number field in `min..=max` with a default.

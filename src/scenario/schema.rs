@@ -228,9 +228,11 @@ impl<'a> Fields<'a> {
     }
 
     /// `name = value` for every declared field, defaults included: the
-    /// options in force, for reports.
+    /// options in force, for reports. A [`Field::quiet_default`] field is
+    /// listed only when the scenario sets it.
     pub fn describe(&self) -> Vec<String> {
         self.fields()
+            .filter(|f| !f.quiet_default || self.node(f.name).is_some())
             .map(|f| {
                 let value = match self.node(f.name) {
                     Some(n) => n.value.render(),
