@@ -38,17 +38,11 @@ use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Escalation;
 
-/// Net damage of a single attack that wounds.
-pub const WOUND_THRESHOLD: i32 = 6;
-/// Extra damage of a wound aimed at a fatal target (on a d4 of 4).
-pub const FATAL_BONUS: i32 = 16;
 /// Initiative-stat offset that puts initiators after everybody else.
 pub const INITIATOR_LAST: i32 = -1_000;
 /// Free hits in answer to free hits (a fumbled free hit gives one back) nest
 /// at most this deep; the chance of getting here is below 1/20⁴.
 pub const MAX_REACTION_DEPTH: u8 = 4;
-/// Spaces a unit may move inside an enemy's melee zone without provoking.
-pub const FREE_ZONE_MOVE: i32 = 2;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WeaponKind {
@@ -202,6 +196,70 @@ pub struct Options {
     /// Initiators make their opening attack before the first turn; false:
     /// they only go last (for comparing with and without the strike).
     pub opening_attack: bool,
+
+    // The numbers the text states, each an option whose default is the
+    // text's value (see `OPTIONS` for the sections).
+    /// Bonus Actions a turn (2).
+    pub bonus_actions: u8,
+    /// To hit per Bonus Action spent on accuracy (+1).
+    pub bonus_accuracy: i32,
+    /// Melee damage per Bonus Action spent on damage, for the round (+1).
+    pub bonus_damage: i32,
+    /// Dodge per Bonus Action spent on dodging (+1).
+    pub bonus_dodge: i32,
+    /// Extra spaces per Bonus Action spent on moving (2).
+    pub bonus_move: i32,
+    /// Bonus Actions that, with the Move Action, buy the extra attack (2).
+    pub extra_attack_bonus_actions: u8,
+    /// Bonus Actions that disengage (2).
+    pub disengage_bonus_actions: u8,
+    /// Defence: this + Agility (10).
+    pub defence_base: i32,
+    /// Flat-footed units are hit on this (5).
+    pub flat_footed_defence: i32,
+    /// Prone units are hit on this + Agility (5).
+    pub prone_defence_base: i32,
+    /// Center-mass aim's accuracy bonus (+1).
+    pub center_mass_accuracy: i32,
+    /// Flanking's accuracy bonus (+1).
+    pub flanking_accuracy: i32,
+    /// Net damage of a single attack that wounds (6).
+    pub wound_threshold: i32,
+    /// The fatal aim's die: its top face adds `fatal_bonus` (d4).
+    pub fatal_die: u32,
+    /// The fatal aim's extra damage (16).
+    pub fatal_bonus: i32,
+    /// Per slowing wound: spaces per Move Action (2) and Agility (1) lost.
+    pub slowing_speed: i32,
+    pub slowing_agility: i32,
+    /// Per weakening wound: Strength (1) and Bonus Actions a turn (1) lost.
+    pub weakening_strength: i32,
+    pub weakening_bonus_actions: u8,
+    /// Per disrupting wound: Accuracy lost for the battle (1) and in the
+    /// round of the wound (3).
+    pub disrupting_accuracy: i32,
+    pub disrupting_round_accuracy: i32,
+    /// Natural rolls at or above which an attack is critical (20), at or
+    /// below which it is an auto fail (1).
+    pub crit_on: u32,
+    pub fumble_on: u32,
+    /// Damage multipliers of a critical (2) and a super critical (4).
+    pub crit_multiplier: i32,
+    pub super_crit_multiplier: i32,
+    /// The chain dice: each escalates on its top face. Critical: super
+    /// critical (d4), then decisive victory (d6); fumble: tragedy (d4),
+    /// then fatal blow (d6).
+    pub super_crit_die: u32,
+    pub decisive_die: u32,
+    pub tragedy_die: u32,
+    pub fatal_blow_die: u32,
+    /// Free Hit Slots a round: Agility + this (1).
+    pub free_hit_slots_base: i32,
+    /// Spaces a unit may move inside an enemy's melee zone without
+    /// provoking (2).
+    pub free_zone_move: i32,
+    /// The sneak damage die (d4); 0: none.
+    pub sneak_die: u32,
 }
 
 impl Default for Options {
@@ -217,6 +275,38 @@ impl Default for Options {
             stand_off_turn: true,
             flee_at: 0.0,
             opening_attack: true,
+            bonus_actions: 2,
+            bonus_accuracy: 1,
+            bonus_damage: 1,
+            bonus_dodge: 1,
+            bonus_move: 2,
+            extra_attack_bonus_actions: 2,
+            disengage_bonus_actions: 2,
+            defence_base: 10,
+            flat_footed_defence: 5,
+            prone_defence_base: 5,
+            center_mass_accuracy: 1,
+            flanking_accuracy: 1,
+            wound_threshold: 6,
+            fatal_die: 4,
+            fatal_bonus: 16,
+            slowing_speed: 2,
+            slowing_agility: 1,
+            weakening_strength: 1,
+            weakening_bonus_actions: 1,
+            disrupting_accuracy: 1,
+            disrupting_round_accuracy: 3,
+            crit_on: 20,
+            fumble_on: 1,
+            crit_multiplier: 2,
+            super_crit_multiplier: 4,
+            super_crit_die: 4,
+            decisive_die: 6,
+            tragedy_die: 4,
+            fatal_blow_die: 6,
+            free_hit_slots_base: 1,
+            free_zone_move: 2,
+            sneak_die: 4,
         }
     }
 }
@@ -274,14 +364,14 @@ pub struct State {
 impl State {
     /// Agility modifier after slowing wounds.
     #[inline]
-    pub fn agility(&self, unit: &Unit) -> i32 {
-        unit.agility - self.slowed as i32
+    pub fn agility(&self, unit: &Unit, opts: &Options) -> i32 {
+        unit.agility - self.slowed as i32 * opts.slowing_agility
     }
 
     /// Free Hit Slots left in `round`.
     #[inline]
-    pub fn slots_left(&self, unit: &Unit, round: u32) -> i32 {
-        let total = (self.agility(unit) + 1).max(0);
+    pub fn slots_left(&self, unit: &Unit, round: u32, opts: &Options) -> i32 {
+        let total = (self.agility(unit, opts) + opts.free_hit_slots_base).max(0);
         let used = if self.slot_round == stamp(round) {
             self.slots_used as i32
         } else {
@@ -306,6 +396,14 @@ pub mod counter {
     pub const EXTRA_ATTACKS: usize = 10;
     pub const FLED: usize = 11;
 }
+
+// Section names of the text, as the conformance table names them.
+const INTRO: &str = "Combat rules";
+const BONUS: &str = "Bonus Actions";
+const WOUNDS: &str = "Wounds/Aiming";
+const CRITS: &str = "Auto Fails/Criticals";
+const COMBAT_CRITS: &str = "Combat specific Fails/Criticals";
+const FREE_HITS: &str = "Free Hits/Free Hit Slots (FHS)";
 
 const KIND_NAMES: &[&str] = &["melee", "ranged"];
 const BONUS_NAMES: &[&str] = &["accuracy", "damage", "dodge", "extra-attack"];
@@ -416,31 +514,68 @@ impl Ruleset for Escalation {
     ];
 
     const OPTIONS: &'static [Field] = &[
-        Field::flag("nat20_hits", true, "a natural 20 hits whatever the target number (it is a critical hit)"),
-        Field::flag("bonus_stacks", true, "two Bonus Actions on the same boost give +2 (false: +1)"),
-        Field::flag("fumble_needs_zone", true, "the fumble chain (free hit, tragedy, fatal blow) needs the attacker inside the target's melee zone"),
+        Field::flag("nat20_hits", true, "a natural 20 hits whatever the target number (it is a critical hit)").section(CRITS),
+        Field::flag("bonus_stacks", true, "two Bonus Actions on the same boost give +2 (false: +1)").section(BONUS),
+        Field::flag("fumble_needs_zone", true, "the fumble chain (free hit, tragedy, fatal blow) needs the attacker inside the target's melee zone").section(COMBAT_CRITS),
         Field::new(
             "tragedy_hit",
             Kind::Choice(TRAGEDY_NAMES),
             Some(Lit::Str("auto")),
             "a tragedy's free critical hit: auto-hits for ×2 damage, or is rolled and ×2 if it hits",
-        ),
-        Field::flag("fatal_bonus_multiplied", false, "the fatal aim's +16 is multiplied by criticals (default: added after)"),
+        )
+        .section(COMBAT_CRITS),
+        Field::flag("fatal_bonus_multiplied", false, "the fatal aim's +16 is multiplied by criticals (default: added after)").section(WOUNDS),
         Field::new(
             "crit_multiplies",
             Kind::Choice(CRIT_NAMES),
             Some(Lit::Str("net")),
             "what a critical doubles: the damage dealt, after armour (net), or the damage rolled, before armour",
-        ),
-        Field::flag("disrupting_adds", false, "a disrupting wound's -3 for the round adds to its -1 for the battle (-4 that round; default: -3 that round, -1 after)"),
-        Field::flag("stand_off_turn", true, "a unit that starts prone stands up at once, off-turn, with a Bonus Action of its first turn (false: on its own turn)"),
+        )
+        .section(COMBAT_CRITS),
+        Field::flag("disrupting_adds", false, "a disrupting wound's -3 for the round adds to its -1 for the battle (-4 that round; default: -3 that round, -1 after)").section(WOUNDS),
+        Field::flag("stand_off_turn", true, "a unit that starts prone stands up at once, off-turn, with a Bonus Action of its first turn (false: on its own turn)").section("Prone"),
         Field::new(
             "flee_at",
             Kind::Float { min: 0.0, max: 1.0 },
             Some(Lit::Float(0.0)),
             "will to fight: a side whose standing units are at most this fraction of its roster flees (0 = fights to the end)",
-        ),
-        Field::flag("opening_attack", true, "an initiator makes the attack that starts the fight before the first turn (\"Initiative/Initiating\": it \"initiates combat by attacking\"); false: no opening attack, the initiator only acts last"),
+        )
+        .section(INTRO),
+        Field::flag("opening_attack", true, "an initiator makes the attack that starts the fight before the first turn (\"Initiative/Initiating\": it \"initiates combat by attacking\"); false: no opening attack, the initiator only acts last").section("Initiative/Initiating"),
+        // The numbers the text states (issue 27): defaults are the text's
+        // values; reports list them only when a scenario sets them.
+        Field::int("bonus_actions", 0, 10, 2, "Bonus Actions a turn (before weakening wounds); more buy more boosts; the text: 2 (\"A turn = 1AA, 1MA, 2BA\")").section(INTRO).quiet(),
+        Field::int("bonus_accuracy", 0, 10, 1, "to hit per Bonus Action spent on accuracy, on that turn's attacks; higher: boosted attacks hit more often; the text: +1").section(BONUS).quiet(),
+        Field::int("bonus_damage", 0, 10, 1, "melee damage per Bonus Action spent on damage, for the round; higher: harder blows; the text: +1").section(BONUS).quiet(),
+        Field::int("bonus_dodge", 0, 10, 1, "dodge (defence) per Bonus Action spent on dodging, until the unit's next turn; higher: harder to hit; the text: +1").section(BONUS).quiet(),
+        Field::int("bonus_move", 0, 20, 2, "extra spaces per Bonus Action spent on moving; higher: closes or flees faster; the text: 2").section(BONUS).quiet(),
+        Field::int("extra_attack_bonus_actions", 0, 10, 2, "Bonus Actions that, with the Move Action, buy the extra attack (more than a turn has: never); lower: cheaper second attack; the text: 2 (\"both Bonus Actions\")").section(BONUS).quiet(),
+        Field::int("disengage_bonus_actions", 0, 10, 2, "Bonus Actions that disengage from melee zones (more than a turn has: never); lower: cheaper clean breaks; the text: 2").section(BONUS).quiet(),
+        Field::int("defence_base", 0, 30, 10, "an attack hits if d20 + Accuracy reaches this + the target's Agility (+ dodge); higher: harder to hit; the text: 10").section("Attacking").quiet(),
+        Field::int("flat_footed_defence", 0, 30, 5, "the number a flat-footed target (or one attacked while undetected, or helpless) is hit on, whatever its Agility; higher: harder to hit; the text: 5").section("Flat Footed").quiet(),
+        Field::int("prone_defence_base", 0, 30, 5, "a prone target is hit on this + its Agility (no dodge); higher: harder to hit; the text: 5").section("Flat Footed").quiet(),
+        Field::int("center_mass_accuracy", 0, 10, 1, "to hit with center-mass aim; higher: center mass hits more often; the text: +1").section(WOUNDS).quiet(),
+        Field::int("flanking_accuracy", 0, 10, 1, "to hit when flanking (the target has another enemy in its melee zone); higher: ganging up pays more; the text: +1").section("Flanking").quiet(),
+        Field::int("wound_threshold", 1, 1000, 6, "net damage of a single attack at or above which it wounds (with the aim's effect); lower: more wounds; the text: 6").section(WOUNDS).quiet(),
+        Field::int("fatal_die", 1, 100, 4, "the fatal aim's die: on a wound its top face adds `fatal_bonus` (chance 1 in this); lower: more often; the text: d4 (a 1/4 chance)").section(WOUNDS).quiet(),
+        Field::int("fatal_bonus", 0, 1000, 16, "the fatal aim's extra damage; higher: deadlier; the text: 16").section(WOUNDS).quiet(),
+        Field::int("slowing_speed", 0, 100, 2, "spaces per Move Action a slowing wound takes off; higher: slower wounded units; the text: 2").section(WOUNDS).quiet(),
+        Field::int("slowing_agility", 0, 10, 1, "Agility a slowing wound takes off (defence and Free Hit Slots); higher: easier to hit; the text: 1").section(WOUNDS).quiet(),
+        Field::int("weakening_strength", 0, 10, 1, "Strength a weakening wound takes off (melee damage); higher: weaker blows; the text: 1").section(WOUNDS).quiet(),
+        Field::int("weakening_bonus_actions", 0, 10, 1, "Bonus Actions a turn a weakening wound takes off; higher: fewer boosts; the text: 1").section(WOUNDS).quiet(),
+        Field::int("disrupting_accuracy", 0, 10, 1, "Accuracy a disrupting wound takes off for the battle; higher: worse aim; the text: 1").section(WOUNDS).quiet(),
+        Field::int("disrupting_round_accuracy", 0, 20, 3, "Accuracy a disrupting wound takes off in the round of the wound (at least `disrupting_accuracy` unless `disrupting_adds`, which adds the two); higher: worse aim that round; the text: 3").section(WOUNDS).quiet(),
+        Field::int("crit_on", 2, 20, 20, "natural d20 at or above which an attack is a critical hit (and hits, with `nat20_hits`); lower: more crits; the text: 20").section(CRITS).quiet(),
+        Field::int("fumble_on", 1, 19, 1, "natural d20 at or below which an attack is an auto fail (below `crit_on`); higher: more fumbles; the text: 1").section(CRITS).quiet(),
+        Field::int("crit_multiplier", 1, 10, 2, "damage multiplier of a critical hit (and of a tragedy's free critical); higher: harder crits; the text: 2 (\"double the damage\")").section(COMBAT_CRITS).quiet(),
+        Field::int("super_crit_multiplier", 1, 100, 4, "damage multiplier of a super critical, in all (at least `crit_multiplier`); higher: harder super crits; the text: 4 (\"double the damage a second time\")").section(COMBAT_CRITS).quiet(),
+        Field::int("super_crit_die", 1, 100, 4, "the die a critical rolls: its top face makes it super critical (chance 1 in this); lower: more super crits; the text: d4").section(CRITS).quiet(),
+        Field::int("decisive_die", 1, 100, 6, "the die a super critical rolls: its top face defeats the target instantly (chance 1 in this); lower: more instant defeats; the text: d6").section(COMBAT_CRITS).quiet(),
+        Field::int("tragedy_die", 1, 100, 4, "the die a fumble rolls: its top face makes it a tragedy, a free critical hit for the target (chance 1 in this); lower: more tragedies; the text: d4").section(CRITS).quiet(),
+        Field::int("fatal_blow_die", 1, 100, 6, "the die a tragedy rolls: its top face is a fatal blow, the attacker dies (chance 1 in this); lower: more fatal blows; the text: d6").section(COMBAT_CRITS).quiet(),
+        Field::int("free_hit_slots_base", -10, 20, 1, "Free Hit Slots a round = Agility + this (0 or less: none); higher: more free hits; the text: 1").section(FREE_HITS).quiet(),
+        Field::int("free_zone_move", 0, 100, 2, "spaces an enemy may move inside a melee zone without provoking a free hit (more provokes); lower: more free hits; the text: 2").section(FREE_HITS).quiet(),
+        Field::int("sneak_die", 0, 100, 4, "the sneak damage die of an undetected attacker's attack (multiplied by criticals; 0: none); higher: harder sneak attacks; the text: d4").section("Sneak Damage").quiet(),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -500,7 +635,8 @@ impl Ruleset for Escalation {
     type Options = Options;
 
     fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
-        Ok(Options {
+        let int = |name: &str| -> Result<i32, FieldError> { Ok(f.int(name)? as i32) };
+        let opts = Options {
             nat20_hits: f.bool("nat20_hits")?,
             bonus_stacks: f.bool("bonus_stacks")?,
             fumble_needs_zone: f.bool("fumble_needs_zone")?,
@@ -512,7 +648,74 @@ impl Ruleset for Escalation {
             stand_off_turn: f.bool("stand_off_turn")?,
             flee_at: f.float("flee_at")?,
             opening_attack: f.bool("opening_attack")?,
-        })
+            bonus_actions: int("bonus_actions")? as u8,
+            bonus_accuracy: int("bonus_accuracy")?,
+            bonus_damage: int("bonus_damage")?,
+            bonus_dodge: int("bonus_dodge")?,
+            bonus_move: int("bonus_move")?,
+            extra_attack_bonus_actions: int("extra_attack_bonus_actions")? as u8,
+            disengage_bonus_actions: int("disengage_bonus_actions")? as u8,
+            defence_base: int("defence_base")?,
+            flat_footed_defence: int("flat_footed_defence")?,
+            prone_defence_base: int("prone_defence_base")?,
+            center_mass_accuracy: int("center_mass_accuracy")?,
+            flanking_accuracy: int("flanking_accuracy")?,
+            wound_threshold: int("wound_threshold")?,
+            fatal_die: int("fatal_die")? as u32,
+            fatal_bonus: int("fatal_bonus")?,
+            slowing_speed: int("slowing_speed")?,
+            slowing_agility: int("slowing_agility")?,
+            weakening_strength: int("weakening_strength")?,
+            weakening_bonus_actions: int("weakening_bonus_actions")? as u8,
+            disrupting_accuracy: int("disrupting_accuracy")?,
+            disrupting_round_accuracy: int("disrupting_round_accuracy")?,
+            crit_on: int("crit_on")? as u32,
+            fumble_on: int("fumble_on")? as u32,
+            crit_multiplier: int("crit_multiplier")?,
+            super_crit_multiplier: int("super_crit_multiplier")?,
+            super_crit_die: int("super_crit_die")? as u32,
+            decisive_die: int("decisive_die")? as u32,
+            tragedy_die: int("tragedy_die")? as u32,
+            fatal_blow_die: int("fatal_blow_die")? as u32,
+            free_hit_slots_base: int("free_hit_slots_base")?,
+            free_zone_move: int("free_zone_move")?,
+            sneak_die: int("sneak_die")? as u32,
+        };
+        // Numbers that must agree with each other.
+        if opts.fumble_on >= opts.crit_on {
+            return Err(f.error(
+                "fumble_on",
+                format!(
+                    "an auto fail must be below a critical: `fumble_on` must be from 1 to {} \
+                     (below `crit_on` = {}), found {}",
+                    opts.crit_on - 1,
+                    opts.crit_on,
+                    opts.fumble_on
+                ),
+            ));
+        }
+        if opts.super_crit_multiplier < opts.crit_multiplier {
+            return Err(f.error(
+                "super_crit_multiplier",
+                format!(
+                    "a super critical is at least a critical: `super_crit_multiplier` must be \
+                     from {} (`crit_multiplier`) to 100, found {}",
+                    opts.crit_multiplier, opts.super_crit_multiplier
+                ),
+            ));
+        }
+        if !opts.disrupting_adds && opts.disrupting_round_accuracy < opts.disrupting_accuracy {
+            return Err(f.error(
+                "disrupting_round_accuracy",
+                format!(
+                    "the round of a disrupting wound costs at least what the battle does: \
+                     `disrupting_round_accuracy` must be from {} (`disrupting_accuracy`) to 20, \
+                     found {} (or set `disrupting_adds = true`, which adds the two)",
+                    opts.disrupting_accuracy, opts.disrupting_round_accuracy
+                ),
+            ));
+        }
+        Ok(opts)
     }
 
     fn number_weapon(weapon: &mut Weapon, number: u16) {
@@ -673,10 +876,12 @@ impl Ruleset for Escalation {
         if turn.unit(me).conditions.any(HELPLESS) {
             return;
         }
+        let opts = turn.options();
+        let lost = weakened.saturating_mul(opts.weakening_bonus_actions);
         let mut eco = Economy {
             attack: true,
             moves: true,
-            bonus: 2u8.saturating_sub(weakened).saturating_sub(owed),
+            bonus: opts.bonus_actions.saturating_sub(lost).saturating_sub(owed),
         };
         if loses_will(turn) {
             flee(turn, &mut eco);
@@ -698,9 +903,10 @@ impl Ruleset for Escalation {
         }
         if !turn.unit(me).out {
             // Bonus Actions left on a turn without attacks go to dodging.
-            let stacks = turn.options().bonus_stacks;
+            let opts = turn.options();
+            let dodge = boost(eco.bonus, opts.bonus_stacks) * opts.bonus_dodge;
             let s = &mut turn.unit_mut(me).state;
-            s.dodge += boost(eco.bonus, stacks);
+            s.dodge += dodge;
             s.hit_bonus = 0;
         }
     }
@@ -771,7 +977,8 @@ fn boost(n: u8, stacks: bool) -> i32 {
 /// Spaces per Move Action after slowing wounds.
 #[inline]
 fn speed(turn: &Turn<'_, Escalation, impl Dice>, i: usize) -> i32 {
-    (turn.spec(i).stats.speed - 2 * turn.unit(i).state.slowed as i32).max(0)
+    let lost = turn.options().slowing_speed * turn.unit(i).state.slowed as i32;
+    (turn.spec(i).stats.speed - lost).max(0)
 }
 
 /// Whether the actor's side has lost the will to fight.
@@ -791,7 +998,7 @@ fn loses_will<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
 fn flee<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
     let me = turn.actor;
     disengage(turn, eco);
-    let budget = speed(turn, me) + 2 * eco.bonus as i32;
+    let budget = speed(turn, me) + turn.options().bonus_move * eco.bonus as i32;
     retreat(turn, budget);
     if !turn.unit(me).out {
         turn.count(counter::FLED);
@@ -806,9 +1013,10 @@ fn disengage<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
     if !in_enemy_zone(turn) {
         return;
     }
+    let cost = turn.options().disengage_bonus_actions;
     let paid = match turn.spec(me).stats.disengage {
-        Disengage::Bonus if eco.bonus >= 2 => {
-            eco.bonus -= 2;
+        Disengage::Bonus if eco.bonus >= cost => {
+            eco.bonus -= cost;
             true
         }
         Disengage::Attack if eco.attack => {
@@ -834,16 +1042,23 @@ fn in_enemy_zone<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
 /// moves out of your melee zone or moves more than 2 spaces within your
 /// melee zone"): it ends outside the zone after being in it at any point of
 /// its path (moving through the zone is moving out of it), or moves more
-/// than 2 spaces inside it. A unit that has `disengaged` leaves zones
-/// without provoking ("Disengage"), but moving more than 2 spaces inside
-/// one still provokes.
+/// than 2 spaces (`allowance`, option `free_zone_move`) inside it. A unit
+/// that has `disengaged` leaves zones without provoking ("Disengage"), but
+/// moving more than the allowance inside one still provokes.
 #[inline]
-pub fn provokes_free_hit(from: i32, to: i32, at: i32, zone: i32, disengaged: bool) -> bool {
+pub fn provokes_free_hit(
+    from: i32,
+    to: i32,
+    at: i32,
+    zone: i32,
+    disengaged: bool,
+    allowance: i32,
+) -> bool {
     // The part of the path inside the zone: [lo, hi], empty if lo > hi.
     let lo = from.min(to).max(at - zone);
     let hi = from.max(to).min(at + zone);
     let leaves = lo <= hi && (to - at).abs() > zone;
-    (leaves && !disengaged) || hi - lo > FREE_ZONE_MOVE
+    (leaves && !disengaged) || hi - lo > allowance
 }
 
 /// Move the actor with `step`; enemies whose zone the move provokes take
@@ -856,6 +1071,7 @@ fn moving<D: Dice>(
     let me = turn.actor;
     let round = turn.fight.round;
     let disengaged = turn.unit(me).state.disengaged_round == stamp(round);
+    let allowance = turn.options().free_zone_move;
     let side = turn.unit(me).side as usize;
     let watch = turn.in_fight() & !turn.side_units(side);
     let from = turn.unit(me).position;
@@ -866,6 +1082,7 @@ fn moving<D: Dice>(
             t.unit(e).position,
             t.spec(e).stats.reach,
             disengaged,
+            allowance,
         )
     });
     for enemy in Bits(provoked) {
@@ -906,9 +1123,10 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
     if gap > 0 && eco.moves {
         eco.moves = false;
         let mut budget = speed(turn, me);
-        while eco.bonus > 0 && budget < gap {
+        let per_bonus = turn.options().bonus_move;
+        while eco.bonus > 0 && budget < gap && per_bonus > 0 {
             eco.bonus -= 1;
-            budget += 2;
+            budget += per_bonus;
         }
         close_in(turn, target, budget, reach);
         if turn.unit(me).out {
@@ -1011,26 +1229,29 @@ fn fight_from_here<D: Dice>(
 #[inline(always)]
 pub fn spend_bonus<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) -> bool {
     let me = turn.actor;
-    let stacks = turn.options().bonus_stacks;
+    let opts = turn.options();
     let round = turn.fight.round;
     let policy = turn.spec(me).stats.bonus;
     let n = eco.bonus;
+    let boosts = boost(n, opts.bonus_stacks);
     let s = &mut turn.fight.units[me].state;
     match policy {
-        BonusPolicy::ExtraAttack if eco.moves && n >= 2 => {
+        BonusPolicy::ExtraAttack if eco.moves && n >= opts.extra_attack_bonus_actions => {
             eco.moves = false;
-            eco.bonus -= 2;
+            eco.bonus -= opts.extra_attack_bonus_actions;
             return true;
         }
-        BonusPolicy::Accuracy | BonusPolicy::ExtraAttack => s.hit_bonus += boost(n, stacks),
+        BonusPolicy::Accuracy | BonusPolicy::ExtraAttack => {
+            s.hit_bonus += boosts * opts.bonus_accuracy
+        }
         BonusPolicy::Damage => {
             if s.damage_round != stamp(round) {
                 s.damage_bonus = 0;
                 s.damage_round = stamp(round);
             }
-            s.damage_bonus += boost(n, stacks);
+            s.damage_bonus += boosts * opts.bonus_damage;
         }
-        BonusPolicy::Dodge => s.dodge += boost(n, stacks),
+        BonusPolicy::Dodge => s.dodge += boosts * opts.bonus_dodge,
     }
     eco.bonus = 0;
     false
@@ -1057,7 +1278,7 @@ fn free_hit<D: Dice>(
     let Some(weapon) = stats.weapon_for(distance) else {
         return;
     };
-    let left = unit.state.slots_left(stats, round);
+    let left = unit.state.slots_left(stats, round, turn.options());
     if left <= 0 && swing == Swing::Free {
         return;
     }
@@ -1120,16 +1341,18 @@ pub fn attack<D: Dice>(
 
 /// The number the attacker's total must reach against `target`: 5 if it is
 /// flat-footed (or the attacker is undetected), 5 + Agility if prone, else
-/// 10 + Agility + dodge.
+/// 10 + Agility + dodge (the text's numbers; options `flat_footed_defence`,
+/// `prone_defence_base`, `defence_base`).
 pub fn target_number<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize) -> i32 {
     let t = turn.unit(target);
     let stats = &turn.spec(target).stats;
+    let opts = turn.options();
     if stats.flat_footed || t.conditions.any(HELPLESS) || !turn.unit(turn.actor).state.detected {
-        5
+        opts.flat_footed_defence
     } else if t.conditions.has(Condition::Prone) {
-        5 + t.state.agility(stats)
+        opts.prone_defence_base + t.state.agility(stats, opts)
     } else {
-        10 + t.state.agility(stats) + t.state.dodge
+        opts.defence_base + t.state.agility(stats, opts) + t.state.dodge
     }
 }
 
@@ -1148,25 +1371,30 @@ fn accuracy<D: Dice>(
     let me = turn.actor;
     let stats = &turn.spec(me).stats;
     let s = &turn.unit(me).state;
-    let mut acc = stats.accuracy + weapon.accuracy - s.disrupted as i32;
+    let opts = turn.options();
+    let mut acc = stats.accuracy + weapon.accuracy - s.disrupted as i32 * opts.disrupting_accuracy;
     if s.disrupted_round == stamp(turn.fight.round) {
         // "By 1 for the entire battle and by 3 for the current round": each
         // wound of this round is −3 in all (−1 counted above), or −4 if the
         // two add (`disrupting_adds`).
-        let extra = if turn.options().disrupting_adds { 3 } else { 2 };
+        let extra = if opts.disrupting_adds {
+            opts.disrupting_round_accuracy
+        } else {
+            opts.disrupting_round_accuracy - opts.disrupting_accuracy
+        };
         acc -= extra * s.disrupted_now as i32;
     }
     if matches!(swing, Swing::Main | Swing::Extra) {
         acc += s.hit_bonus;
     }
     if stats.aim == Aim::CenterMass {
-        acc += 1;
+        acc += opts.center_mass_accuracy;
     }
     // Flanking ("from behind"): the target has two or more enemies in its
     // melee zone, the attacker among them.
     let zone = turn.spec(target).stats.reach;
     if distance <= zone && flanked(turn, target, zone) {
-        acc += 1;
+        acc += opts.flanking_accuracy;
     }
     acc
 }
@@ -1210,7 +1438,7 @@ pub fn attack_at<D: Dice>(
     depth: u8,
 ) -> AttackResult {
     let me = turn.actor;
-    let opts = *turn.options();
+    let opts = turn.options();
     let tn = target_number(turn, target);
     let mut r = AttackResult {
         target_number: tn,
@@ -1222,20 +1450,20 @@ pub fn attack_at<D: Dice>(
     let auto = swing == Swing::FreeCrit && opts.tragedy_hit == TragedyHit::Auto;
     if auto {
         r.hit = true;
-        r.multiplier = 2;
+        r.multiplier = opts.crit_multiplier;
     } else {
         turn.count(counter::ATTACKS);
         let natural = turn.dice.d20();
         r.natural = natural;
         r.total = natural as i32 + accuracy(turn, target, weapon, distance, swing);
-        if natural == 1 {
+        if natural <= opts.fumble_on {
             if D::WATCHED {
                 note_attack(turn, target, weapon.number, natural, r.total, tn, false);
             }
             r.fumble = fumble(turn, target, distance, depth);
             return r;
         }
-        let crit = natural == 20;
+        let crit = natural >= opts.crit_on;
         r.hit = (crit && opts.nat20_hits) || r.total >= tn;
         // Out of line and inside `if D::WATCHED`: unwatched, nothing of the
         // note may reach the attack (see `note_attack`).
@@ -1248,19 +1476,19 @@ pub fn attack_at<D: Dice>(
         if crit {
             turn.count(counter::CRITS);
             turn.note_that(target, "natural 20: critical hit, damage x2");
-            r.multiplier = 2;
+            r.multiplier = opts.crit_multiplier;
             if escalates(
                 turn,
                 target,
-                4,
+                opts.super_crit_die,
                 "critical escalation: a d4 of 4 makes it x4",
             ) {
                 turn.count(counter::SUPER_CRITS);
-                r.multiplier = 4;
+                r.multiplier = opts.super_crit_multiplier;
                 if escalates(
                     turn,
                     target,
-                    6,
+                    opts.decisive_die,
                     "critical escalation: a d6 of 6 defeats outright",
                 ) {
                     turn.count(counter::INSTANT_DEFEATS);
@@ -1273,12 +1501,12 @@ pub fn attack_at<D: Dice>(
             }
         }
         if swing == Swing::FreeCrit {
-            r.multiplier = r.multiplier.max(2);
+            r.multiplier = r.multiplier.max(opts.crit_multiplier);
         }
     }
     turn.count(counter::HITS);
-    r.damage = damage(turn, target, weapon, swing, sneak, r.multiplier, &opts);
-    r.wound = r.damage >= WOUND_THRESHOLD;
+    r.damage = damage(turn, target, weapon, swing, sneak, r.multiplier, opts);
+    r.wound = r.damage >= opts.wound_threshold;
     r
 }
 
@@ -1302,14 +1530,14 @@ fn damage<D: Dice>(
     let mut raw = weapon.damage.roll(turn.dice);
     if weapon.kind == WeaponKind::Melee {
         if swing != Swing::Extra {
-            raw += stats.strength - s.weakened as i32;
+            raw += stats.strength - s.weakened as i32 * opts.weakening_strength;
         }
         if s.damage_round == stamp(turn.fight.round) {
             raw += s.damage_bonus;
         }
     }
-    if sneak {
-        raw += turn.dice.roll(4) as i32;
+    if sneak && opts.sneak_die > 0 {
+        raw += turn.dice.roll(opts.sneak_die) as i32;
     }
     if D::WATCHED {
         let rule = if sneak {
@@ -1326,16 +1554,21 @@ fn damage<D: Dice>(
         CritMultiplies::Net => (raw - armor).max(0) * multiplier,
         CritMultiplies::Rolled => (raw.max(0) * multiplier - armor).max(0),
     };
-    let wound = net >= WOUND_THRESHOLD;
+    let wound = net >= opts.wound_threshold;
     if wound {
         turn.count(counter::WOUNDS);
         if stats.aim == Aim::Fatal
-            && escalates(turn, target, 4, "fatal aim: a d4 of 4 adds to a wound")
+            && escalates(
+                turn,
+                target,
+                opts.fatal_die,
+                "fatal aim: a d4 of 4 adds to a wound",
+            )
         {
             net += if opts.fatal_bonus_multiplied {
-                FATAL_BONUS * multiplier
+                opts.fatal_bonus * multiplier
             } else {
-                FATAL_BONUS
+                opts.fatal_bonus
             };
         }
     }
@@ -1421,7 +1654,9 @@ fn fumble<D: Dice>(
     let me = turn.actor;
     turn.count(counter::FUMBLES);
     let zone = turn.spec(target).stats.reach;
-    if turn.options().fumble_needs_zone && distance > zone {
+    let opts = turn.options();
+    let (tragedy_die, fatal_blow_die) = (opts.tragedy_die, opts.fatal_blow_die);
+    if opts.fumble_needs_zone && distance > zone {
         return 1;
     }
     let mut level = 1;
@@ -1429,7 +1664,7 @@ fn fumble<D: Dice>(
     if escalates(
         turn,
         target,
-        4,
+        tragedy_die,
         "fumble escalation: a d4 of 4 makes it a tragedy",
     ) {
         level = 2;
@@ -1437,7 +1672,7 @@ fn fumble<D: Dice>(
         if escalates(
             turn,
             target,
-            6,
+            fatal_blow_die,
             "fumble escalation: a d6 of 6 is a fatal blow",
         ) {
             level = 3;

@@ -9,6 +9,7 @@
 use super::*;
 use crate::dice::{RngDice, ScriptedDice};
 use crate::engine::{Encounter, Fight};
+use crate::scenario::compile::compile_str;
 use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rate, four_se, rate};
 
 /// Unit 0 (`a`, side red: ACC +2, 1d8 sword, aim slowing) and unit 1 (`b`,
@@ -16,6 +17,11 @@ use crate::testkit::{as_turn, assert_within_four_se, encounter, fight, fight_rat
 /// both on the front line (distance 0, in each other's zone). `a_extra` and
 /// `b_extra` are added to the stat blocks, `opts` to `[options]`.
 fn duel(opts: &str, a_extra: &str, b_extra: &str) -> Encounter<Escalation> {
+    encounter(&duel_text(opts, a_extra, b_extra))
+}
+
+/// The scenario text of [`duel`].
+fn duel_text(opts: &str, a_extra: &str, b_extra: &str) -> String {
     let a = block(
         &[
             ("hp", "30"),
@@ -34,7 +40,7 @@ fn duel(opts: &str, a_extra: &str, b_extra: &str) -> Encounter<Escalation> {
         ],
         b_extra,
     );
-    encounter(&format!(
+    format!(
         r#"
 name = "t"
 rules = "escalation"
@@ -57,7 +63,7 @@ a = {{}}
 [sides.blue]
 b = {{}}
 "#
-    ))
+    )
 }
 
 /// A stat block: `defaults` (key, value) except the keys `extra` sets, then
@@ -263,10 +269,17 @@ fn undetected_attackers_sneak_a_d4_that_crits_multiply() {
 /// `count` attackers `a` (with `a_extra` in their stat block) on one side
 /// against a lone `b`: 30 hp each, a 1d4 weapon.
 fn gang(count: usize, a_extra: &str) -> Encounter<Escalation> {
+    gang_with("", count, a_extra)
+}
+
+/// [`gang`] with `opts` in `[options]`.
+fn gang_with(opts: &str, count: usize, a_extra: &str) -> Encounter<Escalation> {
     encounter::<Escalation>(&format!(
         r#"
 name = "t"
 rules = "escalation"
+[options]
+{opts}
 [weapons.w]
 damage = "1d4"
 [units.a]
@@ -458,10 +471,14 @@ fn free_hit_slots_are_agility_plus_one_per_round() {
     let enc = duel("", "", "agility = 1");
     let b = enc.units[1].stats;
     let s = State::default();
-    assert_eq!(s.slots_left(&b, 1), 2);
+    assert_eq!(s.slots_left(&b, 1, &Options::default()), 2);
     for (agility, slots) in [(-3, 0), (-1, 0), (0, 1), (3, 4)] {
         let u = Unit { agility, ..b };
-        assert_eq!(s.slots_left(&u, 1), slots, "agility {agility}");
+        assert_eq!(
+            s.slots_left(&u, 1, &Options::default()),
+            slots,
+            "agility {agility}"
+        );
     }
     // Used slots come back when the round changes.
     let used = State {
@@ -469,14 +486,14 @@ fn free_hit_slots_are_agility_plus_one_per_round() {
         slot_round: stamp(3),
         ..State::default()
     };
-    assert_eq!(used.slots_left(&b, 3), 0);
-    assert_eq!(used.slots_left(&b, 4), 2);
+    assert_eq!(used.slots_left(&b, 3, &Options::default()), 0);
+    assert_eq!(used.slots_left(&b, 4, &Options::default()), 2);
     // Slowing wounds cut Agility, so slots too.
     let slowed = State {
         slowed: 1,
         ..State::default()
     };
-    assert_eq!(slowed.slots_left(&b, 1), 1);
+    assert_eq!(slowed.slots_left(&b, 1, &Options::default()), 1);
 }
 
 #[test]
@@ -484,27 +501,33 @@ fn free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it() {
     // "Free Hits/Free Hit Slots (FHS)": "When an enemy moves out of your
     // melee zone or moves more than 2 spaces within your melee zone."
     // Unit at 0 with a zone of 1 / 4.
-    assert!(provokes_free_hit(1, 7, 0, 1, false), "leaves");
-    assert!(!provokes_free_hit(2, 8, 0, 1, false), "was never in");
-    assert!(!provokes_free_hit(8, 1, 0, 1, false), "enters");
-    assert!(!provokes_free_hit(4, 2, 0, 4, false), "2 spaces inside");
-    assert!(provokes_free_hit(4, 1, 0, 4, false), "3 spaces inside");
+    assert!(provokes_free_hit(1, 7, 0, 1, false, 2), "leaves");
+    assert!(!provokes_free_hit(2, 8, 0, 1, false, 2), "was never in");
+    assert!(!provokes_free_hit(8, 1, 0, 1, false, 2), "enters");
+    assert!(!provokes_free_hit(4, 2, 0, 4, false, 2), "2 spaces inside");
+    assert!(provokes_free_hit(4, 1, 0, 4, false, 2), "3 spaces inside");
     assert!(
-        provokes_free_hit(9, 1, 0, 4, false),
+        provokes_free_hit(9, 1, 0, 4, false, 2),
         "enters, then 3 spaces inside"
     );
     // Passing through the zone is moving out of it.
-    assert!(provokes_free_hit(-6, 3, 0, 1, false), "through it");
+    assert!(provokes_free_hit(-6, 3, 0, 1, false, 2), "through it");
     assert!(
-        provokes_free_hit(6, -6, 0, 4, false),
+        provokes_free_hit(6, -6, 0, 4, false, 2),
         "through a long reach"
     );
     // "Disengage": "leave enemy melee zones for the round without provoking
     // free hits"; moving more than 2 spaces inside one still provokes.
-    assert!(!provokes_free_hit(1, 7, 0, 1, true), "leaves, disengaged");
-    assert!(!provokes_free_hit(-6, 3, 0, 1, true), "through, disengaged");
     assert!(
-        provokes_free_hit(4, 1, 0, 4, true),
+        !provokes_free_hit(1, 7, 0, 1, true, 2),
+        "leaves, disengaged"
+    );
+    assert!(
+        !provokes_free_hit(-6, 3, 0, 1, true, 2),
+        "through, disengaged"
+    );
+    assert!(
+        provokes_free_hit(4, 1, 0, 4, true, 2),
         "3 spaces inside, disengaged"
     );
 }
@@ -575,10 +598,21 @@ fn passing_through_a_melee_zone_provokes_a_free_hit() {
 /// A keep-range archer (unit 0, on the line) engaged by a swordsman (unit
 /// 1, adjacent): backing off leaves the zone.
 fn skirmish(disengage: &str, b_agility: i32) -> (Encounter<Escalation>, Fight<Escalation>) {
+    skirmish_with("", disengage, b_agility)
+}
+
+/// [`skirmish`] with `opts` in `[options]`.
+fn skirmish_with(
+    opts: &str,
+    disengage: &str,
+    b_agility: i32,
+) -> (Encounter<Escalation>, Fight<Escalation>) {
     let enc = encounter::<Escalation>(&format!(
         r#"
 name = "t"
 rules = "escalation"
+[options]
+{opts}
 [weapons.bow]
 kind = "ranged"
 damage = "1d6"
@@ -839,7 +873,7 @@ fn each_aim_has_its_wound_effect() {
     let enc = duel("", "", "");
     let (_, f) = swing(&enc, &[(20, 12), (8, 7)]);
     let b = &f.units[1];
-    assert_eq!(b.state.agility(&enc.units[1].stats), 0);
+    assert_eq!(b.state.agility(&enc.units[1].stats, &Options::default()), 0);
     let t_speed = as_turn(&enc, &mut f.clone(), &mut ScriptedDice::new(&[]), 1, |t| {
         speed(t, 1)
     });
@@ -1396,4 +1430,639 @@ b = {{}}
     let exact_adds = 1.0 - unharmed(d20(13));
     let got = fight_rate(&enc("disrupting_adds = true"), n, 405, harmed);
     assert_within_four_se("a harmed, disrupting_adds", got, exact_adds, n);
+}
+
+// ---- The numbers the text states, as options (issue 27). Each test sets
+// one option away from the text's value and shows, with scripted dice, that
+// the rule it names moves the way the text implies; the default's result is
+// asserted beside it, so that a test fails if the option does nothing.
+
+/// The error a scenario with `opts` in `[options]` is refused with.
+fn refused(opts: &str) -> String {
+    match compile_str::<Escalation>(&duel_text(opts, "", "")) {
+        Ok(_) => panic!("[options] {opts} was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The fight after unit 0 (a) plays its turn in round 1 with `rolls`.
+fn after_a_turn(enc: &Encounter<Escalation>, rolls: &[(u32, u32)]) -> Fight<Escalation> {
+    let mut f = fight(enc);
+    f.round = 1;
+    play(enc, &mut f, 0, rolls);
+    f
+}
+
+#[test]
+fn option_bonus_actions_is_the_bonus_actions_a_turn() {
+    // "Combat rules": "A turn = 1AA, 1MA, 2BA". a's Bonus Actions go to
+    // accuracy: a natural 6 + 2 + 2 = 10 misses b's 11; with 3 a turn,
+    // 6 + 2 + 3 = 11 hits; with none, a 7 + 2 = 9 misses.
+    let f = after_a_turn(&duel("", "", ""), &[(20, 6)]);
+    assert_eq!(f.units[1].state.hp, 30);
+    let f = after_a_turn(&duel("bonus_actions = 3", "", ""), &[(20, 6), (8, 4)]);
+    assert_eq!(f.units[1].state.hp, 26);
+    let f = after_a_turn(&duel("", "", ""), &[(20, 7), (8, 4)]);
+    assert_eq!(f.units[1].state.hp, 26);
+    let f = after_a_turn(&duel("bonus_actions = 0", "", ""), &[(20, 7)]);
+    assert_eq!(f.units[1].state.hp, 30);
+}
+
+#[test]
+fn option_bonus_accuracy_is_the_to_hit_a_bonus_action_buys() {
+    // "Bonus Actions": "Boost chance to hit by +1". At +2 a Bonus Action,
+    // a natural 5 + 2 + 4 = 11 hits b's 11; at the text's +1, 5 + 2 + 2
+    // misses.
+    let f = after_a_turn(&duel("", "", ""), &[(20, 5)]);
+    assert_eq!(f.units[1].state.hp, 30);
+    let f = after_a_turn(&duel("bonus_accuracy = 2", "", ""), &[(20, 5), (8, 4)]);
+    assert_eq!(f.units[1].state.hp, 26);
+}
+
+#[test]
+fn option_bonus_damage_is_the_melee_damage_a_bonus_action_buys() {
+    // "Bonus Actions": "Increase damage dealt with melee weapons by +1 for
+    // that round". 1d8 = 4 with two Bonus Actions: 4 + 2 at +1 each, 4 + 6
+    // at +3 each.
+    let f = after_a_turn(&duel("", "bonus = \"damage\"", ""), &[(20, 9), (8, 4)]);
+    assert_eq!(f.units[1].state.hp, 24);
+    let f = after_a_turn(
+        &duel("bonus_damage = 3", "bonus = \"damage\"", ""),
+        &[(20, 9), (8, 4)],
+    );
+    assert_eq!(f.units[1].state.hp, 20);
+}
+
+#[test]
+fn option_bonus_dodge_is_the_dodge_a_bonus_action_buys() {
+    // "Bonus Actions": "Enhance ability to dodge by +1". b dodges with both
+    // Bonus Actions: 10 + 1 + 2 = 13 at the text's +1 (a's 12 + 2 hits);
+    // 10 + 1 + 6 = 17 at +3 (it misses).
+    for (opts, dodge, hits) in [("", 2, true), ("bonus_dodge = 3", 6, false)] {
+        let enc = duel(opts, "", "bonus = \"dodge\"");
+        let mut f = fight(&enc);
+        f.round = 1;
+        play(&enc, &mut f, 1, &[(20, 2)]);
+        assert_eq!(f.units[1].state.dodge, dodge, "[{opts}]");
+        let rolls: &[(u32, u32)] = if hits {
+            &[(20, 12), (8, 3)]
+        } else {
+            &[(20, 12)]
+        };
+        let r = swing_as(&enc, &mut f, Swing::Main, rolls);
+        assert_eq!((r.target_number, r.hit), (11 + dodge, hits), "[{opts}]");
+    }
+}
+
+/// a (advancing, Bonus Actions on accuracy) against b holding `distance`
+/// spaces away, with `opts` in `[options]`.
+fn mover(opts: &str, distance: i32) -> Encounter<Escalation> {
+    encounter::<Escalation>(&format!(
+        r#"
+name = "t"
+rules = "escalation"
+[options]
+{opts}
+[weapons.w]
+damage = "1d8"
+[units.a]
+hp = 30
+aim = "slowing"
+weapons = ["w"]
+[units.b]
+hp = 30
+weapons = ["w"]
+[sides.red]
+a = {{}}
+[sides.blue]
+b = {{ distance = {distance}, tactic = "hold" }}
+"#
+    ))
+}
+
+#[test]
+fn option_bonus_move_is_the_spaces_a_bonus_action_buys() {
+    // "Bonus Actions": "Move an additional 2 spaces". 10 spaces away: the
+    // Move Action's 6 and both Bonus Actions' 2 + 2 bring a into reach with
+    // nothing left for accuracy (a natural 9 misses 10); at 3 spaces a Bonus
+    // Action one is enough and the other gives +1 (9 + 1 hits).
+    let f = after_a_turn(&mover("", 10), &[(20, 9)]);
+    assert_eq!((f.units[0].position, f.units[1].state.hp), (9, 30));
+    let f = after_a_turn(&mover("bonus_move = 3", 10), &[(20, 9), (8, 3)]);
+    assert_eq!((f.units[0].position, f.units[1].state.hp), (9, 27));
+    // 12 spaces: out of reach at 2 a Bonus Action (6 + 4), in at 3 (6 + 6).
+    let f = after_a_turn(&mover("", 12), &[]);
+    assert_eq!(f.units[0].position, 10);
+    let f = after_a_turn(&mover("bonus_move = 3", 12), &[(20, 9)]);
+    assert_eq!(f.units[0].position, 11);
+}
+
+#[test]
+fn option_extra_attack_bonus_actions_is_the_extra_attacks_price() {
+    // "Bonus Actions": "Use one Move Action and both Bonus Actions to gain
+    // an additional attack". A weakened a (one Bonus Action) cannot pay the
+    // text's two, so its one goes to accuracy; at a price of one it buys
+    // the extra attack.
+    let enc = duel("", "bonus = \"extra-attack\"", "");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].state.weakened = 1;
+    play(&enc, &mut f, 0, &[(20, 9), (8, 4)]);
+    assert_eq!(f.counters[counter::EXTRA_ATTACKS], 0);
+    let enc = duel(
+        "extra_attack_bonus_actions = 1",
+        "bonus = \"extra-attack\"",
+        "",
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].state.weakened = 1;
+    play(&enc, &mut f, 0, &[(20, 9), (8, 4), (20, 9), (8, 4)]);
+    assert_eq!(f.counters[counter::EXTRA_ATTACKS], 1);
+    assert_eq!(f.units[1].state.hp, 30 - 3 - 4);
+}
+
+#[test]
+fn option_disengage_bonus_actions_is_the_price_of_a_clean_break() {
+    // "Bonus Actions": "Use two Bonus Actions to disengage". At the text's
+    // two, the archer's shot after disengaging has no bonus (a natural 9
+    // misses 10); at one, the other Bonus Action gives +1 (9 + 1 hits).
+    let (enc, mut f) = skirmish("bonus", 0);
+    play(&enc, &mut f, 0, &[(20, 9)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 0);
+    assert_eq!(f.units[1].state.hp, 30);
+    let (enc, mut f) = skirmish_with("disengage_bonus_actions = 1", "bonus", 0);
+    play(&enc, &mut f, 0, &[(20, 9), (6, 2)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 0);
+    assert_eq!(f.units[1].state.hp, 28);
+}
+
+#[test]
+fn option_defence_base_is_the_ten_of_ten_plus_agility() {
+    // "Attacking": "the target's Agility modifier plus 10". At 12, a's
+    // 9 + 2 = 11 no longer reaches 12 + 1.
+    let (r, _) = swing(&duel("", "", ""), &[(20, 9), (8, 4)]);
+    assert_eq!((r.target_number, r.hit), (11, true));
+    let (r, _) = swing(&duel("defence_base = 12", "", ""), &[(20, 9)]);
+    assert_eq!((r.target_number, r.hit), (13, false));
+}
+
+#[test]
+fn option_flat_footed_defence_is_the_five_flat_footed_units_are_hit_on() {
+    // "Flat Footed": "Flat footed characters are a 5 to hit". At 8, a's
+    // 3 + 2 = 5 misses.
+    let (r, _) = swing(&duel("", "", "flat_footed = true"), &[(20, 3), (8, 1)]);
+    assert_eq!((r.target_number, r.hit), (5, true));
+    let (r, _) = swing(
+        &duel("flat_footed_defence = 8", "", "flat_footed = true"),
+        &[(20, 3)],
+    );
+    assert_eq!((r.target_number, r.hit), (8, false));
+}
+
+#[test]
+fn option_prone_defence_base_is_the_five_of_five_plus_agility() {
+    // "Flat Footed": prone "You are a 5 to hit plus your agility mod". b
+    // (Agility 3) prone: 8 at the text's 5, 10 at 7 (a's 6 + 2 misses).
+    let mut enc = duel("", "", "agility = 3");
+    enc.units[1].conditions.set(Condition::Prone);
+    let (r, _) = swing(&enc, &[(20, 6), (8, 1)]);
+    assert_eq!((r.target_number, r.hit), (8, true));
+    let mut enc = duel("prone_defence_base = 7", "", "agility = 3");
+    enc.units[1].conditions.set(Condition::Prone);
+    let (r, _) = swing(&enc, &[(20, 6)]);
+    assert_eq!((r.target_number, r.hit), (10, false));
+}
+
+#[test]
+fn option_center_mass_accuracy_is_center_mass_aims_bonus() {
+    // "Wounds/Aiming": "aiming for the center mass adds +1 accuracy to the
+    // attack itself". At +3, a's 6 + 2 + 3 = 11 hits; at +1, 9 misses.
+    let (r, _) = swing(&duel("", "aim = \"center-mass\"", ""), &[(20, 6)]);
+    assert_eq!((r.total, r.hit), (9, false));
+    let (r, _) = swing(
+        &duel("center_mass_accuracy = 3", "aim = \"center-mass\"", ""),
+        &[(20, 6), (8, 1)],
+    );
+    assert_eq!((r.total, r.hit), (11, true));
+}
+
+#[test]
+fn option_flanking_accuracy_is_flankings_bonus() {
+    // "Flanking": "you gain a +1 bonus to accuracy". Flanked, a natural 8
+    // is 9 at +1 (misses 10) and 11 at +3 (hits).
+    for (opts, total, hit) in [("", 9, false), ("flanking_accuracy = 3", 11, true)] {
+        let enc = gang_with(opts, 2, r#"aim = "slowing""#);
+        let mut f = fight(&enc);
+        f.round = 1;
+        let w = enc.units[0].stats.weapons[0];
+        let rolls: &[(u32, u32)] = if hit { &[(20, 8), (4, 1)] } else { &[(20, 8)] };
+        let mut dice = ScriptedDice::new(rolls);
+        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| {
+            attack(t, 2, &w, Swing::Main)
+        });
+        dice.assert_done();
+        assert_eq!((r.total, r.hit), (total, hit), "[{opts}]");
+    }
+}
+
+#[test]
+fn option_wound_threshold_is_the_six_net_damage_that_wounds() {
+    // "Wounds/Aiming": "A wound occurs when a single attack deals 6 or more
+    // damage". 5 wounds at 5, not at the text's 6; 7 wounds at 6, not at 8.
+    let (r, f) = swing(&duel("", "", ""), &[(20, 12), (8, 5)]);
+    assert!(!r.wound);
+    assert_eq!(f.units[1].state.slowed, 0);
+    let (r, f) = swing(&duel("wound_threshold = 5", "", ""), &[(20, 12), (8, 5)]);
+    assert!(r.wound);
+    assert_eq!(f.units[1].state.slowed, 1);
+    assert_eq!(f.counters[counter::WOUNDS], 1);
+    let (r, _) = swing(&duel("", "", ""), &[(20, 12), (8, 7)]);
+    assert!(r.wound);
+    let (r, _) = swing(&duel("wound_threshold = 8", "", ""), &[(20, 12), (8, 7)]);
+    assert!(!r.wound);
+}
+
+#[test]
+fn option_fatal_die_is_the_fatal_aims_one_in_four() {
+    // "Wounds/Aiming", Fatal Targets: "a ¼ chance to add 16 additional
+    // damage". The text's d4 (a 2 adds nothing); at a d2, a 2 is its top
+    // face and adds the 16 (1 chance in 2).
+    let (r, _) = swing(
+        &duel("", "aim = \"fatal\"", ""),
+        &[(20, 12), (8, 7), (4, 2)],
+    );
+    assert_eq!(r.damage, 7);
+    let (r, _) = swing(
+        &duel("fatal_die = 2", "aim = \"fatal\"", ""),
+        &[(20, 12), (8, 7), (2, 2)],
+    );
+    assert_eq!(r.damage, 7 + 16);
+}
+
+#[test]
+fn option_fatal_bonus_is_the_fatal_aims_sixteen() {
+    // "Wounds/Aiming", Fatal Targets: "add 16 additional damage": 7 + 16 at
+    // the text's value, 7 + 30 at 30.
+    let (r, _) = swing(
+        &duel("", "aim = \"fatal\"", ""),
+        &[(20, 12), (8, 7), (4, 4)],
+    );
+    assert_eq!(r.damage, 7 + 16);
+    let (r, _) = swing(
+        &duel("fatal_bonus = 30", "aim = \"fatal\"", ""),
+        &[(20, 12), (8, 7), (4, 4)],
+    );
+    assert_eq!(r.damage, 7 + 30);
+}
+
+#[test]
+fn options_slowing_speed_and_agility_are_a_slowing_wounds_losses() {
+    // "Wounds/Aiming", Slowing Targets: "decrease the target's movement by
+    // 2 and their Agility modifier by 1". After one slowing wound on b
+    // (speed 6, Agility 1): the text's 4 spaces and Agility 0 (defence 10,
+    // 1 Free Hit Slot); with 3 and 2, 3 spaces and Agility -1 (defence 9,
+    // no slot).
+    for (opts, spaces, defence, slots) in [
+        ("", 4, 10, 1),
+        ("slowing_speed = 3\nslowing_agility = 2", 3, 9, 0),
+    ] {
+        let enc = duel(opts, "", "");
+        let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+        assert_eq!(f.units[1].state.slowed, 1);
+        let got = as_turn(&enc, &mut f.clone(), &mut ScriptedDice::new(&[]), 1, |t| {
+            speed(t, 1)
+        });
+        assert_eq!(got, spaces, "[{opts}]");
+        let r = swing_as(&enc, &mut f, Swing::Main, &[(20, 2)]);
+        assert_eq!(r.target_number, defence, "[{opts}]");
+        let left = f.units[1]
+            .state
+            .slots_left(&enc.units[1].stats, 1, &enc.options);
+        assert_eq!(left, slots, "[{opts}]");
+    }
+}
+
+#[test]
+fn options_weakening_strength_and_bonus_actions_are_a_weakening_wounds_losses() {
+    // "Wounds/Aiming", Weakening Targets: "lower the target's Strength
+    // modifier by one and remove 1 Bonus Action from them". b (Strength 2)
+    // after one weakening wound attacks a: with the text's numbers its one
+    // Bonus Action makes 9 + 0 + 1 hit 10 for 1d6 4 + 2 - 1 = 5; losing 2
+    // Strength it deals 4; losing 2 Bonus Actions, its 9 misses.
+    for (opts, rolls, hp) in [
+        ("", &[(20, 9), (6, 4)][..], 25),
+        ("weakening_strength = 2", &[(20, 9), (6, 4)][..], 26),
+        ("weakening_bonus_actions = 2", &[(20, 9)][..], 30),
+    ] {
+        let enc = duel(opts, "aim = \"weakening\"", "strength = 2");
+        let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+        assert_eq!(f.units[1].state.weakened, 1);
+        play(&enc, &mut f, 1, rolls);
+        assert_eq!(f.units[0].state.hp, hp, "[{opts}]");
+    }
+}
+
+#[test]
+fn options_disrupting_accuracy_and_round_accuracy_are_a_disrupting_wounds_losses() {
+    // "Wounds/Aiming", Disrupting Targets: "lower the target's Accuracy
+    // modifier by 1 for the entire battle and by 3 for the current round".
+    // b (Accuracy 5) after one disrupting wound in round 1: its free hit's
+    // total in round 1 and round 2.
+    for (opts, now, after) in [
+        ("", 15 - 3, 15 - 1),
+        ("disrupting_accuracy = 2", 15 - 3, 15 - 2),
+        ("disrupting_round_accuracy = 5", 15 - 5, 15 - 1),
+        (
+            "disrupting_adds = true\ndisrupting_round_accuracy = 4",
+            15 - 5,
+            15 - 1,
+        ),
+    ] {
+        let enc = duel(opts, "aim = \"disrupting\"", "accuracy = 5");
+        let (_, mut f) = swing(&enc, &[(20, 12), (8, 7)]);
+        assert_eq!(knife_total(&enc, &mut f, 1), now, "[{opts}]");
+        assert_eq!(knife_total(&enc, &mut f, 2), after, "[{opts}]");
+    }
+}
+
+#[test]
+fn a_disrupting_round_below_the_battles_is_refused_unless_they_add() {
+    // "Wounds/Aiming": the round's penalty includes the battle's (unless
+    // `disrupting_adds` adds them).
+    let e = refused("disrupting_accuracy = 4");
+    assert!(
+        e.contains("`disrupting_round_accuracy` must be from 4"),
+        "{e}"
+    );
+    assert!(e.contains("found 3"), "{e}");
+    compile_str::<Escalation>(&duel_text(
+        "disrupting_accuracy = 4\ndisrupting_adds = true",
+        "",
+        "",
+    ))
+    .expect("with disrupting_adds the two add, in any order of size");
+}
+
+#[test]
+fn option_crit_on_is_the_natural_roll_that_crits() {
+    // "Auto Fails/Criticals": "When you roll a natural 20 on the d20, it's a
+    // critical hit". Against b's 25, a natural 19 misses at the text's 20
+    // and is a critical hit (x2) at 19.
+    let (r, _) = swing(&duel("", "", "agility = 15"), &[(20, 19)]);
+    assert!(!r.hit);
+    let (r, f) = swing(
+        &duel("crit_on = 19", "", "agility = 15"),
+        &[(20, 19), (4, 1), (8, 5)],
+    );
+    assert_eq!((r.hit, r.multiplier, r.damage), (true, 2, 10));
+    assert_eq!(f.counters[counter::CRITS], 1);
+}
+
+#[test]
+fn option_fumble_on_is_the_natural_roll_that_auto_fails() {
+    // "Auto Fails/Criticals": "rolling a natural 1 on the d20 results in an
+    // auto fail"; "Combat specific Fails/Criticals": b then gets a free hit.
+    // A natural 2 is a plain miss at the text's 1, and a fumble at 2 (b's
+    // free hit: 15 hits, 1d6 = 4).
+    let (r, f) = swing(&duel("", "", ""), &[(20, 2)]);
+    assert_eq!((r.hit, r.fumble), (false, 0));
+    assert_eq!(f.counters[counter::FUMBLES], 0);
+    let (r, f) = swing(
+        &duel("fumble_on = 2", "", ""),
+        &[(20, 2), (4, 2), (20, 15), (6, 4)],
+    );
+    assert_eq!((r.hit, r.fumble), (false, 1));
+    assert_eq!(f.units[0].state.hp, 26);
+}
+
+#[test]
+fn a_fumble_at_or_above_the_crit_is_refused() {
+    // "Auto Fails/Criticals": a roll cannot be both an auto fail and a
+    // critical hit.
+    let e = refused("crit_on = 12\nfumble_on = 12");
+    assert!(e.contains("`fumble_on` must be from 1 to 11"), "{e}");
+    assert!(e.contains("`crit_on` = 12"), "{e}");
+    assert!(e.contains("found 12"), "{e}");
+    compile_str::<Escalation>(&duel_text("crit_on = 12\nfumble_on = 11", "", ""))
+        .expect("an auto fail just below the critical is accepted");
+}
+
+#[test]
+fn option_crit_multiplier_is_a_criticals_double() {
+    // "Combat specific Fails/Criticals": "a critical hit, and you double the
+    // damage dealt"; a tragedy gives "a free critical hit". At x3: 5 x 3 =
+    // 15 (the text: 10), and the tragedy's free critical 4 x 3 = 12 (8).
+    let (r, _) = swing(&duel("", "", ""), &[(20, 20), (4, 1), (8, 5)]);
+    assert_eq!((r.multiplier, r.damage), (2, 10));
+    let (r, _) = swing(
+        &duel("crit_multiplier = 3", "", ""),
+        &[(20, 20), (4, 1), (8, 5)],
+    );
+    assert_eq!((r.multiplier, r.damage), (3, 15));
+    for (opts, hp) in [("", 30 - 8), ("crit_multiplier = 3", 30 - 12)] {
+        let (r, f) = swing(&duel(opts, "", ""), &[(20, 1), (4, 4), (6, 3), (6, 4)]);
+        assert_eq!(r.fumble, 2);
+        assert_eq!(f.units[0].state.hp, hp, "[{opts}]");
+    }
+}
+
+#[test]
+fn option_super_crit_multiplier_is_a_super_criticals_quadruple() {
+    // "Combat specific Fails/Criticals": "If it's a super critical, you
+    // double the damage a second time" (x4). At x6: 5 x 6 = 30.
+    let rolls = [(20, 20), (4, 4), (6, 5), (8, 5)];
+    let (r, _) = swing(&duel("", "", "hp = 50"), &rolls);
+    assert_eq!((r.multiplier, r.damage), (4, 20));
+    let (r, _) = swing(&duel("super_crit_multiplier = 6", "", "hp = 50"), &rolls);
+    assert_eq!((r.multiplier, r.damage), (6, 30));
+}
+
+#[test]
+fn a_super_critical_weaker_than_a_critical_is_refused() {
+    // "Auto Fails/Criticals": a super critical "provides even greater
+    // benefits".
+    let e = refused("crit_multiplier = 5");
+    assert!(e.contains("`super_crit_multiplier` must be from 5"), "{e}");
+    assert!(e.contains("found 4"), "{e}");
+    compile_str::<Escalation>(&duel_text(
+        "crit_multiplier = 5\nsuper_crit_multiplier = 5",
+        "",
+        "",
+    ))
+    .expect("a super critical equal to the critical is accepted");
+}
+
+#[test]
+fn option_super_crit_die_is_the_d4_that_makes_a_super_critical() {
+    // "Auto Fails/Criticals": "After rolling a critical hit, roll a d4. If it
+    // lands on 4, your critical hit becomes a super critical". At a d2, its
+    // 2 does it (1 chance in 2); a d4's 2 does not.
+    let (r, _) = swing(&duel("", "", ""), &[(20, 20), (4, 2), (8, 5)]);
+    assert_eq!(r.multiplier, 2);
+    let (r, f) = swing(
+        &duel("super_crit_die = 2", "", "hp = 50"),
+        &[(20, 20), (2, 2), (6, 5), (8, 5)],
+    );
+    assert_eq!(r.multiplier, 4);
+    assert_eq!(f.counters[counter::SUPER_CRITS], 1);
+}
+
+#[test]
+fn option_decisive_die_is_the_d6_that_defeats_outright() {
+    // "Combat specific Fails/Criticals": "If the super critical escalates to
+    // a 6, ... the targeted foe is defeated instantly". At a d3, its 3 does
+    // it; a d6's 3 does not.
+    let (r, _) = swing(
+        &duel("", "", "hp = 50"),
+        &[(20, 20), (4, 4), (6, 3), (8, 5)],
+    );
+    assert!(!r.instant_defeat);
+    let (r, f) = swing(
+        &duel("decisive_die = 3", "", ""),
+        &[(20, 20), (4, 4), (3, 3)],
+    );
+    assert!(r.instant_defeat);
+    assert!(f.units[1].out);
+}
+
+#[test]
+fn option_tragedy_die_is_the_d4_that_makes_a_tragedy() {
+    // "Auto Fails/Criticals": "If you roll an auto fail, roll a d4. If it
+    // lands on 4, the auto fail turns into a tragedy". At a d2, its 2 makes
+    // one (b's free critical, auto, 1d6 3 x 2); a d4's 2 does not (b's free
+    // hit is rolled).
+    let (r, _) = swing(&duel("", "", ""), &[(20, 1), (4, 2), (20, 15), (6, 4)]);
+    assert_eq!(r.fumble, 1);
+    let (r, f) = swing(
+        &duel("tragedy_die = 2", "", ""),
+        &[(20, 1), (2, 2), (6, 3), (6, 3)],
+    );
+    assert_eq!(r.fumble, 2);
+    assert_eq!(f.units[0].state.hp, 24);
+    assert_eq!(f.counters[counter::TRAGEDIES], 1);
+}
+
+#[test]
+fn option_fatal_blow_die_is_the_d6_that_kills_the_fumbler() {
+    // "Combat specific Fails/Criticals": "If the tragedy escalates to a 6
+    // ... the unit being attacked delivers a fatal blow". At a d3, its 3
+    // does it; a d6's 3 does not (a takes the free critical instead).
+    let (r, f) = swing(&duel("", "", ""), &[(20, 1), (4, 4), (6, 3), (6, 4)]);
+    assert_eq!(r.fumble, 2);
+    assert!(!f.units[0].out);
+    let (r, f) = swing(
+        &duel("fatal_blow_die = 3", "", ""),
+        &[(20, 1), (4, 4), (3, 3)],
+    );
+    assert_eq!(r.fumble, 3);
+    assert!(f.units[0].out);
+    assert_eq!(f.counters[counter::FATAL_FUMBLES], 1);
+}
+
+#[test]
+fn option_free_hit_slots_base_is_the_one_of_agility_plus_one() {
+    // "Free Hits/Free Hit Slots (FHS)": "Your FHS is determined by your
+    // Agility modifier plus 1". The fighter (Agility -1) has no slot at
+    // the text's +1, so the archer leaves its zone unpunished; at +2 it has
+    // one and takes its free hit (a natural 5 misses).
+    let (enc, mut f) = skirmish("none", -1);
+    play(&enc, &mut f, 0, &[(20, 10), (6, 2)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 0);
+    let (enc, mut f) = skirmish_with("free_hit_slots_base = 2", "none", -1);
+    play(&enc, &mut f, 0, &[(20, 5), (20, 10), (6, 2)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 1);
+    assert_eq!(f.units[1].state.slots_used, 1);
+}
+
+#[test]
+fn option_free_zone_move_is_the_two_spaces_free_inside_a_zone() {
+    // "Free Hits/Free Hit Slots (FHS)": a free hit "when an enemy ... moves
+    // more than 2 spaces within your melee zone". The fighter closes 3
+    // spaces inside the pike's zone: a free hit at the text's 2 (a natural
+    // 5 misses), none at 3.
+    let pike = |opts: &str| {
+        encounter::<Escalation>(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+[options]
+{opts}
+[weapons.pike]
+damage = "1d8"
+[weapons.sword]
+damage = "1d8"
+[units.piker]
+hp = 30
+reach = 4
+aim = "slowing"
+weapons = ["pike"]
+[units.fighter]
+hp = 30
+aim = "slowing"
+weapons = ["sword"]
+[sides.red]
+piker = {{ tactic = "hold" }}
+[sides.blue]
+fighter = {{ distance = 4 }}
+"#
+        ))
+    };
+    let enc = pike("");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 1, &[(20, 5), (20, 8), (8, 2)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 1);
+    let enc = pike("free_zone_move = 3");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 1, &[(20, 8), (8, 2)]);
+    assert_eq!(f.counters[counter::FREE_HITS], 0);
+    assert_eq!(f.units[0].state.hp, 28);
+}
+
+#[test]
+fn option_sneak_die_is_the_sneak_attacks_d4() {
+    // "Sneak Damage": "you gain an extra d4 damage on top of your normal
+    // attack". At a d10: 3 + 9; at 0, none.
+    let (r, _) = swing(
+        &duel("", "undetected = true", ""),
+        &[(20, 3), (8, 3), (4, 4)],
+    );
+    assert_eq!(r.damage, 3 + 4);
+    let (r, _) = swing(
+        &duel("sneak_die = 10", "undetected = true", ""),
+        &[(20, 3), (8, 3), (10, 9)],
+    );
+    assert_eq!(r.damage, 3 + 9);
+    let (r, _) = swing(
+        &duel("sneak_die = 0", "undetected = true", ""),
+        &[(20, 3), (8, 3)],
+    );
+    assert_eq!(r.damage, 3);
+}
+
+#[test]
+fn the_texts_numbers_are_listed_in_reports_only_when_set() {
+    // A report's "Options in force" keeps the lines it had before the
+    // text's numbers became options; one that a scenario sets is listed.
+    let c = compile_str::<Escalation>(&duel_text("", "", "")).unwrap();
+    assert!(c.options.iter().any(|l| l == "opening_attack = true"));
+    assert!(!c.options.iter().any(|l| l.starts_with("wound_threshold")));
+    let c = compile_str::<Escalation>(&duel_text("wound_threshold = 5", "", "")).unwrap();
+    assert!(c.options.iter().any(|l| l == "wound_threshold = 5"));
+}
+
+#[test]
+fn every_option_names_its_section_of_the_text() {
+    // Each option's help names the section of the text its rule is in, as
+    // the conformance table names it, and its default is the one the
+    // compiled options hold with no [options] table.
+    let sections: Vec<&str> = conformance::TABLE.iter().map(|c| c.section).collect();
+    for o in Escalation::OPTIONS {
+        assert!(sections.contains(&o.section), "{}: {:?}", o.name, o.section);
+    }
+    let compiled = duel("", "", "").options;
+    let d = Options::default();
+    assert_eq!(format!("{compiled:?}"), format!("{d:?}"));
 }
