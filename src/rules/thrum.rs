@@ -42,6 +42,15 @@
 //! (highest); ties go to the defender; a critical is winning by 5 or more.
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
 //! points inflicted by hits, 1 per point.
+//!
+//! Every number the text states for a rule of a fight is an option whose
+//! default is the text's (issue 27): the banes of Ranged, Cover, Frayed and
+//! Exhausted, Evasion's Boon and Vulnerable stacks, the Panic and Incapacity
+//! Rolls' ties, the Tolerance and Load lost to panic and incapacity, the
+//! Wound threshold and the Wounds that remove, Actions per turn, starting
+//! Loads. They are read from the compiled [`Options`], never looked up in the
+//! fight loop. The 2d6 and "adjacent" (1 square) stay constants: the
+//! conformance table says why.
 
 use super::{Contrary, StatStep, Step};
 use crate::dice::Dice;
@@ -270,6 +279,49 @@ pub struct Options {
     /// beyond, gives the target cover.
     pub character_cover: bool,
     pub resuscitation: Resuscitation,
+    // The numbers the text states, each an option (default: the text's).
+    /// "Turn": Actions per turn (the text: one).
+    pub actions: u8,
+    /// "Ranged": banes per enemy adjacent to the user of a Ranged ability.
+    pub ranged_bane: i32,
+    /// "Cover": banes on a physical attack on a unit in cover.
+    pub cover_bane: i32,
+    /// "Defensive rolls": boons on Evasion while not Vulnerable.
+    pub evasion_boons: i32,
+    /// "Defensive rolls": Vulnerable stacks an Evasion success gives.
+    pub evasion_success_vulnerable: u8,
+    /// "Defensive rolls": Vulnerable stacks an Evasion failure gives.
+    pub evasion_failure_vulnerable: u8,
+    /// "Fatigue and Stress": Fatigue Load at the start of a fight.
+    pub start_fatigue_load: i32,
+    /// "Fatigue and Stress": Stress Load at the start of a fight.
+    pub start_stress_load: i32,
+    /// "Frayed and Panic Roll": banes on a Frayed unit's defensive rolls.
+    pub frayed_bane: i32,
+    /// "Frayed and Panic Roll": a Panic Roll that ties the Stress Load
+    /// holds (the text: it must exceed, not tie).
+    pub panic_tie_holds: bool,
+    /// "Frayed and Panic Roll": Stunned stacks a failed Panic Roll gives.
+    pub panic_stun: u8,
+    /// "Frayed and Panic Roll": Stress Tolerance a failed Panic Roll costs.
+    pub panic_tolerance_loss: i32,
+    /// "Exhausted and Incapacity Roll": banes on an Exhausted unit's
+    /// offensive rolls.
+    pub exhausted_bane: i32,
+    /// "Exhausted and Incapacity Roll": an Incapacity Roll that ties the
+    /// Fatigue Load holds (the text: it must exceed, not tie).
+    pub incapacity_tie_holds: bool,
+    /// "Incapacitated": Fatigue Tolerance lost on falling and each turn down.
+    pub incapacity_tolerance_loss: i32,
+    /// "Incapacitated": Fatigue Load lost on falling and each turn down.
+    pub incapacity_load_loss: i32,
+    /// "Incapacitated": squares from which Resuscitate reaches its ally.
+    pub resuscitate_reach: i32,
+    /// "Wounds": ending a turn Incapacitated at this Fatigue Tolerance or
+    /// below gives a Wound.
+    pub wound_tolerance: i32,
+    /// "Wounds": Wounds that remove a unit from combat.
+    pub wounds_removed: u8,
 }
 
 impl Default for Options {
@@ -287,6 +339,25 @@ impl Default for Options {
             obstruction: Obstruction::Physical,
             character_cover: false,
             resuscitation: Resuscitation::Keep,
+            actions: 1,
+            ranged_bane: 1,
+            cover_bane: 1,
+            evasion_boons: 1,
+            evasion_success_vulnerable: 1,
+            evasion_failure_vulnerable: 1,
+            start_fatigue_load: 0,
+            start_stress_load: 0,
+            frayed_bane: 1,
+            panic_tie_holds: false,
+            panic_stun: 1,
+            panic_tolerance_loss: 1,
+            exhausted_bane: 1,
+            incapacity_tie_holds: false,
+            incapacity_tolerance_loss: 1,
+            incapacity_load_loss: 1,
+            resuscitate_reach: ADJACENT,
+            wound_tolerance: 0,
+            wounds_removed: WOUNDS_REMOVED,
         }
     }
 }
@@ -349,6 +420,7 @@ const STUNNED_NAMES: &[&str] = &["move-or-act", "lose-turn"];
 const DEALS_NAMES: &[&str] = &["kind", "fatigue", "stress"];
 const OBSTRUCTION_NAMES: &[&str] = &["physical", "all"];
 const RESUSCITATION_NAMES: &[&str] = &["keep", "halve"];
+const LOAD_TIE_NAMES: &[&str] = &["fail", "pass"];
 
 /// Shared conditions that stop a unit from moving and acting (it stays in
 /// the fight and is not Incapacitated in thrum's sense).
@@ -423,7 +495,13 @@ impl Ruleset for Thrum {
         ),
         Field::int("art", -10, 20, 0, "Art modifier of its attacks (a Basic Attack uses the highest Art modifier)"),
         Field::int("speed", 0, 100, 4, "squares per Move (the draft: 4)"),
-        Field::int("wounds", 0, 2, 0, "Wounds carried into the fight (three remove a unit)"),
+        Field::int(
+            "wounds",
+            0,
+            9,
+            0,
+            "Wounds carried into the fight (`wounds_removed`, three by default, remove a unit: one carrying that many starts removed)",
+        ),
         Field::new(
             "defence",
             Kind::Choice(DEFENCE_NAMES),
@@ -497,47 +575,210 @@ impl Ruleset for Thrum {
             Kind::Choice(CANCEL_NAMES),
             Some(Lit::Str("one-for-one")),
             "boons and banes: one-for-one (the draft: each bane cancels one boon) or single (any of both cancel, else one)",
-        ),
+        )
+        .section("Attacks"),
         Field::new(
             "boon_effect",
             Kind::Choice(BOON_NAMES),
             Some(Lit::Str("extra-die")),
             "a net boon (bane): extra-die (the draft: +1d6, drop the lowest (highest)) or flat (+1 (−1))",
-        ),
+        )
+        .section("Attacks"),
         Field::new(
             "attack_ties",
             Kind::Choice(TIE_NAMES),
             Some(Lit::Str("defender")),
             "who wins a tied opposed roll (the draft: the defender)",
-        ),
-        Field::int("crit_margin", 1, 20, 5, "a roll beating the other by this much or more is a critical (the draft: 5)"),
+        )
+        .section("Attacks"),
+        Field::int("crit_margin", 1, 20, 5, "a roll beating the other by this much or more is a critical (the draft: 5); higher: fewer Evasion criticals")
+            .section("Attacks"),
         Field::new(
             "stunned",
             Kind::Choice(STUNNED_NAMES),
             Some(Lit::Str("move-or-act")),
             "what Stunned does (undefined in the seed): move-or-act (the draft) or lose-turn",
-        ),
-        Field::flag("vulnerable_ticks", true, "Vulnerable loses a stack at the end of its owner's turn (false: it lasts the fight)"),
-        Field::flag("same_turn_decay", true, "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement"),
-        Field::flag("panic_while_incapacitated", true, "incapacitated units still make Panic Rolls at the start of their turns"),
-        Field::int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)"),
+        )
+        .section("Frayed and Panic Roll"),
+        Field::flag("vulnerable_ticks", true, "Vulnerable loses a stack at the end of its owner's turn (false: it lasts the fight)")
+            .section("Defensive rolls"),
+        Field::flag("same_turn_decay", true, "a unit incapacitated in its own turn also takes that turn's end-of-turn Tolerance and Load decrement")
+            .section("Incapacitated"),
+        Field::flag("panic_while_incapacitated", true, "incapacitated units still make Panic Rolls at the start of their turns")
+            .section("Frayed and Panic Roll"),
+        Field::int("overexert_stress", 1, 10, 1, "Stress an attacker takes to overexert (the text: some Stress)")
+            .section("Overexert"),
         Field::new(
             "obstruction",
             Kind::Choice(OBSTRUCTION_NAMES),
             Some(Lit::Str("physical")),
             "which attacks from beyond full cover (Obstructed) cannot target: physical (the text: obstruction is part of the cover rule, which is against Physical Attacks) or all",
-        ),
+        )
+        .section("Cover"),
         Field::flag(
             "character_cover",
             false,
             "another character adjacent to the target, between it and an attacker beyond, gives cover (+1 Bane on physical attacks); off: the text also asks the attacker to stand lower than the source, which on the flat front it never does",
-        ),
+        )
+        .section("Cover"),
         Field::new(
             "resuscitation",
             Kind::Choice(RESUSCITATION_NAMES),
             Some(Lit::Str("keep")),
             "what Resuscitate does besides ending the incapacity: keep (the text names nothing else; Loads stay) or halve (the game's Resuscitate ability: Fatigue and Stress Load halved, rounded down, Vulnerable and Stunned cleared)",
-        ),
+        )
+        .section("Incapacitated"),
+        // The numbers the text states (issue 27), in the text's order.
+        Field::int(
+            "actions",
+            1,
+            4,
+            1,
+            "Actions per turn (the text: one); the further ones are taken where the unit stands (no movement after an Action), each followed by an Exhausted unit's Incapacity Roll; more: faster fights",
+        )
+        .section("Turn"),
+        Field::int(
+            "ranged_bane",
+            0,
+            3,
+            1,
+            "banes on a Ranged ability's roll per enemy adjacent to its user (the text: +1 Bane each); higher: shooting in melee is worse",
+        )
+        .section("Ranged"),
+        Field::int(
+            "cover_bane",
+            0,
+            3,
+            1,
+            "banes on a physical attack on a unit in cover, from beyond the source (the text: +1 Bane); higher: cover protects more, 0: none",
+        )
+        .section("Cover"),
+        Field::int(
+            "evasion_boons",
+            0,
+            3,
+            1,
+            "boons on an Evasion roll while not Vulnerable (the text: +1 Boon); higher: the gamble pays more",
+        )
+        .section("Defensive rolls"),
+        Field::int(
+            "evasion_success_vulnerable",
+            0,
+            3,
+            1,
+            "Vulnerable stacks an Evasion success (not a critical) gives (the text: +1); higher: the gamble costs more",
+        )
+        .section("Defensive rolls"),
+        Field::int(
+            "evasion_failure_vulnerable",
+            0,
+            3,
+            1,
+            "Vulnerable stacks an Evasion failure gives, besides the effect (the text: +1); higher: the gamble costs more",
+        )
+        .section("Defensive rolls"),
+        Field::int(
+            "start_fatigue_load",
+            0,
+            20,
+            0,
+            "every unit's Fatigue Load at the start of a fight (the text: loads start at 0); higher: units come in tired",
+        )
+        .section("Fatigue and Stress"),
+        Field::int(
+            "start_stress_load",
+            0,
+            20,
+            0,
+            "every unit's Stress Load at the start of a fight (the text: loads start at 0); higher: units come in shaken",
+        )
+        .section("Fatigue and Stress"),
+        Field::int(
+            "frayed_bane",
+            0,
+            3,
+            1,
+            "banes on a Frayed unit's defensive rolls (the text: +1 Bane); higher: stress hurts defence more",
+        )
+        .section("Frayed and Panic Roll"),
+        Field::new(
+            "panic_ties",
+            Kind::Choice(LOAD_TIE_NAMES),
+            Some(Lit::Str("fail")),
+            "a Panic Roll (2d6 + Resolve) equal to the Stress Load: fail (the text: the total must exceed, not tie) or pass",
+        )
+        .section("Frayed and Panic Roll"),
+        Field::int(
+            "panic_stun",
+            0,
+            3,
+            1,
+            "turns a failed Panic Roll leaves a unit Stunned, that turn included (the text: Stunned, for no stated time; 1: that turn); 0: no stun",
+        )
+        .section("Frayed and Panic Roll"),
+        Field::int(
+            "panic_tolerance_loss",
+            0,
+            5,
+            1,
+            "Stress Tolerance a failed Panic Roll costs (the text: decreases by 1); higher: panic spirals faster",
+        )
+        .section("Frayed and Panic Roll"),
+        Field::int(
+            "exhausted_bane",
+            0,
+            3,
+            1,
+            "banes on an Exhausted unit's offensive rolls (the text: +1 Bane); higher: fatigue hurts attacks more",
+        )
+        .section("Exhausted and Incapacity Roll"),
+        Field::new(
+            "incapacity_ties",
+            Kind::Choice(LOAD_TIE_NAMES),
+            Some(Lit::Str("fail")),
+            "an Incapacity Roll (2d6 + Resilience) equal to the Fatigue Load: fail (the text: the total must exceed, not tie) or pass",
+        )
+        .section("Exhausted and Incapacity Roll"),
+        Field::int(
+            "incapacity_tolerance_loss",
+            0,
+            5,
+            1,
+            "Fatigue Tolerance lost on becoming Incapacitated and at the end of each turn Incapacitated (the text: 1); higher: Wounds come sooner",
+        )
+        .section("Incapacitated"),
+        Field::int(
+            "incapacity_load_loss",
+            0,
+            5,
+            1,
+            "Fatigue Load lost on becoming Incapacitated and at the end of each turn Incapacitated (the text: 1; Load 0 ends the incapacity); higher: units revive sooner, 0: never by themselves",
+        )
+        .section("Incapacitated"),
+        Field::int(
+            "resuscitate_reach",
+            1,
+            10,
+            1,
+            "squares from which Resuscitate reaches an incapacitated ally (the game's ability: range 1, adjacent; the text gives none); higher: allies revive from farther",
+        )
+        .section("Incapacitated"),
+        Field::int(
+            "wound_tolerance",
+            0,
+            10,
+            0,
+            "ending a turn Incapacitated at this Fatigue Tolerance or below gives a Wound (the text: zero); higher: Wounds come sooner",
+        )
+        .section("Wounds"),
+        Field::int(
+            "wounds_removed",
+            1,
+            10,
+            3,
+            "Wounds that remove a unit from combat (the text: three); a unit carrying that many starts removed; lower: removal comes sooner",
+        )
+        .section("Wounds"),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -612,6 +853,25 @@ impl Ruleset for Thrum {
             character_cover: f.bool("character_cover")?,
             resuscitation: [Resuscitation::Keep, Resuscitation::Halve]
                 [f.choice("resuscitation")?],
+            actions: f.int("actions")? as u8,
+            ranged_bane: f.int("ranged_bane")? as i32,
+            cover_bane: f.int("cover_bane")? as i32,
+            evasion_boons: f.int("evasion_boons")? as i32,
+            evasion_success_vulnerable: f.int("evasion_success_vulnerable")? as u8,
+            evasion_failure_vulnerable: f.int("evasion_failure_vulnerable")? as u8,
+            start_fatigue_load: f.int("start_fatigue_load")? as i32,
+            start_stress_load: f.int("start_stress_load")? as i32,
+            frayed_bane: f.int("frayed_bane")? as i32,
+            panic_tie_holds: f.choice("panic_ties")? == 1,
+            panic_stun: f.int("panic_stun")? as u8,
+            panic_tolerance_loss: f.int("panic_tolerance_loss")? as i32,
+            exhausted_bane: f.int("exhausted_bane")? as i32,
+            incapacity_tie_holds: f.choice("incapacity_ties")? == 1,
+            incapacity_tolerance_loss: f.int("incapacity_tolerance_loss")? as i32,
+            incapacity_load_loss: f.int("incapacity_load_loss")? as i32,
+            resuscitate_reach: f.int("resuscitate_reach")? as i32,
+            wound_tolerance: f.int("wound_tolerance")? as i32,
+            wounds_removed: f.int("wounds_removed")? as u8,
         })
     }
 
@@ -714,16 +974,25 @@ impl Ruleset for Thrum {
         unit.initiative - unit.delay
     }
 
-    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, _options: &Options) {
+    fn enter(unit: &mut Combatant<State>, spec: &UnitSpec<Self>, options: &Options) {
         let u = &spec.stats;
-        // Round Zero: everyone enters its stance.
+        // Round Zero: everyone enters its stance. Loads start at
+        // `start_fatigue_load` and `start_stress_load` (the text: 0).
         unit.state = State {
+            fatigue_load: options.start_fatigue_load,
             fatigue_tolerance: u.fatigue_tolerance,
+            stress_load: options.start_stress_load,
             stress_tolerance: u.stress_tolerance,
             wounds: u.wounds,
             stance: true,
             ..State::default()
         };
+        // Carrying as many Wounds as remove a unit: removed from the start.
+        if u.wounds >= options.wounds_removed {
+            unit.state.removed = true;
+            unit.state.stance = false;
+            unit.out = true;
+        }
     }
 
     /// Who can act when its team's activation comes (team-alternating
@@ -755,6 +1024,9 @@ impl Ruleset for Thrum {
             // After an Action, an Exhausted unit rolls for Incapacity.
             if acted && turn.unit(me).state.exhausted() {
                 incapacity_roll(turn, me);
+            }
+            if acted && opts.actions > 1 {
+                further_actions(turn, opts.actions);
             }
         }
         // Stance: keep it, or take it again after an incapacity ended.
@@ -890,12 +1162,12 @@ pub fn attack<D: Dice>(
     } else {
         (0, 0)
     };
-    banes += i32::from(mine.exhausted());
+    banes += i32::from(mine.exhausted()) * opts.exhausted_bane;
     if ability.ranged {
-        banes += adjacent_enemies(turn, me);
+        banes += adjacent_enemies(turn, me) * opts.ranged_bane;
     }
     if physical && in_cover(turn, me, target) {
-        banes += 1;
+        banes += opts.cover_bane;
     }
     let net = net_boons(boons, banes, opts.cancel);
     let offence_dice = roll_2d6(turn.dice, net, opts.boon_effect);
@@ -908,8 +1180,8 @@ pub fn attack<D: Dice>(
     } else {
         (0, 0)
     };
-    banes += i32::from(theirs.state.frayed());
-    boons += i32::from(evade && theirs.state.vulnerable == 0);
+    banes += i32::from(theirs.state.frayed()) * opts.frayed_bane;
+    boons += i32::from(evade && theirs.state.vulnerable == 0) * opts.evasion_boons;
     let modifier = match (evade, physical) {
         (true, _) => tstats.evasion,
         (false, true) => tstats.resilience,
@@ -950,9 +1222,17 @@ pub fn attack<D: Dice>(
             turn.count(counter::EVASION_CRITS);
             turn.note_unit(target, "evades critically (no Vulnerable)");
         } else {
+            // A success avoids but gives Vulnerable; a failure takes the
+            // effect and gives Vulnerable (`evasion_success_vulnerable`,
+            // `evasion_failure_vulnerable`; the text: +1 each).
+            let stacks = if hit {
+                opts.evasion_failure_vulnerable
+            } else {
+                opts.evasion_success_vulnerable
+            };
             let v = &mut turn.unit_mut(target).state.vulnerable;
-            *v = v.saturating_add(1);
-            turn.count(counter::VULNERABLE);
+            *v = v.saturating_add(stacks);
+            turn.fight.counters[counter::VULNERABLE] += u32::from(stacks);
         }
     }
     if hit {
@@ -992,17 +1272,19 @@ pub fn attack<D: Dice>(
 /// Start of turn: a Frayed unit's Panic Roll (2d6 + Resolve must exceed the
 /// Stress Load). Returns true if it panicked.
 pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
+    let opts = *turn.options();
     let resolve = turn.spec(unit).stats.resolve;
     let stress = turn.unit(unit).state.stress_load;
     let rule = "panic roll (2d6 + Resolve over Stress Load)";
-    if !load_roll_fails(turn, unit, counter::PANIC_ROLLS, rule, resolve, stress) {
+    let (counter, ties) = (counter::PANIC_ROLLS, opts.panic_tie_holds);
+    if !load_roll_fails(turn, unit, counter, rule, resolve, stress, ties) {
         return false;
     }
     let s = &mut turn.unit_mut(unit).state;
-    s.stunned = s.stunned.saturating_add(1);
+    s.stunned = s.stunned.saturating_add(opts.panic_stun);
     s.fatigue_load += s.stress_load;
     s.stress_load = 0;
-    s.stress_tolerance = (s.stress_tolerance - 1).max(0);
+    s.stress_tolerance = (s.stress_tolerance - opts.panic_tolerance_loss).max(0);
     turn.count(counter::PANICS);
     turn.note_unit(unit, "panics: stunned, Stress Load moves to Fatigue");
     true
@@ -1038,14 +1320,9 @@ pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> b
     let resilience = turn.spec(unit).stats.resilience;
     let fatigue = turn.unit(unit).state.fatigue_load;
     let rule = "incapacity roll (2d6 + Resilience over Fatigue Load)";
-    if !load_roll_fails(
-        turn,
-        unit,
-        counter::INCAPACITY_ROLLS,
-        rule,
-        resilience,
-        fatigue,
-    ) {
+    let ties = turn.options().incapacity_tie_holds;
+    let counter = counter::INCAPACITY_ROLLS;
+    if !load_roll_fails(turn, unit, counter, rule, resilience, fatigue, ties) {
         return false;
     }
     incapacitate(turn, unit);
@@ -1053,7 +1330,8 @@ pub fn incapacity_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> b
 }
 
 /// The roll the Panic and Incapacity Rolls share: 2d6 + `stat` must exceed
-/// `load`. Counted under `counter`, reported as `rule`; true if it failed.
+/// `load` (or, with `tie_holds`, reach it). Counted under `counter`,
+/// reported as `rule`; true if it failed.
 fn load_roll_fails<D: Dice>(
     turn: &mut Turn<'_, Thrum, D>,
     unit: usize,
@@ -1061,11 +1339,13 @@ fn load_roll_fails<D: Dice>(
     rule: &'static str,
     stat: i32,
     load: i32,
+    tie_holds: bool,
 ) -> bool {
     turn.count(counter);
     let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
-    let passed = dice + stat > load;
-    turn.note_check_by(unit, NO_TARGET, rule, dice, stat, load + 1, passed);
+    let needed = load + i32::from(!tie_holds);
+    let passed = dice + stat >= needed;
+    turn.note_check_by(unit, NO_TARGET, rule, dice, stat, needed, passed);
     !passed
 }
 
@@ -1082,12 +1362,17 @@ fn incapacitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
     decay(turn, unit);
 }
 
-/// Fatigue Tolerance −1 and Fatigue Load −1 (floored at 0); a Load of 0
-/// ends the incapacity. Returns true if the unit revived.
+/// Fatigue Tolerance −1 and Fatigue Load −1 (`incapacity_tolerance_loss`,
+/// `incapacity_load_loss`; floored at 0); a Load of 0 ends the incapacity.
+/// Returns true if the unit revived.
 fn decay<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
+    let (tolerance_loss, load_loss) = {
+        let o = turn.options();
+        (o.incapacity_tolerance_loss, o.incapacity_load_loss)
+    };
     let s = &mut turn.unit_mut(unit).state;
-    s.fatigue_tolerance = (s.fatigue_tolerance - 1).max(0);
-    s.fatigue_load = (s.fatigue_load - 1).max(0);
+    s.fatigue_tolerance = (s.fatigue_tolerance - tolerance_loss).max(0);
+    s.fatigue_load = (s.fatigue_load - load_loss).max(0);
     if s.fatigue_load == 0 {
         turn.count(counter::SELF_REVIVALS);
         revive(turn, unit);
@@ -1120,11 +1405,11 @@ fn end_of_turn<D: Dice>(turn: &mut Turn<'_, Thrum, D>, was_down: bool) {
         } else {
             false
         };
-        if !revived && turn.unit(me).state.fatigue_tolerance == 0 {
+        if !revived && turn.unit(me).state.fatigue_tolerance <= opts.wound_tolerance {
             turn.count(counter::WOUNDS);
             let c = turn.unit_mut(me);
             c.state.wounds += 1;
-            if c.state.wounds >= WOUNDS_REMOVED {
+            if c.state.wounds >= opts.wounds_removed {
                 // Removed from combat: out for good, no more turns.
                 c.state.removed = true;
                 c.state.incapacitated = false;
@@ -1267,13 +1552,15 @@ fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
 }
 
 /// Resuscitate the nearest incapacitated ally it can reach this turn
-/// (moving next to it first unless Stunned). Returns true if it did.
-fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+/// (moving within `resuscitate_reach` of it first unless `in_place`: Stunned,
+/// or after an Action). Returns true if it did.
+fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, in_place: bool) -> bool {
     let me = turn.actor;
-    let reach = if stunned {
-        ADJACENT
+    let touch = turn.options().resuscitate_reach;
+    let reach = if in_place {
+        touch
     } else {
-        turn.spec(me).stats.speed + ADJACENT
+        turn.spec(me).stats.speed + touch
     };
     let mut best: Option<(i32, usize)> = None;
     // An incapacitated ally is out of the fight: only those are scanned (on
@@ -1288,7 +1575,7 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
         return false;
     };
     let speed = turn.spec(me).stats.speed;
-    turn.approach(ally, speed, ADJACENT);
+    turn.approach(ally, speed, touch);
     turn.count(counter::RESUSCITATIONS);
     turn.note_that(ally, "resuscitates");
     revive(turn, ally);
@@ -1300,6 +1587,33 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
         s.stunned = 0;
     }
     true
+}
+
+/// The Actions after the first (`actions` above 1; the text: one Action a
+/// turn), each taken where the unit stands ("once a character stops moving
+/// to take an action, they cannot continue moving"): Resuscitate an ally in
+/// reach, else attack what it can reach, else strike a fallen enemy; each
+/// followed, if Exhausted, by an Incapacity Roll. Stops when the unit is
+/// down or has nothing to do. A Stunned unit got here by acting without
+/// moving: it takes them all.
+#[inline(never)]
+fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
+    let me = turn.actor;
+    for _ in 1..actions {
+        if turn.unit(me).out {
+            return;
+        }
+        let stats = &turn.enc.units[me].stats;
+        let acted = (stats.resuscitate && resuscitate(turn, true))
+            || hold(turn)
+            || (stats.strike_downed && strike_downed(turn));
+        if !acted {
+            return;
+        }
+        if turn.unit(me).state.exhausted() {
+            incapacity_roll(turn, me);
+        }
+    }
 }
 
 /// Attack `target` with the best ability that reaches it from here.

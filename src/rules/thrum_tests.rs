@@ -1270,3 +1270,463 @@ fn striking_a_fallen_enemy_wounds_it_out_at_the_exact_rate() {
     });
     assert_within_four_se("removed", got, exact, n);
 }
+
+// ---------------------------------------------------------------------
+// The numbers of the text as options (issue 27): each test sets one to a
+// value other than the text's and checks that the rule it names moves the
+// way the text implies. Defaults are pinned by the tests above.
+// ---------------------------------------------------------------------
+
+#[test]
+fn actions_gives_further_actions_where_the_unit_stands() {
+    // "Turn": "Move up to their Speed", "Take an Action"; "Once a
+    // character stops moving to take an action, they cannot continue moving
+    // afterwards". `actions = 2`: a second Action, from where it stands.
+    let one = plain("", "");
+    let mut f = fight(&one);
+    play(&one, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(f.counters[counter::ATTACKS], 1, "the text: one Action");
+    let two = duel("actions = 2", "", "", "", "");
+    let mut f = fight(&two);
+    play(
+        &two,
+        &mut f,
+        0,
+        &rolls(&[&d(6, 6), &d(1, 1), &d(6, 6), &d(1, 1)]),
+    );
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    assert_eq!(f.units[1].state.fatigue_load, 2);
+    // Three squares off: it moves next to the target, then both Actions.
+    let two_far = duel("actions = 2", "", "", "", "distance = 3");
+    let mut f = fight(&two_far);
+    play(
+        &two_far,
+        &mut f,
+        0,
+        &rolls(&[&d(6, 6), &d(1, 1), &d(6, 6), &d(1, 1)]),
+    );
+    assert_eq!((f.units[0].position, f.counters[counter::ATTACKS]), (2, 2));
+    // No movement after an Action: with nothing in reach where it stands,
+    // the second Action is not taken. Unit 2 is far off; unit 1 falls to
+    // the first attack (Load 3 over Tolerance 0, a Finisher at Resilience
+    // −10), and `a` does not strike fallen enemies.
+    let enc = duel(
+        "actions = 2",
+        "finisher = true\nload = 3",
+        "strike_downed = false",
+        "resilience = -10",
+        "count = 2",
+    );
+    let mut f = fight(&enc);
+    f.units[1].state.fatigue_tolerance = 0;
+    f.units[2].position = 10;
+    f.units[0].position = 0;
+    play(
+        &enc,
+        &mut f,
+        0,
+        &rolls(&[&[(2, 1)], &d(6, 6), &d(1, 1), &d(1, 1)]),
+    );
+    assert!(f.units[1].state.incapacitated);
+    assert_eq!(f.counters[counter::ATTACKS], 1, "unit 2 is out of reach");
+    assert_eq!(f.units[0].position, 0);
+    // "Exhausted": an Incapacity Roll after each Action; falling ends the
+    // turn's Actions.
+    let mut f = fight(&two);
+    f.units[0].state.fatigue_load = 4;
+    play(
+        &two,
+        &mut f,
+        0,
+        &rolls(&[
+            &d(6, 6),
+            &[(6, 6)],
+            &d(1, 1),
+            &d(6, 6),
+            &d(6, 6),
+            &[(6, 6)],
+            &d(1, 1),
+            &d(6, 6),
+        ]),
+    );
+    assert_eq!(
+        (
+            f.counters[counter::ATTACKS],
+            f.counters[counter::INCAPACITY_ROLLS]
+        ),
+        (2, 2)
+    );
+    let mut f = fight(&two);
+    f.units[0].state.fatigue_load = 4;
+    play(
+        &two,
+        &mut f,
+        0,
+        &rolls(&[&d(6, 6), &[(6, 6)], &d(1, 1), &d(1, 1)]),
+    );
+    assert!(f.units[0].state.incapacitated);
+    assert_eq!(f.counters[counter::ATTACKS], 1, "fell after the first");
+}
+
+#[test]
+fn ranged_bane_sets_the_banes_per_adjacent_enemy() {
+    // "Ranged": "+1 Bane on the roll for each enemy adjacent to the ability
+    // user". Two banes each: one adjacent enemy, four dice, keep the lowest
+    // two; none: two dice.
+    let bow = "range = 10\nranged = true";
+    let enc = duel("ranged_bane = 2", bow, "", "", "");
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(5, 2), &d(1, 1)]));
+    assert_eq!(r.offence, 7);
+    let enc = duel("ranged_bane = 0", bow, "", "", "");
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12);
+}
+
+#[test]
+fn cover_bane_sets_the_banes_of_cover() {
+    // "Cover": "An attacker targeting a character with Cover rolls their
+    // attack at +1 Bane". From beyond the source (3 squares off).
+    let far = "cover = \"half\", distance = 3";
+    let enc = duel("cover_bane = 2", "range = 5", "", "", far);
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(5, 3), &d(1, 1)]));
+    assert_eq!(r.offence, 8, "four dice, the lowest two");
+    let enc = duel("cover_bane = 0", "range = 5", "", "", far);
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12, "no bane");
+    // Still only against physical attacks.
+    let enc = duel(
+        "cover_bane = 3",
+        "range = 5\nkind = \"mental\"",
+        "",
+        "",
+        far,
+    );
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &d(1, 1)]));
+    assert_eq!(r.offence, 12);
+}
+
+#[test]
+fn evasion_boons_sets_the_boons_of_a_fresh_evader() {
+    // "Defensive rolls": Evasion "gain[s] an automatic +1 Boon on the roll
+    // if they are not Vulnerable". Two: four dice, the best two.
+    let evader = "defence = \"evasion\"";
+    let enc = duel("evasion_boons = 2", "", "", evader, "");
+    let (r, _) = swing(&enc, &rolls(&[&d(3, 4), &d(1, 2), &d(6, 5)]));
+    assert_eq!(r.defence, 11);
+    let enc = duel("evasion_boons = 0", "", "", evader, "");
+    let (r, _) = swing(&enc, &rolls(&[&d(3, 4), &d(1, 2)]));
+    assert_eq!((r.defence, r.hit), (3, true));
+}
+
+#[test]
+fn evasion_vulnerable_stacks_are_options() {
+    // "Defensive rolls": Evasion "Success: Avoid the effect but take +1
+    // Vulnerable"; "Failure: Take the effect and take +1 Vulnerable".
+    let evader = "defence = \"evasion\"";
+    let opts = "evasion_success_vulnerable = 2\nevasion_failure_vulnerable = 3";
+    let enc = duel(opts, "", "", evader, "");
+    // Success by less than the critical margin (7 v 2, 1, 6 keep 6 + 2 = 8).
+    let (r, f) = swing(&enc, &rolls(&[&d(3, 4), &d(2, 1), &[(6, 6)]]));
+    assert!(!r.hit && !r.crit);
+    assert_eq!(f.units[1].state.vulnerable, 2);
+    assert_eq!(f.counters[counter::VULNERABLE], 2);
+    // Failure.
+    let (r, f) = swing(&enc, &rolls(&[&d(6, 6), &d(2, 1), &[(6, 3)]]));
+    assert!(r.hit);
+    assert_eq!(f.units[1].state.vulnerable, 3);
+    assert_eq!(f.counters[counter::VULNERABLE], 3);
+    // A critical still gives none.
+    let (r, f) = swing(&enc, &rolls(&[&d(3, 4), &d(5, 6), &[(6, 6)]]));
+    assert!(r.crit);
+    assert_eq!(f.units[1].state.vulnerable, 0);
+    // None: an evader keeps its Boon.
+    let enc = duel("evasion_success_vulnerable = 0", "", "", evader, "");
+    let mut f = fight(&enc);
+    swing_on(&enc, &mut f, &rolls(&[&d(3, 4), &d(2, 1), &[(6, 6)]]));
+    assert_eq!(f.units[1].state.vulnerable, 0);
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 4), &d(2, 1), &[(6, 6)]]));
+    assert_eq!(r.defence, 8, "three dice again: still not Vulnerable");
+}
+
+#[test]
+fn loads_can_start_above_zero() {
+    // "Fatigue and Stress": "These load scores start out at 0". Starting
+    // at 4, over Tolerance 3: the attacker is Exhausted (a bane on its
+    // offence), the defender Frayed (a bane on its defence), from the
+    // first roll.
+    let enc = duel("start_fatigue_load = 4", "", "", "", "");
+    let f = fight(&enc);
+    assert_eq!(f.units[0].state.fatigue_load, 4);
+    let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 1)], &d(1, 1)]));
+    assert_eq!(r.offence, 7);
+    let enc = duel("start_stress_load = 4", "", "", "", "");
+    let f = fight(&enc);
+    assert_eq!(f.units[1].state.stress_load, 4);
+    let (r, _) = swing(&enc, &rolls(&[&d(1, 1), &d(6, 6), &[(6, 2)]]));
+    assert_eq!(r.defence, 8);
+}
+
+#[test]
+fn frayed_bane_sets_the_banes_on_a_frayed_defence() {
+    // "Frayed and Panic Roll": "Frayed characters have +1 Bane on all
+    // defensive rolls". Two: four dice, the lowest two.
+    let enc = duel("frayed_bane = 2", "", "", "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.stress_load = 4;
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(1, 1), &d(6, 5), &d(4, 6)]));
+    assert_eq!(r.defence, 9);
+    let enc = duel("frayed_bane = 0", "", "", "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.stress_load = 4;
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(1, 1), &d(6, 5)]));
+    assert_eq!(r.defence, 11);
+}
+
+#[test]
+fn panic_ties_can_hold() {
+    // "Frayed and Panic Roll": "The total must exceed (not tie) the
+    // character's Stress Load". With `panic_ties = "pass"`, 2 + 2 + 1 = 5
+    // against Load 5 holds (it panics by default:
+    // `panic_roll_must_exceed_stress_load`); 4 still fails.
+    let enc = duel("panic_ties = \"pass\"", "", "", "resolve = 1", "");
+    let mut f = fight(&enc);
+    f.units[1].state.stress_load = 5;
+    let mut dice = ScriptedDice::new(&d(2, 2));
+    assert!(!as_turn(&enc, &mut f, &mut dice, 1, |t| panic_roll(t, 1)));
+    assert_eq!(f.units[1].state.stress_load, 5);
+    let mut dice = ScriptedDice::new(&d(2, 1));
+    assert!(as_turn(&enc, &mut f, &mut dice, 1, |t| panic_roll(t, 1)));
+}
+
+#[test]
+fn panic_stun_and_tolerance_loss_are_options() {
+    // "Frayed and Panic Roll": a failed Panic Roll: "They are Stunned" (for
+    // that turn by default) and "Their Stress Tolerance decreases by 1".
+    let enc = duel(
+        "panic_stun = 2\npanic_tolerance_loss = 2",
+        "",
+        "",
+        "",
+        "distance = 6",
+    );
+    let mut f = fight(&enc);
+    f.units[1].state.stress_load = 4;
+    play(&enc, &mut f, 1, &d(1, 1));
+    let s = f.units[1].state;
+    assert_eq!(
+        (s.stress_tolerance, s.stunned),
+        (1, 1),
+        "3 − 2; one turn left"
+    );
+    assert_eq!(f.units[1].position, 2);
+    // Its next turn: still Stunned, it moves next to the enemy and does not
+    // attack.
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!((f.units[1].position, f.counters[counter::ATTACKS]), (1, 0));
+    assert_eq!(f.units[1].state.stunned, 0);
+    // The text's reading: Stunned for that turn only, Tolerance −1; the
+    // next turn it moves and attacks (Exhausted by the panic's Fatigue: a
+    // bane, then an Incapacity Roll).
+    let enc = duel("", "", "", "", "distance = 6");
+    let mut f = fight(&enc);
+    f.units[1].state.stress_load = 4;
+    play(&enc, &mut f, 1, &d(1, 1));
+    assert_eq!(f.units[1].state.stress_tolerance, 2);
+    assert_eq!(f.units[1].state.stunned, 0);
+    play(
+        &enc,
+        &mut f,
+        1,
+        &rolls(&[&d(6, 6), &[(6, 6)], &d(1, 1), &d(6, 6)]),
+    );
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn exhausted_bane_sets_the_banes_on_an_exhausted_offence() {
+    // "Exhausted and Incapacity Roll": "Exhausted characters have +1 Bane
+    // on all offensive rolls". Two: four dice, the lowest two.
+    let enc = duel("exhausted_bane = 2", "", "", "", "");
+    let mut f = fight(&enc);
+    f.units[0].state.fatigue_load = 4;
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 5), &d(6, 4), &d(1, 1)]));
+    assert_eq!(r.offence, 9);
+    let enc = duel("exhausted_bane = 0", "", "", "", "");
+    let mut f = fight(&enc);
+    f.units[0].state.fatigue_load = 4;
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 5), &d(1, 1)]));
+    assert_eq!(r.offence, 11);
+}
+
+#[test]
+fn incapacity_ties_can_hold() {
+    // "Exhausted and Incapacity Roll": "The total must exceed (not tie) the
+    // character's Fatigue Load, or else they are Incapacitated". 2 + 2 + 1
+    // ties Load 5: down by default
+    // (`exhausted_units_roll_for_incapacity_after_acting_exceed_not_tie`),
+    // standing with `incapacity_ties = "pass"`.
+    let enc = duel("incapacity_ties = \"pass\"", "", "", "resilience = 1", "");
+    let mut f = fight(&enc);
+    f.units[1].state.fatigue_load = 5;
+    let mut dice = ScriptedDice::new(&d(2, 2));
+    assert!(!as_turn(&enc, &mut f, &mut dice, 1, |t| incapacity_roll(
+        t, 1
+    )));
+    let mut dice = ScriptedDice::new(&d(2, 1));
+    assert!(as_turn(&enc, &mut f, &mut dice, 1, |t| incapacity_roll(
+        t, 1
+    )));
+}
+
+/// [`downed`] under options `opts`.
+fn downed_with(opts: &str, tol: i32, load: i32) -> (Encounter<Thrum>, Fight<Thrum>) {
+    let enc = duel(opts, "finisher = true", "", "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.fatigue_tolerance = tol;
+    f.units[1].state.fatigue_load = load;
+    swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &d(1, 1), &d(1, 1)]));
+    assert!(f.units[1].state.incapacitated);
+    (enc, f)
+}
+
+#[test]
+fn incapacity_losses_are_options() {
+    // "Incapacitated": "Upon becoming Incapacitated, and at the end of each
+    // of their turns while Incapacitated, the character's Fatigue Tolerance
+    // and Fatigue Load are both decreased by 1." Tolerance 5, Load 5 + 1.
+    let state = |f: &Fight<Thrum>| {
+        let s = f.units[1].state;
+        (s.fatigue_tolerance, s.fatigue_load)
+    };
+    let (_, f) = downed_with("", 5, 5);
+    assert_eq!(state(&f), (4, 5), "the text: 1 and 1");
+    let (enc, mut f) = downed_with("incapacity_tolerance_loss = 2", 5, 5);
+    assert_eq!(state(&f), (3, 5));
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(state(&f), (1, 4));
+    // Load 2 a time: it revives sooner (Load 6 → 4 → 2 → 0).
+    let (enc, mut f) = downed_with("incapacity_load_loss = 2", 5, 5);
+    assert_eq!(state(&f), (4, 4));
+    play(&enc, &mut f, 1, &[]);
+    assert!(f.units[1].state.incapacitated);
+    play(&enc, &mut f, 1, &[]);
+    assert!(!f.units[1].state.incapacitated, "Load 0 after two turns");
+    assert_eq!(f.counters[counter::SELF_REVIVALS], 1);
+    // None: it never revives by itself.
+    let (enc, mut f) = downed_with("incapacity_load_loss = 0", 5, 5);
+    for _ in 0..3 {
+        play(&enc, &mut f, 1, &[]);
+    }
+    assert!(f.units[1].state.incapacitated);
+    assert_eq!(state(&f), (1, 6));
+}
+
+#[test]
+fn resuscitate_reach_sets_how_far_resuscitate_reaches() {
+    // "Incapacitated": incapacity ends when "another character targets them
+    // with the Resuscitate action" (the game's ability: range 1). With
+    // reach 3 an ally 7 squares off (Speed 4 + 3) is reached, from 3 away;
+    // with the default it is not (4 + 1 < 7).
+    let scenario = |opts: &str| {
+        encounter::<Thrum>(&format!(
+            r#"
+name = "t"
+rules = "thrum"
+[options]
+{opts}
+[weapons.w]
+[units.a]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["w"]
+[sides.red]
+a = {{ count = 2 }}
+[sides.blue]
+a = {{ distance = 20 }}
+"#
+        ))
+    };
+    let down = |enc: &Encounter<Thrum>, f: &mut Fight<Thrum>| {
+        f.units[1].position = -7;
+        as_turn(enc, f, &mut ScriptedDice::new(&[]), 1, |t| {
+            t.unit_mut(1).state.fatigue_load = 4;
+            incapacitate(t, 1);
+        });
+    };
+    let enc = scenario("resuscitate_reach = 3");
+    let mut f = fight(&enc);
+    down(&enc, &mut f);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::RESUSCITATIONS], 1);
+    assert_eq!(f.units[0].position, -4, "moved to 3 squares off");
+    assert!(!f.units[1].state.incapacitated);
+    let enc = scenario("");
+    let mut f = fight(&enc);
+    down(&enc, &mut f);
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.counters[counter::RESUSCITATIONS], 0);
+    assert!(f.units[1].state.incapacitated);
+}
+
+#[test]
+fn wound_tolerance_and_wounds_removed_are_options() {
+    // "Wounds": "If a character ends a turn Incapacitated while their
+    // Fatigue Tolerance is zero, they take a Wound. Upon accumulating three
+    // Wounds, they are removed from combat."
+    // Tolerance 3, Load 5 + 1: on falling 2 and 5; its turn: 1 and 4.
+    let (enc, mut f) = downed_with("", 3, 5);
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.wounds, 0, "the text: at zero only");
+    let (enc, mut f) = downed_with("wound_tolerance = 1", 3, 5);
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.wounds, 1, "at 1 or below");
+    // Two Wounds remove it (three by default: `tolerance_decays_and_wounds_remove`).
+    let (enc, mut f) = downed_with("wounds_removed = 2", 1, 5);
+    play(&enc, &mut f, 1, &[]);
+    assert!(!f.units[1].state.removed);
+    play(&enc, &mut f, 1, &[]);
+    assert!(f.units[1].state.removed && f.units[1].out);
+    // Five: a unit carrying three is not removed by them, nor by a fourth.
+    let enc = duel(
+        "wounds_removed = 5",
+        "finisher = true",
+        "",
+        "wounds = 3",
+        "",
+    );
+    let mut f = fight(&enc);
+    assert!(!f.units[1].out);
+    f.units[1].state.fatigue_tolerance = 1;
+    f.units[1].state.fatigue_load = 5;
+    swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &d(1, 1), &d(1, 1)]));
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.wounds, 4);
+    assert!(!f.units[1].state.removed);
+    // A unit carrying as many Wounds as remove one starts removed.
+    let enc = duel("wounds_removed = 2", "", "", "wounds = 2", "");
+    let f = fight(&enc);
+    assert!(f.units[1].out && f.units[1].state.removed);
+    assert!(!f.units[1].takes_turns());
+    let enc = plain("", "wounds = 2");
+    assert!(!fight(&enc).units[1].out, "two of the text's three");
+}
+
+#[test]
+fn an_option_out_of_its_range_is_refused_naming_it() {
+    // Banes are counted, not negative; Wounds remove at one or more.
+    for (opts, range) in [
+        ("cover_bane = 4", "from 0 to 3"),
+        ("wounds_removed = 0", "from 1 to 10"),
+        ("actions = 0", "from 1 to 4"),
+    ] {
+        let text = format!(
+            "name = \"t\"\nrules = \"thrum\"\n[options]\n{opts}\n[weapons.w]\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = {{}}\n[sides.b]\nu = {{}}\n"
+        );
+        let err = crate::scenario::compile::compile_str::<Thrum>(&text)
+            .err()
+            .expect("refused")
+            .to_string();
+        let name = opts.split(' ').next().unwrap();
+        assert!(err.contains(name) && err.contains(range), "{err}");
+    }
+}
