@@ -636,7 +636,8 @@ impl Ruleset for Thrum {
             1,
             "Actions per turn (the text: one); the further ones are taken where the unit stands (no movement after an Action), each followed by an Exhausted unit's Incapacity Roll; more: faster fights",
         )
-        .section("Turn"),
+        .section("Turn")
+        .quiet(),
         Field::int(
             "ranged_bane",
             0,
@@ -644,7 +645,8 @@ impl Ruleset for Thrum {
             1,
             "banes on a Ranged ability's roll per enemy adjacent to its user (the text: +1 Bane each); higher: shooting in melee is worse",
         )
-        .section("Ranged"),
+        .section("Ranged")
+        .quiet(),
         Field::int(
             "cover_bane",
             0,
@@ -652,7 +654,8 @@ impl Ruleset for Thrum {
             1,
             "banes on a physical attack on a unit in cover, from beyond the source (the text: +1 Bane); higher: cover protects more, 0: none",
         )
-        .section("Cover"),
+        .section("Cover")
+        .quiet(),
         Field::int(
             "evasion_boons",
             0,
@@ -660,7 +663,8 @@ impl Ruleset for Thrum {
             1,
             "boons on an Evasion roll while not Vulnerable (the text: +1 Boon); higher: the gamble pays more",
         )
-        .section("Defensive rolls"),
+        .section("Defensive rolls")
+        .quiet(),
         Field::int(
             "evasion_success_vulnerable",
             0,
@@ -668,7 +672,8 @@ impl Ruleset for Thrum {
             1,
             "Vulnerable stacks an Evasion success (not a critical) gives (the text: +1); higher: the gamble costs more",
         )
-        .section("Defensive rolls"),
+        .section("Defensive rolls")
+        .quiet(),
         Field::int(
             "evasion_failure_vulnerable",
             0,
@@ -676,7 +681,8 @@ impl Ruleset for Thrum {
             1,
             "Vulnerable stacks an Evasion failure gives, besides the effect (the text: +1); higher: the gamble costs more",
         )
-        .section("Defensive rolls"),
+        .section("Defensive rolls")
+        .quiet(),
         Field::int(
             "start_fatigue_load",
             0,
@@ -684,7 +690,8 @@ impl Ruleset for Thrum {
             0,
             "every unit's Fatigue Load at the start of a fight (the text: loads start at 0); higher: units come in tired",
         )
-        .section("Fatigue and Stress"),
+        .section("Fatigue and Stress")
+        .quiet(),
         Field::int(
             "start_stress_load",
             0,
@@ -692,7 +699,8 @@ impl Ruleset for Thrum {
             0,
             "every unit's Stress Load at the start of a fight (the text: loads start at 0); higher: units come in shaken",
         )
-        .section("Fatigue and Stress"),
+        .section("Fatigue and Stress")
+        .quiet(),
         Field::int(
             "frayed_bane",
             0,
@@ -700,14 +708,16 @@ impl Ruleset for Thrum {
             1,
             "banes on a Frayed unit's defensive rolls (the text: +1 Bane); higher: stress hurts defence more",
         )
-        .section("Frayed and Panic Roll"),
+        .section("Frayed and Panic Roll")
+        .quiet(),
         Field::new(
             "panic_ties",
             Kind::Choice(LOAD_TIE_NAMES),
             Some(Lit::Str("fail")),
             "a Panic Roll (2d6 + Resolve) equal to the Stress Load: fail (the text: the total must exceed, not tie) or pass",
         )
-        .section("Frayed and Panic Roll"),
+        .section("Frayed and Panic Roll")
+        .quiet(),
         Field::int(
             "panic_stun",
             0,
@@ -715,7 +725,8 @@ impl Ruleset for Thrum {
             1,
             "turns a failed Panic Roll leaves a unit Stunned, that turn included (the text: Stunned, for no stated time; 1: that turn); 0: no stun",
         )
-        .section("Frayed and Panic Roll"),
+        .section("Frayed and Panic Roll")
+        .quiet(),
         Field::int(
             "panic_tolerance_loss",
             0,
@@ -723,7 +734,8 @@ impl Ruleset for Thrum {
             1,
             "Stress Tolerance a failed Panic Roll costs (the text: decreases by 1); higher: panic spirals faster",
         )
-        .section("Frayed and Panic Roll"),
+        .section("Frayed and Panic Roll")
+        .quiet(),
         Field::int(
             "exhausted_bane",
             0,
@@ -731,14 +743,16 @@ impl Ruleset for Thrum {
             1,
             "banes on an Exhausted unit's offensive rolls (the text: +1 Bane); higher: fatigue hurts attacks more",
         )
-        .section("Exhausted and Incapacity Roll"),
+        .section("Exhausted and Incapacity Roll")
+        .quiet(),
         Field::new(
             "incapacity_ties",
             Kind::Choice(LOAD_TIE_NAMES),
             Some(Lit::Str("fail")),
             "an Incapacity Roll (2d6 + Resilience) equal to the Fatigue Load: fail (the text: the total must exceed, not tie) or pass",
         )
-        .section("Exhausted and Incapacity Roll"),
+        .section("Exhausted and Incapacity Roll")
+        .quiet(),
         Field::int(
             "incapacity_tolerance_loss",
             0,
@@ -746,7 +760,8 @@ impl Ruleset for Thrum {
             1,
             "Fatigue Tolerance lost on becoming Incapacitated and at the end of each turn Incapacitated (the text: 1); higher: Wounds come sooner",
         )
-        .section("Incapacitated"),
+        .section("Incapacitated")
+        .quiet(),
         Field::int(
             "incapacity_load_loss",
             0,
@@ -754,7 +769,8 @@ impl Ruleset for Thrum {
             1,
             "Fatigue Load lost on becoming Incapacitated and at the end of each turn Incapacitated (the text: 1; Load 0 ends the incapacity); higher: units revive sooner, 0: never by themselves",
         )
-        .section("Incapacitated"),
+        .section("Incapacitated")
+        .quiet(),
         Field::int(
             "resuscitate_reach",
             1,
@@ -762,7 +778,8 @@ impl Ruleset for Thrum {
             1,
             "squares from which Resuscitate reaches an incapacitated ally (the game's ability: range 1, adjacent; the text gives none); higher: allies revive from farther",
         )
-        .section("Incapacitated"),
+        .section("Incapacitated")
+        .quiet(),
         Field::int(
             "wound_tolerance",
             0,
@@ -770,7 +787,8 @@ impl Ruleset for Thrum {
             0,
             "ending a turn Incapacitated at this Fatigue Tolerance or below gives a Wound (the text: zero); higher: Wounds come sooner",
         )
-        .section("Wounds"),
+        .section("Wounds")
+        .quiet(),
         Field::int(
             "wounds_removed",
             1,
@@ -778,7 +796,8 @@ impl Ruleset for Thrum {
             3,
             "Wounds that remove a unit from combat (the text: three); a unit carrying that many starts removed; lower: removal comes sooner",
         )
-        .section("Wounds"),
+        .section("Wounds")
+        .quiet(),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
