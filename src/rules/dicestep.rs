@@ -2082,7 +2082,12 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             if their.reaction == Reaction::Block
                 && their.shield > 0
                 && turn.unit(target).state.durability[SHIELD] > 0
-                && can_react(turn.unit(target), free, opts.block_stamina, their.stamina_reserve) =>
+                && can_react(
+                    turn.unit(target),
+                    free,
+                    opts.block_stamina,
+                    their.stamina_reserve,
+                ) =>
         {
             turn.count(counter::BLOCKS);
             let st = &mut turn.unit_mut(target).state;

@@ -2048,7 +2048,10 @@ fn surprise_rounds_2_keeps_the_surprised_out_of_round_2_too() {
     run_round(&enc1, &[10, 8, 10, 12, 8, 4]);
     let mut f = fight(&enc);
     f.round = 2;
-    assert!(!Dicestep::can_act(&f, &enc, 0), "still surprised in round 2");
+    assert!(
+        !Dicestep::can_act(&f, &enc, 0),
+        "still surprised in round 2"
+    );
     f.round = 3;
     assert!(Dicestep::can_act(&f, &enc, 0));
 }
@@ -2096,8 +2099,16 @@ fn reactions_per_round_sets_the_reactions_a_turn_recovers() {
     let mut f = fight(&enc);
     assert_eq!(f.units[1].state.reactions, 2);
     let dodged = [(6, 4), (4, 3), (20, 5)];
-    let first: Vec<_> = [(6, 3), (6, 3), (20, 5)].iter().chain(&dodged).copied().collect();
-    let second: Vec<_> = [(6, 4), (6, 4), (20, 5)].iter().chain(&dodged).copied().collect();
+    let first: Vec<_> = [(6, 3), (6, 3), (20, 5)]
+        .iter()
+        .chain(&dodged)
+        .copied()
+        .collect();
+    let second: Vec<_> = [(6, 4), (6, 4), (20, 5)]
+        .iter()
+        .chain(&dodged)
+        .copied()
+        .collect();
     assert!(swing_in(&enc, &mut f, 0, 1, &first).dodged);
     assert!(swing_in(&enc, &mut f, 0, 1, &second).dodged);
     assert_eq!(
@@ -2268,12 +2279,21 @@ fn dodge_parry_and_block_stamina_set_what_each_reaction_costs() {
     // "Dodge | Spend 1 stamina", "Parry | Spend 1 stamina". At 2 each:
     // a unit with 3 stamina has 1 left after one; one with 1 cannot react.
     let hit = [(6, 3), (6, 3), (20, 5)];
-    let dodge: Vec<_> = hit.iter().chain(&[(6, 4), (4, 3), (20, 5)]).copied().collect();
+    let dodge: Vec<_> = hit
+        .iter()
+        .chain(&[(6, 4), (4, 3), (20, 5)])
+        .copied()
+        .collect();
     let enc = duel("dodge_stamina = 2", SPEAR, "", "reaction = \"dodge\"");
     let (r, f) = swing(&enc, &dodge);
     assert!(r.dodged);
     assert_eq!(f.units[1].state.stamina, 1);
-    let enc = duel("dodge_stamina = 2", SPEAR, "", "reaction = \"dodge\"\nstamina = 1");
+    let enc = duel(
+        "dodge_stamina = 2",
+        SPEAR,
+        "",
+        "reaction = \"dodge\"\nstamina = 1",
+    );
     let (r, _) = swing(&enc, &hit);
     assert!(!r.dodged);
     assert_eq!(r.damage, 11);
@@ -2305,7 +2325,10 @@ fn dodge_parry_and_block_stamina_set_what_each_reaction_costs() {
         &format!("{block}\nstamina = 1"),
     );
     let (r, f) = swing(&enc, &hit);
-    assert_eq!((r.damage, f.units[1].state.durability[SHIELD]), (7 + 4 - 5, 4));
+    assert_eq!(
+        (r.damage, f.units[1].state.durability[SHIELD]),
+        (7 + 4 - 5, 4)
+    );
 }
 
 #[test]
@@ -2414,7 +2437,13 @@ fn reach_sets_melee_reach_and_adjacency() {
     let mut f = fight(&enc);
     f.units[0].position = 2;
     f.units[1].position = -2;
-    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)]);
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)],
+    );
     assert_eq!(r.total, 3 + 3 + 1);
     let enc = crowd("damage = 3", 1);
     let mut f = fight(&enc);
@@ -2444,10 +2473,16 @@ fn luck_bonus_on_and_luck_bonus_set_the_luck_dies_bonus() {
     // Initiative (a test too) reads them from the unit.
     let enc = duel("luck_bonus_on = 18", SPEAR, "", "");
     let mut dice = ScriptedDice::new(&[(6, 1), (6, 1), (20, 18)]);
-    assert_eq!(Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total, 6);
+    assert_eq!(
+        Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total,
+        6
+    );
     let enc = duel("", SPEAR, "", "");
     let mut dice = ScriptedDice::new(&[(6, 1), (6, 1), (20, 18)]);
-    assert_eq!(Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total, 2);
+    assert_eq!(
+        Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total,
+        2
+    );
 }
 
 #[test]
@@ -2553,7 +2588,12 @@ fn parry_default_and_parry_wear_set_an_unlisted_parry_and_its_cost() {
     let (_, f) = swing(&duel("parry_wear = 2", w, "", b), &roll);
     assert_eq!(f.units[1].state.durability[0], 8);
     let (_, f) = swing(
-        &duel("parry_wear = 2", PARRY_SWORD, "", "reaction = \"parry\"\nendurance = 30"),
+        &duel(
+            "parry_wear = 2",
+            PARRY_SWORD,
+            "",
+            "reaction = \"parry\"\nendurance = 30",
+        ),
         &roll,
     );
     assert_eq!(f.units[1].state.durability[0], 0);
@@ -2601,12 +2641,16 @@ fn an_action_cost_above_a_turns_actions_is_refused() {
     // (2) costing more than actions_per_turn could never be taken.
     let e = refused("actions_per_turn = 2");
     assert!(
-        e.contains("killing_strike_actions") && e.contains("actions_per_turn = 2") && e.contains("1..=2"),
+        e.contains("killing_strike_actions")
+            && e.contains("actions_per_turn = 2")
+            && e.contains("1..=2"),
         "{e}"
     );
     let e = refused("resuscitate_actions = 4");
     assert!(
-        e.contains("resuscitate_actions") && e.contains("actions_per_turn = 3") && e.contains("1..=3"),
+        e.contains("resuscitate_actions")
+            && e.contains("actions_per_turn = 3")
+            && e.contains("1..=3"),
         "{e}"
     );
     let e = refused("actions_per_turn = 1\nkilling_strike_actions = 1");
