@@ -724,36 +724,66 @@ impl Ruleset for Dicestep {
         Field::int("cheat_death_step", 0, 1000, 5, "rise of that difficulty after each success (for the unit, this fight); the text: 5").section(S_DEATH),
         Field::int("resuscitate_difficulty", 0, 100, 0, "difficulty of the resuscitate test (the text gives none); 0: the patient's missing health, as for fortifying").section(S_ACTIONS_TABLE),
         Field::flag("knock_out_prone", false, "a unit falling unconscious (\"Damage\", \"Death\") is also laid prone, so once resuscitated it must Stand Up (an action) and melee attacks on it have advantage until then; default false: the text lays nobody down but by Drop Prone and the rescuer's Resuscitate").section(S_DAMAGE),
-        // The text's own numbers.
-        Field::int("surprise_rounds", 1, 10, 1, "rounds in which only the surprising side acts (with `surprise`); the text: 1 (\"a whole round\")").section(S_SURPRISE),
-        Field::int("actions_per_turn", 1, 10, 3, "actions a unit takes each turn; the text: 3 (more: more attacks and moves a turn)").section(S_ACTIONS),
-        Field::int("reactions_per_round", 0, 10, 1, "reactions a unit recovers at the start of each of its turns; the text: 1 (0: no reactions but an Intercept's free one)").section(S_ACTIONS),
-        Field::int("command_focus", 0, 100, 2, "focus a Command costs; the text: 2 (more: fewer Commands)").section(S_ACTIONS_TABLE),
-        Field::int("command_actions", 1, 10, 1, "actions a Command gives the ally; the text: 1").section(S_ACTIONS_TABLE),
-        Field::int("guard_bonus", 0, 20, 1, "Guard's bonus to all defences (evasion, damage reduction) and defence tests (dodge, fortify) until the unit's next turn; the text: +1").section(S_ACTIONS_TABLE),
-        Field::int("resuscitate_actions", 1, 10, 2, "actions a Resuscitate takes (at most actions_per_turn); the text: 2").section(S_ACTIONS_TABLE),
-        Field::int("sprint_stamina", 0, 100, 1, "stamina a Sprint costs; the text: 1 (more: fewer sprints)").section(S_ACTIONS_TABLE),
-        Field::int("wait_reactions", 0, 10, 1, "extra reactions Wait gives until the unit's next turn; the text: 1").section(S_ACTIONS_TABLE),
-        Field::int("dodge_stamina", 0, 100, 1, "stamina a Dodge costs; the text: 1").section(S_REACTIONS),
-        Field::int("parry_stamina", 0, 100, 1, "stamina a Parry costs; the text: 1").section(S_REACTIONS),
-        Field::int("block_stamina", 0, 100, 1, "stamina a Block costs; the text: 1").section(S_REACTIONS),
-        Field::int("intercept_stamina", 0, 100, 1, "stamina an Intercept costs (its free defence still pays its own); the text: 1").section(S_REACTIONS),
-        Field::int("step_distance", 0, 100, 1, "metres of the free Step taken instead of a Move; the text: 1 (0: no Step)").section(S_FREE),
-        Field::int("reach", 1, 100, 1, "metres: reach of a melee weapon with no `range`, and \"adjacent\" (flanking, resuscitating, dropping prone, backing off); the text's movement rules are lost: 1").section(S_MOVEMENT),
-        Field::int("luck_bonus_on", 1, 1000, 20, "luck roll (die + luck) at or above which a normal test gains luck_bonus; the text: 20 (\"20 or greater\"; it may exceed the luck die, for units with a luck bonus)").section(S_ATTACKS),
-        Field::int("luck_bonus", 0, 100, 4, "bonus to a normal test on a luck roll of luck_bonus_on or more; the text: +4").section(S_ATTACKS),
-        Field::int("misfire_on", 0, 1000, 1, "luck roll (die + luck) at or below which a thrown or projectile attack goes to a random character near the target; the text: 1 (below the luck die's top)").section(S_ATTACKS),
-        Field::int("misfire_radius", 0, 100, 1, "metres: characters this near a thrown or projectile attack's target may take a misfire; the text: 1").section(S_ATTACKS),
-        Field::int("multiple_attack_penalty", 0, 20, 2, "penalty to an attack per attack its attacker already made this round; the text: 2").section(S_ATTACKS),
-        Field::int("size_evasion", 0, 10, 1, "evasion the target gains per size step the attacker is larger (loses per step smaller); the text: 1").section(S_ATTACKS),
-        Field::int("size_deflection", 0, 10, 1, "damage reduction the target loses per size step the attacker is larger (gains per step smaller; never below 0); the text: 1").section(S_ATTACKS),
-        Field::int("min_damage", 0, 100, 1, "least damage a hit deals after damage reduction (and a parry); the text: 1 (\"to a minimum of 1\")").section(S_ATTACKS),
-        Field::int("block_min_damage", 0, 100, 1, "least damage a blocked hit deals to the blocking item after its block value; the text: 1").section(S_BLOCK),
-        Field::int("parry_default", 0, 100, 1, "parry value of an item with none listed; the text: +1").section(S_PARRY),
-        Field::int("parry_wear", 0, 100, 1, "durability an item loses on each parry; the text: 1 (more: items break sooner)").section(S_PARRY),
-        Field::int("metal_durability", 1, 1000, 10, "durability of a metal item with none listed; the text: 10").section(S_PARRY),
-        Field::int("other_durability", 1, 1000, 4, "durability of a non-metal item with none listed; the text: 4").section(S_PARRY),
-        Field::int("killing_strike_actions", 1, 10, 3, "actions a killing strike takes (the \"activity action\"; at most actions_per_turn); the text: 3").section(S_DEATH),
+        // The text's own numbers, added after the reports were checked in:
+        // quiet (listed in a report's options in force only when written).
+        Field::int("surprise_rounds", 1, 10, 1, "rounds in which only the surprising side acts (with `surprise`); the text: 1 (\"a whole round\")").section(S_SURPRISE)
+        .quiet(),
+        Field::int("actions_per_turn", 1, 10, 3, "actions a unit takes each turn; the text: 3 (more: more attacks and moves a turn)").section(S_ACTIONS)
+        .quiet(),
+        Field::int("reactions_per_round", 0, 10, 1, "reactions a unit recovers at the start of each of its turns; the text: 1 (0: no reactions but an Intercept's free one)").section(S_ACTIONS)
+        .quiet(),
+        Field::int("command_focus", 0, 100, 2, "focus a Command costs; the text: 2 (more: fewer Commands)").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("command_actions", 1, 10, 1, "actions a Command gives the ally; the text: 1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("guard_bonus", 0, 20, 1, "Guard's bonus to all defences (evasion, damage reduction) and defence tests (dodge, fortify) until the unit's next turn; the text: +1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("resuscitate_actions", 1, 10, 2, "actions a Resuscitate takes (at most actions_per_turn); the text: 2").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("sprint_stamina", 0, 100, 1, "stamina a Sprint costs; the text: 1 (more: fewer sprints)").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("wait_reactions", 0, 10, 1, "extra reactions Wait gives until the unit's next turn; the text: 1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("dodge_stamina", 0, 100, 1, "stamina a Dodge costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("parry_stamina", 0, 100, 1, "stamina a Parry costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("block_stamina", 0, 100, 1, "stamina a Block costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("intercept_stamina", 0, 100, 1, "stamina an Intercept costs (its free defence still pays its own); the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("step_distance", 0, 100, 1, "metres of the free Step taken instead of a Move; the text: 1 (0: no Step)").section(S_FREE)
+        .quiet(),
+        Field::int("reach", 1, 100, 1, "metres: reach of a melee weapon with no `range`, and \"adjacent\" (flanking, resuscitating, dropping prone, backing off); the text's movement rules are lost: 1").section(S_MOVEMENT)
+        .quiet(),
+        Field::int("luck_bonus_on", 1, 1000, 20, "luck roll (die + luck) at or above which a normal test gains luck_bonus; the text: 20 (\"20 or greater\"; it may exceed the luck die, for units with a luck bonus)").section(S_ATTACKS)
+        .quiet(),
+        Field::int("luck_bonus", 0, 100, 4, "bonus to a normal test on a luck roll of luck_bonus_on or more; the text: +4").section(S_ATTACKS)
+        .quiet(),
+        Field::int("misfire_on", 0, 1000, 1, "luck roll (die + luck) at or below which a thrown or projectile attack goes to a random character near the target; the text: 1 (below the luck die's top)").section(S_ATTACKS)
+        .quiet(),
+        Field::int("misfire_radius", 0, 100, 1, "metres: characters this near a thrown or projectile attack's target may take a misfire; the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("multiple_attack_penalty", 0, 20, 2, "penalty to an attack per attack its attacker already made this round; the text: 2").section(S_ATTACKS)
+        .quiet(),
+        Field::int("size_evasion", 0, 10, 1, "evasion the target gains per size step the attacker is larger (loses per step smaller); the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("size_deflection", 0, 10, 1, "damage reduction the target loses per size step the attacker is larger (gains per step smaller; never below 0); the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("min_damage", 0, 100, 1, "least damage a hit deals after damage reduction (and a parry); the text: 1 (\"to a minimum of 1\")").section(S_ATTACKS)
+        .quiet(),
+        Field::int("block_min_damage", 0, 100, 1, "least damage a blocked hit deals to the blocking item after its block value; the text: 1").section(S_BLOCK)
+        .quiet(),
+        Field::int("parry_default", 0, 100, 1, "parry value of an item with none listed; the text: +1").section(S_PARRY)
+        .quiet(),
+        Field::int("parry_wear", 0, 100, 1, "durability an item loses on each parry; the text: 1 (more: items break sooner)").section(S_PARRY)
+        .quiet(),
+        Field::int("metal_durability", 1, 1000, 10, "durability of a metal item with none listed; the text: 10").section(S_PARRY)
+        .quiet(),
+        Field::int("other_durability", 1, 1000, 4, "durability of a non-metal item with none listed; the text: 4").section(S_PARRY)
+        .quiet(),
+        Field::int("killing_strike_actions", 1, 10, 3, "actions a killing strike takes (the \"activity action\"; at most actions_per_turn); the text: 3").section(S_DEATH)
+        .quiet(),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[

@@ -57,6 +57,12 @@ pub struct Field {
     /// empty when no one section does (a stat block's own numbers).
     /// `skirmish rules` prints it after the help line.
     pub section: &'static str,
+    /// Listed among a report's options in force only when the scenario
+    /// writes it (a matrix axis included): set on a rule number made an
+    /// option after reports were checked in ([`Field::quiet`]), so that the
+    /// reports of scenarios that leave it at the text's value stay as they
+    /// were.
+    pub quiet: bool,
 }
 
 impl Field {
@@ -72,6 +78,16 @@ impl Field {
             default,
             doc,
             section: "",
+            quiet: false,
+        }
+    }
+
+    /// The same field, listed among a report's options in force only when
+    /// the scenario writes it (see [`Field::quiet`]'s field).
+    pub const fn quiet(self) -> Field {
+        Field {
+            quiet: true,
+            ..self
         }
     }
 

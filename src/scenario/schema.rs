@@ -227,10 +227,12 @@ impl<'a> Fields<'a> {
         Ok(out)
     }
 
-    /// `name = value` for every declared field, defaults included: the
-    /// options in force, for reports.
+    /// `name = value` for every declared field, defaults included (but a
+    /// [`Field::quiet`] one only when written): the options in force, for
+    /// reports.
     pub fn describe(&self) -> Vec<String> {
         self.fields()
+            .filter(|f| !f.quiet || self.node(f.name).is_some())
             .map(|f| {
                 let value = match self.node(f.name) {
                     Some(n) => n.value.render(),
