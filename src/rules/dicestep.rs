@@ -58,18 +58,23 @@ use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dicestep;
 
-/// Melee reach and "adjacent", in metres.
+/// Melee reach and "adjacent", in metres: the default of the `reach`
+/// option (the fight reads the option).
 pub const REACH: i32 = 1;
-/// Actions per turn.
+/// Actions per turn: the default of `actions_per_turn`.
 pub const ACTIONS: u8 = 3;
-/// A normal test with a luck roll at least this adds [`LUCK_BONUS`].
+/// A normal test with a luck roll at least this adds [`LUCK_BONUS`]: the
+/// defaults of `luck_bonus_on` and `luck_bonus`.
 pub const LUCK_HIGH: i32 = 20;
 pub const LUCK_BONUS: i32 = 4;
-/// A thrown or projectile attack with a luck roll at most this misfires.
+/// A thrown or projectile attack with a luck roll at most this misfires:
+/// the default of `misfire_on`.
 pub const LUCK_LOW: i32 = 1;
-/// Multiple attack penalty per earlier attack this round.
+/// Multiple attack penalty per earlier attack this round: the default of
+/// `multiple_attack_penalty`.
 pub const MAP: i32 = 2;
-/// The Step free action: metres, instead of a move action.
+/// The Step free action, metres instead of a move action: the default of
+/// `step_distance`.
 pub const STEP: i32 = 1;
 /// Index of the shield in [`State::durability`].
 pub const SHIELD: usize = MAX_WEAPONS;
@@ -111,13 +116,21 @@ pub struct Weapon {
     /// Luck roll at or above which the attack is critical.
     pub crit: i32,
     pub damage_type: DamageType,
-    /// Reach (melee) or range, metres.
+    /// Reach (melee) or range, metres (a melee weapon's unlisted reach is
+    /// the `reach` option, set by [`Dicestep::prepare_unit`]).
     pub range: i32,
+    /// `range` was written (not 0): the `reach` option does not replace it.
+    pub range_listed: bool,
     /// Actions to reload after each attack (0: none).
     pub reload: u8,
-    /// Added to deflection when parrying with it (melee weapons only).
+    /// Added to deflection when parrying with it; as written until
+    /// [`Dicestep::prepare_unit`] puts the `parry_default` option in for
+    /// 0 (unlisted).
     pub parry: i32,
+    /// As written until [`Dicestep::prepare_unit`] puts the
+    /// `metal_durability` / `other_durability` option in for 0 (unlisted).
     pub durability: i16,
+    pub metal: bool,
     pub lethal: bool,
 }
 
@@ -180,8 +193,14 @@ pub struct Unit {
     pub sprint: bool,
     /// Shield block value (0: no shield).
     pub shield: i32,
+    /// Parry value and durability of the shield, as the weapon's.
     pub shield_parry: i32,
     pub shield_durability: i16,
+    pub shield_metal: bool,
+    /// The `luck_bonus_on` and `luck_bonus` options, copied here by
+    /// [`Dicestep::prepare_unit`] for initiative, which sees only the unit.
+    pub luck_high: i32,
+    pub luck_bonus: i32,
     /// Weapons, highest damage first.
     pub weapons: [Weapon; MAX_WEAPONS],
     pub n_weapons: u8,
@@ -200,6 +219,27 @@ impl Unit {
     #[inline]
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons[..self.n_weapons as usize]
+    }
+
+    /// Work out `max_range`, `ranged_range` and `advance_reach` from the
+    /// weapons.
+    fn set_ranges(&mut self) {
+        let n = self.n_weapons as usize;
+        let weapons = &self.weapons[..n];
+        self.max_range = weapons.iter().map(|w| w.range).max().unwrap_or(0);
+        self.ranged_range = weapons
+            .iter()
+            .filter(|w| w.kind != WeaponKind::Melee)
+            .map(|w| w.range)
+            .max()
+            .unwrap_or(0);
+        let melee = weapons
+            .iter()
+            .filter(|w| w.kind == WeaponKind::Melee)
+            .map(|w| w.range)
+            .max()
+            .unwrap_or(0);
+        self.advance_reach = if melee > 0 { melee } else { self.max_range };
     }
 
     #[inline]
@@ -273,6 +313,36 @@ pub struct Options {
     /// A knocked-out unit is also laid prone (not the text: see
     /// [`knock_out`]).
     pub knock_out_prone: bool,
+    // The text's own numbers (see `Dicestep::OPTIONS` for each).
+    pub surprise_rounds: u32,
+    pub actions: u8,
+    pub reactions: u8,
+    pub command_focus: i32,
+    pub command_actions: u8,
+    pub guard_bonus: i32,
+    pub resuscitate_actions: u8,
+    pub sprint_stamina: i32,
+    pub wait_reactions: u8,
+    pub dodge_stamina: i32,
+    pub parry_stamina: i32,
+    pub block_stamina: i32,
+    pub intercept_stamina: i32,
+    pub step: i32,
+    pub reach: i32,
+    pub luck_high: i32,
+    pub luck_bonus: i32,
+    pub misfire_on: i32,
+    pub misfire_radius: i32,
+    pub map: i32,
+    pub size_evasion: i32,
+    pub size_deflection: i32,
+    pub min_damage: i32,
+    pub block_min_damage: i32,
+    pub parry_default: i32,
+    pub parry_wear: i16,
+    pub metal_durability: i16,
+    pub other_durability: i16,
+    pub killing_strike_actions: u8,
 }
 
 impl Default for Options {
@@ -291,6 +361,35 @@ impl Default for Options {
             cheat_death_step: 5,
             resuscitate_difficulty: 0,
             knock_out_prone: false,
+            surprise_rounds: 1,
+            actions: ACTIONS,
+            reactions: 1,
+            command_focus: 2,
+            command_actions: 1,
+            guard_bonus: 1,
+            resuscitate_actions: 2,
+            sprint_stamina: 1,
+            wait_reactions: 1,
+            dodge_stamina: 1,
+            parry_stamina: 1,
+            block_stamina: 1,
+            intercept_stamina: 1,
+            step: STEP,
+            reach: REACH,
+            luck_high: LUCK_HIGH,
+            luck_bonus: LUCK_BONUS,
+            misfire_on: LUCK_LOW,
+            misfire_radius: 1,
+            map: MAP,
+            size_evasion: 1,
+            size_deflection: 1,
+            min_damage: 1,
+            block_min_damage: 1,
+            parry_default: 1,
+            parry_wear: 1,
+            metal_durability: 10,
+            other_durability: 4,
+            killing_strike_actions: 3,
         }
     }
 }
@@ -367,6 +466,19 @@ const SURPRISE_NAMES: &[&str] = &["none", "first", "second"];
 const OVERFLOW_NAMES: &[&str] = &["direct", "reduced"];
 const FLANKING_NAMES: &[&str] = &["opposite-sides", "any-two"];
 const DECLARE_NAMES: &[&str] = &["before-roll", "after-hit"];
+
+// Sections of the text, as the conformance table names them.
+const S_SURPRISE: &str = "Surprise";
+const S_ACTIONS: &str = "Actions in Combat";
+const S_ACTIONS_TABLE: &str = "Actions in Combat / Table: Actions";
+const S_REACTIONS: &str = "Actions in Combat / Table: Reactions";
+const S_FREE: &str = "Actions in Combat / Table: Free Actions";
+const S_MOVEMENT: &str = "Movement and Distances";
+const S_ATTACKS: &str = "Attacks";
+const S_BLOCK: &str = "Defensive Actions / Block";
+const S_PARRY: &str = "Defensive Actions / Parry";
+const S_DAMAGE: &str = "Damage";
+const S_DEATH: &str = "Death";
 
 /// Conditions that stop a unit from acting and reacting.
 const NO_ACTIONS: Conditions = Conditions::of(&[
@@ -547,9 +659,9 @@ impl Ruleset for Dicestep {
         Field::flag("drop_prone", false, "policy: holding or keeping range with no enemy within 1 m, drops prone (free) and stays down"),
         Field::flag("sprint", true, "policy: sprints (1 stamina each, as often as it can) after moving when its target is still out of reach"),
         Field::int("shield", 0, 100, 0, "shield block value (0: no shield)"),
-        Field::int("shield_parry", 0, 100, 0, "shield parry value (0: +1)"),
-        Field::int("shield_durability", 0, 1000, 0, "shield durability (0: unlisted: 10 if shield_metal, else 4)"),
-        Field::flag("shield_metal", false, "the shield is metal (unlisted durability 10, else 4)"),
+        Field::int("shield_parry", 0, 100, 0, "shield parry value (0: unlisted: the parry_default option, +1)"),
+        Field::int("shield_durability", 0, 1000, 0, "shield durability (0: unlisted: the metal_durability option (10) if shield_metal, else other_durability (4))"),
+        Field::flag("shield_metal", false, "the shield is metal (unlisted durability metal_durability, 10, else other_durability, 4)"),
         Field::new("weapons", Kind::Names(None), None, "weapons carried (names of [weapons.NAME] tables); the first listed is in hand at the start; it keeps the one in hand while it reaches, else brandishes (an action) the one with most damage that reaches"),
     ];
 
@@ -560,53 +672,118 @@ impl Ruleset for Dicestep {
         Field::int("crit_damage", 0, 1000, 0, "critical damage, replacing damage (0: twice damage)"),
         Field::int("crit", 1, 1000, 20, "critical threshold: a luck roll at least this cannot miss and uses crit_damage"),
         Field::new("damage_type", Kind::Choice(DAMAGE_TYPES), Some(Lit::Str("typeless")), "damage type: bludgeoning/piercing/slashing are physical, arcane/cold/fire/radiant/shock/void elemental, psychic and unspecified typeless (no reduction)"),
-        Field::int("range", 0, 100_000, 0, "reach or range in metres; 0 = 1 m for melee, unlimited otherwise"),
+        Field::int("range", 0, 100_000, 0, "reach or range in metres; 0 = the reach option (1 m) for melee, unlimited otherwise"),
         Field::int("reload", 0, 20, 0, "actions to reload after each attack; may span turns (an extended action)"),
-        Field::int("parry", 0, 100, 0, "parry value when parrying with it in hand (0: +1)"),
-        Field::int("durability", 0, 1000, 0, "durability (0: unlisted: 10 if metal, else 4)"),
-        Field::flag("metal", true, "made of metal (unlisted durability 10, else 4)"),
+        Field::int("parry", 0, 100, 0, "parry value when parrying with it in hand (0: unlisted: the parry_default option, +1)"),
+        Field::int("durability", 0, 1000, 0, "durability (0: unlisted: the metal_durability option (10) if metal, else other_durability (4))"),
+        Field::flag("metal", true, "made of metal (unlisted durability metal_durability, 10, else other_durability, 4)"),
         Field::flag("lethal", true, "false: a nonlethal source (overkill does not risk death unless already at 0 health)"),
     ];
 
     const OPTIONS: &'static [Field] = &[
-        Field::int("luck_die", 2, 1000, 20, "size of the luck die (never stated; values up to 20 imply a d20)"),
+        Field::int("luck_die", 2, 1000, 20, "size of the luck die (never stated; values up to 20 imply a d20)").section(S_ATTACKS),
         Field::new(
             "advantage",
             Kind::Choice(ADVANTAGE_NAMES),
             Some(Lit::Str("per-die")),
             "advantage (undefined in the text): per-die (each die of the pair rolled once more per level, best kept), whole-test (the pair rerolled, best total), flat (±2 per level)",
-        ),
+        )
+        .section(S_ATTACKS),
         Field::new(
             "flanking",
             Kind::Choice(FLANKING_NAMES),
             Some(Lit::Str("opposite-sides")),
-            "flanking (\"surrounded on two opposite sides\") on the front: opposite-sides (enemies within 1 m on both sides of the target; one at its place counts for either side) or any-two (any two enemies within 1 m)",
-        ),
+            "flanking (\"surrounded on two opposite sides\") on the front: opposite-sides (enemies within `reach` on both sides of the target; one at its place counts for either side) or any-two (any two enemies within `reach`)",
+        )
+        .section(S_ATTACKS),
         Field::new(
             "declare_reactions",
             Kind::Choice(DECLARE_NAMES),
             Some(Lit::Str("before-roll")),
             "when Dodge and Parry are chosen: before-roll (when the attack is declared; spent on misses too; only Block may wait for the hit, as the text says) or after-hit (by whoever is hit, a misfire's new target included)",
-        ),
+        )
+        .section(S_REACTIONS),
         Field::new(
             "surprise",
             Kind::Choice(SURPRISE_NAMES),
             Some(Lit::Str("none")),
-            "surprise round: the first or second listed side surprises: it alone acts in round 1 (except units that cannot_be_surprised) and, having started the fight, opens every round",
-        ),
-        Field::int("dodge_difficulty", 0, 100, 0, "Dodge test difficulty (unstated): 0 = the attack's test result, else this number"),
+            "surprise round: the first or second listed side surprises: it alone acts in the surprise round(s) (except units that cannot_be_surprised) and, having started the fight, opens every round",
+        )
+        .section(S_SURPRISE),
+        Field::int("dodge_difficulty", 0, 100, 0, "Dodge test difficulty (unstated): 0 = the attack's test result, else this number").section(S_REACTIONS),
         Field::new(
             "block_overflow",
             Kind::Choice(OVERFLOW_NAMES),
             Some(Lit::Str("direct")),
-            "damage beyond a blocking item's durability: direct (straight to the unit) or reduced (through its damage reduction, at least 1)",
-        ),
-        Field::flag("fortify_is_reaction", true, "fortifying against knock-out uses the unit's reaction (as written)"),
-        Field::int("fortify_stamina", 0, 100, 1, "stamina a knock-out fortify costs (the example spends 1)"),
-        Field::int("cheat_death", 0, 1000, 10, "luck test difficulty to cheat death"),
-        Field::int("cheat_death_step", 0, 1000, 5, "rise of that difficulty after each success (for the unit, this fight)"),
-        Field::int("resuscitate_difficulty", 0, 100, 0, "difficulty of the resuscitate test (the text gives none); 0: the patient's missing health, as for fortifying"),
-        Field::flag("knock_out_prone", false, "a unit falling unconscious (\"Damage\", \"Death\") is also laid prone, so once resuscitated it must Stand Up (an action) and melee attacks on it have advantage until then; default false: the text lays nobody down but by Drop Prone and the rescuer's Resuscitate"),
+            "damage beyond a blocking item's durability: direct (straight to the unit) or reduced (through its damage reduction, at least `min_damage`)",
+        )
+        .section(S_BLOCK),
+        Field::flag("fortify_is_reaction", true, "fortifying against knock-out uses the unit's reaction (as written)").section(S_DAMAGE),
+        Field::int("fortify_stamina", 0, 100, 1, "stamina a knock-out fortify costs (the example spends 1)").section(S_DAMAGE),
+        Field::int("cheat_death", 0, 1000, 10, "luck test difficulty to cheat death; the text: 10 (higher: more deaths)").section(S_DEATH),
+        Field::int("cheat_death_step", 0, 1000, 5, "rise of that difficulty after each success (for the unit, this fight); the text: 5").section(S_DEATH),
+        Field::int("resuscitate_difficulty", 0, 100, 0, "difficulty of the resuscitate test (the text gives none); 0: the patient's missing health, as for fortifying").section(S_ACTIONS_TABLE),
+        Field::flag("knock_out_prone", false, "a unit falling unconscious (\"Damage\", \"Death\") is also laid prone, so once resuscitated it must Stand Up (an action) and melee attacks on it have advantage until then; default false: the text lays nobody down but by Drop Prone and the rescuer's Resuscitate").section(S_DAMAGE),
+        // The text's own numbers, added after the reports were checked in:
+        // quiet (listed in a report's options in force only when written).
+        Field::int("surprise_rounds", 1, 10, 1, "rounds in which only the surprising side acts (with `surprise`); the text: 1 (\"a whole round\")").section(S_SURPRISE)
+        .quiet(),
+        Field::int("actions_per_turn", 1, 10, 3, "actions a unit takes each turn; the text: 3 (more: more attacks and moves a turn)").section(S_ACTIONS)
+        .quiet(),
+        Field::int("reactions_per_round", 0, 10, 1, "reactions a unit recovers at the start of each of its turns; the text: 1 (0: no reactions but an Intercept's free one)").section(S_ACTIONS)
+        .quiet(),
+        Field::int("command_focus", 0, 100, 2, "focus a Command costs; the text: 2 (more: fewer Commands)").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("command_actions", 1, 10, 1, "actions a Command gives the ally; the text: 1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("guard_bonus", 0, 20, 1, "Guard's bonus to all defences (evasion, damage reduction) and defence tests (dodge, fortify) until the unit's next turn; the text: +1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("resuscitate_actions", 1, 10, 2, "actions a Resuscitate takes (at most actions_per_turn); the text: 2").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("sprint_stamina", 0, 100, 1, "stamina a Sprint costs; the text: 1 (more: fewer sprints)").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("wait_reactions", 0, 10, 1, "extra reactions Wait gives until the unit's next turn; the text: 1").section(S_ACTIONS_TABLE)
+        .quiet(),
+        Field::int("dodge_stamina", 0, 100, 1, "stamina a Dodge costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("parry_stamina", 0, 100, 1, "stamina a Parry costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("block_stamina", 0, 100, 1, "stamina a Block costs; the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("intercept_stamina", 0, 100, 1, "stamina an Intercept costs (its free defence still pays its own); the text: 1").section(S_REACTIONS)
+        .quiet(),
+        Field::int("step_distance", 0, 100, 1, "metres of the free Step taken instead of a Move; the text: 1 (0: no Step)").section(S_FREE)
+        .quiet(),
+        Field::int("reach", 1, 100, 1, "metres: reach of a melee weapon with no `range`, and \"adjacent\" (flanking, resuscitating, dropping prone, backing off); the text's movement rules are lost: 1").section(S_MOVEMENT)
+        .quiet(),
+        Field::int("luck_bonus_on", 1, 1000, 20, "luck roll (die + luck) at or above which a normal test gains luck_bonus; the text: 20 (\"20 or greater\"; it may exceed the luck die, for units with a luck bonus)").section(S_ATTACKS)
+        .quiet(),
+        Field::int("luck_bonus", 0, 100, 4, "bonus to a normal test on a luck roll of luck_bonus_on or more; the text: +4").section(S_ATTACKS)
+        .quiet(),
+        Field::int("misfire_on", 0, 1000, 1, "luck roll (die + luck) at or below which a thrown or projectile attack goes to a random character near the target; the text: 1 (below the luck die's top)").section(S_ATTACKS)
+        .quiet(),
+        Field::int("misfire_radius", 0, 100, 1, "metres: characters this near a thrown or projectile attack's target may take a misfire; the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("multiple_attack_penalty", 0, 20, 2, "penalty to an attack per attack its attacker already made this round; the text: 2").section(S_ATTACKS)
+        .quiet(),
+        Field::int("size_evasion", 0, 10, 1, "evasion the target gains per size step the attacker is larger (loses per step smaller); the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("size_deflection", 0, 10, 1, "damage reduction the target loses per size step the attacker is larger (gains per step smaller; never below 0); the text: 1").section(S_ATTACKS)
+        .quiet(),
+        Field::int("min_damage", 0, 100, 1, "least damage a hit deals after damage reduction (and a parry); the text: 1 (\"to a minimum of 1\")").section(S_ATTACKS)
+        .quiet(),
+        Field::int("block_min_damage", 0, 100, 1, "least damage a blocked hit deals to the blocking item after its block value; the text: 1").section(S_BLOCK)
+        .quiet(),
+        Field::int("parry_default", 0, 100, 1, "parry value of an item with none listed; the text: +1").section(S_PARRY)
+        .quiet(),
+        Field::int("parry_wear", 0, 100, 1, "durability an item loses on each parry; the text: 1 (more: items break sooner)").section(S_PARRY)
+        .quiet(),
+        Field::int("metal_durability", 1, 1000, 10, "durability of a metal item with none listed; the text: 10").section(S_PARRY)
+        .quiet(),
+        Field::int("other_durability", 1, 1000, 4, "durability of a non-metal item with none listed; the text: 4").section(S_PARRY)
+        .quiet(),
+        Field::int("killing_strike_actions", 1, 10, 3, "actions a killing strike takes (the \"activity action\"; at most actions_per_turn); the text: 3").section(S_DEATH)
+        .quiet(),
     ];
 
     const COUNTERS: &'static [CounterInfo] = &[
@@ -674,7 +851,7 @@ impl Ruleset for Dicestep {
     type Options = Options;
 
     fn compile_options(f: &impl FieldReader) -> Result<Options, FieldError> {
-        Ok(Options {
+        let options = Options {
             luck_die: f.int("luck_die")? as u32,
             advantage: [Advantage::PerDie, Advantage::WholeTest, Advantage::Flat]
                 [f.choice("advantage")?],
@@ -689,7 +866,67 @@ impl Ruleset for Dicestep {
             cheat_death_step: f.int("cheat_death_step")? as i32,
             resuscitate_difficulty: f.int("resuscitate_difficulty")? as i32,
             knock_out_prone: f.bool("knock_out_prone")?,
-        })
+            surprise_rounds: f.int("surprise_rounds")? as u32,
+            actions: f.int("actions_per_turn")? as u8,
+            reactions: f.int("reactions_per_round")? as u8,
+            command_focus: f.int("command_focus")? as i32,
+            command_actions: f.int("command_actions")? as u8,
+            guard_bonus: f.int("guard_bonus")? as i32,
+            resuscitate_actions: f.int("resuscitate_actions")? as u8,
+            sprint_stamina: f.int("sprint_stamina")? as i32,
+            wait_reactions: f.int("wait_reactions")? as u8,
+            dodge_stamina: f.int("dodge_stamina")? as i32,
+            parry_stamina: f.int("parry_stamina")? as i32,
+            block_stamina: f.int("block_stamina")? as i32,
+            intercept_stamina: f.int("intercept_stamina")? as i32,
+            step: f.int("step_distance")? as i32,
+            reach: f.int("reach")? as i32,
+            luck_high: f.int("luck_bonus_on")? as i32,
+            luck_bonus: f.int("luck_bonus")? as i32,
+            misfire_on: f.int("misfire_on")? as i32,
+            misfire_radius: f.int("misfire_radius")? as i32,
+            map: f.int("multiple_attack_penalty")? as i32,
+            size_evasion: f.int("size_evasion")? as i32,
+            size_deflection: f.int("size_deflection")? as i32,
+            min_damage: f.int("min_damage")? as i32,
+            block_min_damage: f.int("block_min_damage")? as i32,
+            parry_default: f.int("parry_default")? as i32,
+            parry_wear: f.int("parry_wear")? as i16,
+            metal_durability: f.int("metal_durability")? as i16,
+            other_durability: f.int("other_durability")? as i16,
+            killing_strike_actions: f.int("killing_strike_actions")? as u8,
+        };
+        // Costs in actions are paid within one turn (only a reload spans
+        // turns here), so none may exceed a turn's actions.
+        for (name, cost) in [
+            ("resuscitate_actions", options.resuscitate_actions),
+            ("killing_strike_actions", options.killing_strike_actions),
+        ] {
+            if cost > options.actions {
+                return Err(f.error(
+                    name,
+                    format!(
+                        "{name} = {cost} is more than a turn's actions (actions_per_turn = {}): \
+                         it must be in 1..={} (or raise actions_per_turn to at least {cost}); \
+                         only a reload spans turns here",
+                        options.actions, options.actions
+                    ),
+                ));
+            }
+        }
+        if options.misfire_on >= options.luck_die as i32 {
+            return Err(f.error(
+                "misfire_on",
+                format!(
+                    "misfire_on = {} would make every thrown or projectile attack misfire: it \
+                     must be below the luck die's top (luck_die = {}), in 0..={}",
+                    options.misfire_on,
+                    options.luck_die,
+                    options.luck_die - 1
+                ),
+            ));
+        }
+        Ok(options)
     }
 
     fn number_weapon(weapon: &mut Weapon, number: u16) {
@@ -702,7 +939,9 @@ impl Ruleset for Dicestep {
             WeaponKind::Thrown,
             WeaponKind::Projectile,
         ][f.choice("kind")?];
-        let range = match (f.int("range")? as i32, kind) {
+        let listed = f.int("range")? as i32;
+        let range = match (listed, kind) {
+            // The `reach` option's default until `prepare_unit`.
             (0, WeaponKind::Melee) => REACH,
             (0, _) => i32::MAX,
             (r, _) => r,
@@ -722,9 +961,12 @@ impl Ruleset for Dicestep {
             crit: f.int("crit")? as i32,
             damage_type: damage_type(f.choice("damage_type")?),
             range,
+            range_listed: listed != 0,
             reload: f.int("reload")? as u8,
-            parry: parry_value(f.int("parry")? as i32),
-            durability: durability(f.int("durability")?, f.bool("metal")?),
+            // As written (0: unlisted), resolved by `prepare_unit`.
+            parry: f.int("parry")? as i32,
+            durability: f.int("durability")? as i16,
+            metal: f.bool("metal")?,
             lethal: f.bool("lethal")?,
         })
     }
@@ -769,8 +1011,13 @@ impl Ruleset for Dicestep {
             drop_prone: f.bool("drop_prone")?,
             sprint: f.bool("sprint")?,
             shield: f.int("shield")? as i32,
-            shield_parry: parry_value(f.int("shield_parry")? as i32),
-            shield_durability: durability(f.int("shield_durability")?, f.bool("shield_metal")?),
+            // As written (0: unlisted), resolved by `prepare_unit`.
+            shield_parry: f.int("shield_parry")? as i32,
+            shield_durability: f.int("shield_durability")? as i16,
+            shield_metal: f.bool("shield_metal")?,
+            // The options' defaults until `prepare_unit` sets the options.
+            luck_high: LUCK_HIGH,
+            luck_bonus: LUCK_BONUS,
             ..Unit::default()
         };
         if weapons.is_empty() {
@@ -783,20 +1030,7 @@ impl Ruleset for Dicestep {
         let sorted: Vec<Weapon> = order.iter().map(|&i| weapons[i]).collect();
         unit.weapons[..sorted.len()].copy_from_slice(&sorted);
         unit.n_weapons = sorted.len() as u8;
-        unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
-        unit.ranged_range = sorted
-            .iter()
-            .filter(|w| w.kind != WeaponKind::Melee)
-            .map(|w| w.range)
-            .max()
-            .unwrap_or(0);
-        let melee = sorted
-            .iter()
-            .filter(|w| w.kind == WeaponKind::Melee)
-            .map(|w| w.range)
-            .max()
-            .unwrap_or(0);
-        unit.advance_reach = if melee > 0 { melee } else { unit.max_range };
+        unit.set_ranges();
         Ok(unit)
     }
 
@@ -832,7 +1066,7 @@ impl Ruleset for Dicestep {
         let pair = roll(dice, unit.dex_die) + roll(dice, unit.combat);
         let luck = dice.roll(unit.luck_die) as i32 + unit.luck;
         InitiativeRoll {
-            total: pair + luck_bonus(luck),
+            total: pair + luck_bonus(luck, unit.luck_high, unit.luck_bonus),
             tiebreak: luck,
         }
     }
@@ -862,8 +1096,25 @@ impl Ruleset for Dicestep {
         options.surprise.map(usize::from)
     }
 
+    /// Puts in what the options say of the stat block: the luck die and
+    /// bonus (for initiative), a melee weapon's unlisted reach, unlisted
+    /// parry values and durabilities.
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
-        spec.stats.luck_die = options.luck_die;
+        let u = &mut spec.stats;
+        u.luck_die = options.luck_die;
+        u.luck_high = options.luck_high;
+        u.luck_bonus = options.luck_bonus;
+        let n = u.n_weapons as usize;
+        for w in &mut u.weapons[..n] {
+            if w.kind == WeaponKind::Melee && !w.range_listed {
+                w.range = options.reach;
+            }
+            w.parry = parry_value(w.parry, options);
+            w.durability = durability(w.durability, w.metal, options);
+        }
+        u.shield_parry = parry_value(u.shield_parry, options);
+        u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
+        u.set_ranges();
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit
@@ -890,7 +1141,7 @@ impl Ruleset for Dicestep {
             health: s.health,
             stamina: s.stamina,
             focus: s.focus,
-            reactions: 1,
+            reactions: options.reactions,
             death_dc: options.cheat_death,
             loaded: u8::MAX,
             durability,
@@ -910,21 +1161,25 @@ impl Ruleset for Dicestep {
         if !Dicestep::can_act(turn.fight, turn.enc, me) {
             return;
         }
+        let (actions, reactions, reach) = {
+            let o = turn.options();
+            (o.actions, o.reactions, o.reach)
+        };
         {
             let st = &mut turn.unit_mut(me).state;
-            st.reactions = 1;
+            st.reactions = reactions;
             st.guarding = false;
             st.covered = false;
         }
-        let mut b = Budget::new(ACTIONS);
-        finish_reload(turn, &mut b, ACTIONS);
+        let mut b = Budget::new(actions);
+        finish_reload(turn, &mut b, actions);
         let stats = &turn.enc.units[me].stats;
         let hangs_back = matches!(turn.spec(me).tactic, Tactic::Hold | Tactic::KeepRange);
         if turn.unit(me).conditions.has(Condition::Prone) {
             if !stats.drop_prone || !hangs_back {
                 stand_up(turn, &mut b);
             }
-        } else if stats.drop_prone && hangs_back && turn.enemies_within(me, REACH) == 0 {
+        } else if stats.drop_prone && hangs_back && turn.enemies_within(me, reach) == 0 {
             // Drop Prone: a free action.
             turn.unit_mut(me).conditions.set(Condition::Prone);
         }
@@ -941,21 +1196,22 @@ impl Ruleset for Dicestep {
     }
 }
 
-/// A parry value as written (0 = unlisted: +1).
-fn parry_value(v: i32) -> i32 {
+/// A parry value as written (0 = unlisted: `parry_default`, +1).
+fn parry_value(v: i32, options: &Options) -> i32 {
     if v == 0 {
-        1
+        options.parry_default
     } else {
         v
     }
 }
 
-/// A durability as written (0 = unlisted: metal 10, otherwise 4).
-fn durability(v: i64, metal: bool) -> i16 {
+/// A durability as written (0 = unlisted: metal `metal_durability`, 10,
+/// otherwise `other_durability`, 4).
+fn durability(v: i16, metal: bool, options: &Options) -> i16 {
     match (v, metal) {
-        (0, true) => 10,
-        (0, false) => 4,
-        (v, _) => v as i16,
+        (0, true) => options.metal_durability,
+        (0, false) => options.other_durability,
+        (v, _) => v,
     }
 }
 
@@ -1004,11 +1260,11 @@ pub fn roll_pair<D: Dice>(dice: &mut D, a: u32, b: u32, edge: i32, mode: Advanta
     }
 }
 
-/// +4 on a luck roll of 20 or more (normal tests).
+/// `bonus` (+4) on a luck roll of `high` (20) or more (normal tests).
 #[inline]
-fn luck_bonus(luck: i32) -> i32 {
-    if luck >= LUCK_HIGH {
-        LUCK_BONUS
+fn luck_bonus(luck: i32, high: i32, bonus: i32) -> i32 {
+    if luck >= high {
+        bonus
     } else {
         0
     }
@@ -1042,17 +1298,20 @@ pub fn test<D: Dice>(
     b: u32,
     bonus: i32,
 ) -> i32 {
-    let mode = turn.options().advantage;
+    let opts = turn.options();
+    let (mode, high, plus) = (opts.advantage, opts.luck_high, opts.luck_bonus);
     let pair = roll_pair(turn.dice, a, b, 0, mode);
-    pair + bonus + luck_bonus(luck_roll(turn, unit))
+    pair + bonus + luck_bonus(luck_roll(turn, unit), high, plus)
 }
 
 /// Surprise: in round 1 ("a whole round where only their team may take
-/// actions") a unit of `side` is surprised unless its side surprises or it
-/// cannot be surprised.
+/// actions"; the first `surprise_rounds`) a unit of `side` is surprised
+/// unless its side surprises or it cannot be surprised.
 fn surprised(options: &Options, round: u32, side: u8, stats: &Unit) -> bool {
     match options.surprise {
-        Some(surpriser) => round == 1 && side != surpriser && !stats.cannot_be_surprised,
+        Some(surpriser) => {
+            round <= options.surprise_rounds && side != surpriser && !stats.cannot_be_surprised
+        }
         None => false,
     }
 }
@@ -1226,12 +1485,16 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let reach = stats.advance_reach;
     let gap = turn.enemy_distance(target) - reach;
     let far = gap > 0;
+    let (step, sprint) = {
+        let o = turn.options();
+        (o.step, o.sprint_stamina)
+    };
     if far && !b.moved {
-        if gap <= STEP && !turn.unit(me).conditions.has(Condition::Prone) {
+        if gap <= step && !turn.unit(me).conditions.has(Condition::Prone) {
             // Step: a free action, "once per turn, take a 1m step instead
             // of a move action" (so no Move after it).
             b.moved = true;
-            turn.approach(target, STEP, reach);
+            turn.approach(target, step, reach);
         } else {
             move_toward(turn, b, target, reach);
         }
@@ -1241,11 +1504,11 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
         return true;
     }
     let reserve = stats.stamina_reserve;
-    if far && b.moved && stats.sprint && turn.unit(me).state.stamina > reserve {
+    if far && b.moved && stats.sprint && turn.unit(me).state.stamina >= reserve + sprint {
         // Sprint: "If you have already moved this turn, spend 1 stamina to
         // take another move action": as often as actions and stamina last.
         b.actions -= 1;
-        turn.unit_mut(me).state.stamina -= 1;
+        turn.unit_mut(me).state.stamina -= sprint;
         turn.approach(target, stats.speed, reach);
         return true;
     }
@@ -1255,7 +1518,7 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
 fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    if !b.moved && turn.enemies_within(me, REACH) != 0 {
+    if !b.moved && turn.enemies_within(me, turn.options().reach) != 0 {
         if turn.unit(me).conditions.has(Condition::Prone) {
             stand_up(turn, b);
         } else {
@@ -1305,13 +1568,17 @@ fn unconscious_within<D: Dice>(
 fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    if !stats.resuscitate || b.actions < 2 {
+    let (cost, reach) = {
+        let o = turn.options();
+        (o.resuscitate_actions, o.reach)
+    };
+    if !stats.resuscitate || b.actions < cost {
         return false;
     }
-    let Some(patient) = unconscious_within(turn, turn.allies(), REACH) else {
+    let Some(patient) = unconscious_within(turn, turn.allies(), reach) else {
         return false;
     };
-    b.actions -= 2;
+    b.actions -= cost;
     turn.unit_mut(me).conditions.set(Condition::Prone);
     let result = test(turn, me, stats.str_die, stats.athletics, 0);
     let difficulty = match turn.options().resuscitate_difficulty {
@@ -1344,7 +1611,8 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
 fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    if !stats.killing_strike || b.actions < ACTIONS {
+    let cost = turn.options().killing_strike_actions;
+    if !stats.killing_strike || b.actions < cost {
         return false;
     }
     let side = turn.unit(me).side as usize;
@@ -1356,10 +1624,13 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
     let Some(victim) = unconscious_within(turn, enemies, stats.weapons[w].range) else {
         return false;
     };
-    b.actions = 0;
+    b.actions -= cost;
     let weapon = stats.weapons[w];
     turn.note_attack(me, victim, weapon.number);
-    let mode = turn.options().advantage;
+    let (mode, high, plus) = {
+        let o = turn.options();
+        (o.advantage, o.luck_high, o.luck_bonus)
+    };
     let pair = roll_pair(
         turn.dice,
         stats.attribute_die(weapon.attribute),
@@ -1367,7 +1638,7 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
         1,
         mode,
     );
-    let result = pair + stats.proficiency + luck_bonus(luck_roll(turn, me));
+    let result = pair + stats.proficiency + luck_bonus(luck_roll(turn, me), high, plus);
     let constitution = turn.spec(victim).stats.constitution;
     turn.note_check(
         victim,
@@ -1392,7 +1663,11 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
 /// takes one action now. True if commanded.
 fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
-    if !turn.spec(me).stats.command || turn.unit(me).state.focus < 2 {
+    let (focus, given) = {
+        let o = turn.options();
+        (o.command_focus, o.command_actions)
+    };
+    if !turn.spec(me).stats.command || turn.unit(me).state.focus < focus {
         return false;
     }
     let round = turn.fight.round;
@@ -1408,10 +1683,15 @@ fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     };
     b.actions -= 1;
     b.commanded |= 1 << ally;
-    turn.unit_mut(me).state.focus -= 2;
+    turn.unit_mut(me).state.focus -= focus;
     turn.as_actor(ally, |t| {
-        let mut one = Budget::new(1);
-        act(t, &mut one);
+        // "give an ally one action": as many turns of `act` as actions
+        // given (one by default), fewer if it runs out of things to do.
+        let mut given_budget = Budget::new(given);
+        let mut acted = 0;
+        while acted < given && act(t, &mut given_budget) {
+            acted += 1;
+        }
     });
     true
 }
@@ -1431,7 +1711,11 @@ fn end_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
     }
     match turn.spec(me).stats.leftover {
         Leftover::Guard => turn.unit_mut(me).state.guarding = true,
-        Leftover::Wait => turn.unit_mut(me).state.reactions += 1,
+        Leftover::Wait => {
+            let more = turn.options().wait_reactions;
+            let st = &mut turn.unit_mut(me).state;
+            st.reactions = st.reactions.saturating_add(more);
+        }
         Leftover::Idle => {}
     }
     b.actions = 0;
@@ -1482,7 +1766,7 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
 /// its place (one standing at its very place may take either side), or any
 /// two within 1 m.
 fn flanked<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize) -> bool {
-    let near = turn.enemies_within(target, REACH);
+    let near = turn.enemies_within(target, turn.options().reach);
     match turn.options().flanking {
         Flanking::AnyTwo => near.count_ones() >= 2,
         Flanking::OppositeSides => {
@@ -1558,17 +1842,18 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
     let guarded = turn.unit(target).state;
     let left = guarded.endurance + guarded.health;
     let candidates = turn.side_units(side) & turn.in_fight() & !(1 << target) & !(1 << turn.actor);
+    let cost = turn.options().intercept_stamina;
     let guard = Bits(candidates).find(|&g| {
         let s = &turn.spec(g).stats;
         let u = turn.unit(g);
         s.intercept
-            && can_react(u, false, 1, s.stamina_reserve)
+            && can_react(u, false, cost, s.stamina_reserve)
             && turn.distance(g, target) <= s.speed
             && u.state.endurance + u.state.health > left
     })?;
     let place = turn.unit(target).position;
     let u = turn.unit_mut(guard);
-    spend_reaction(&mut u.state, &mut false, 1);
+    spend_reaction(&mut u.state, &mut false, cost);
     u.position = place;
     Some(guard)
 }
@@ -1578,11 +1863,12 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
 /// none.
 fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
     let place = turn.unit(target).position;
+    let radius = turn.options().misfire_radius;
     let mut near = 0u64;
     let all = (0..turn.enc.sides).fold(0, |m, s| m | turn.side_units(s));
     for i in Bits(all & !(1 << target) & !(1 << turn.actor)) {
         let u = turn.unit(i);
-        if !u.state.dead && (u.position - place).abs() <= REACH {
+        if !u.state.dead && (u.position - place).abs() <= radius {
             near |= 1 << i;
         }
     }
@@ -1627,7 +1913,13 @@ fn declare<D: Dice>(
     if !declares {
         return Defence::None;
     }
-    if !can_react(them, *free, 1, their.stamina_reserve) {
+    let opts = turn.options();
+    let cost = match their.reaction {
+        Reaction::Dodge => opts.dodge_stamina,
+        _ => opts.parry_stamina,
+    };
+    let wear = opts.parry_wear;
+    if !can_react(them, *free, cost, their.stamina_reserve) {
         if D::WATCHED {
             note_no_reaction(turn, target, *free);
         }
@@ -1635,7 +1927,7 @@ fn declare<D: Dice>(
     }
     match their.reaction {
         Reaction::Dodge => {
-            spend_reaction(&mut turn.unit_mut(target).state, free, 1);
+            spend_reaction(&mut turn.unit_mut(target).state, free, cost);
             // Said as it is paid: under `before-roll` a miss spends it too.
             turn.note_unit(
                 target,
@@ -1646,8 +1938,8 @@ fn declare<D: Dice>(
         Reaction::Parry => match parry_item(their, &them.state) {
             Some((item, value)) => {
                 let st = &mut turn.unit_mut(target).state;
-                spend_reaction(st, free, 1);
-                st.durability[item] -= 1;
+                spend_reaction(st, free, cost);
+                st.durability[item] = (st.durability[item] - wear).max(0);
                 turn.count(counter::PARRIES);
                 turn.note_unit(
                     target,
@@ -1675,7 +1967,7 @@ fn declare<D: Dice>(
 pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize) -> AttackResult {
     let me = turn.actor;
     let enc = turn.enc;
-    let opts = enc.options;
+    let opts = &enc.options;
     let stats = &enc.units[me].stats;
     let weapon = stats.weapons[w];
     let round = turn.fight.round;
@@ -1686,7 +1978,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         st.round_seen = round;
         st.attacks_round = 0;
     }
-    let penalty = MAP * st.attacks_round as i32;
+    let penalty = opts.map * st.attacks_round as i32;
     st.attacks_round += 1;
     if weapon.reload > 0 {
         st.loaded &= !(1 << w);
@@ -1717,7 +2009,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     );
     let luck = luck_roll(turn, me);
     let mut misfire = false;
-    if weapon.kind != WeaponKind::Melee && luck <= LUCK_LOW {
+    if weapon.kind != WeaponKind::Melee && luck <= opts.misfire_on {
         if let Some(other) = misfire_target(turn, target) {
             // The new target chose no defence before the roll (it was not
             // attacked); the old one's is spent for nothing. Under
@@ -1734,8 +2026,12 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
     let total = pair + stats.proficiency - penalty;
     let their = &enc.units[target].stats;
     let size = stats.size - their.size;
-    let guard = i32::from(turn.unit(target).state.guarding);
-    let evasion = their.evasion + size + guard;
+    let guard = if turn.unit(target).state.guarding {
+        opts.guard_bonus
+    } else {
+        0
+    };
+    let evasion = their.evasion + size * opts.size_evasion + guard;
     let crit = luck >= weapon.crit;
     let hit = crit || total >= evasion;
     turn.note_check(
@@ -1777,11 +2073,13 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             weapon.damage
         })
     .max(0);
+    let shift = size * opts.size_deflection;
     let reduction = match weapon.damage_type {
-        DamageType::Physical => (their.deflection - size).max(0) + guard,
-        DamageType::Elemental => (their.elemental_dr - size).max(0) + guard,
+        DamageType::Physical => (their.deflection - shift).max(0) + guard,
+        DamageType::Elemental => (their.elemental_dr - shift).max(0) + guard,
         DamageType::Typeless => 0,
     };
+    let least = opts.min_damage;
 
     let damage = match defence {
         Defence::Dodge => {
@@ -1805,27 +2103,32 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
                 result.dodged = true;
                 return result;
             }
-            (raw - reduction).max(1)
+            (raw - reduction).max(least)
         }
-        Defence::Parry(value) => (raw - reduction - value).max(1),
+        Defence::Parry(value) => (raw - reduction - value).max(least),
         // "You may decide to block after you would get hit but before you
         // take damage."
         Defence::None
             if their.reaction == Reaction::Block
                 && their.shield > 0
                 && turn.unit(target).state.durability[SHIELD] > 0
-                && can_react(turn.unit(target), free, 1, their.stamina_reserve) =>
+                && can_react(
+                    turn.unit(target),
+                    free,
+                    opts.block_stamina,
+                    their.stamina_reserve,
+                ) =>
         {
             turn.count(counter::BLOCKS);
             let st = &mut turn.unit_mut(target).state;
-            spend_reaction(st, &mut free, 1);
-            let to_item = (raw - their.shield).max(1);
+            spend_reaction(st, &mut free, opts.block_stamina);
+            let to_item = (raw - their.shield).max(opts.block_min_damage);
             let left = st.durability[SHIELD] as i32;
             if to_item > left {
                 st.durability[SHIELD] = 0;
                 let excess = to_item - left;
                 if opts.block_overflow_reduced {
-                    (excess - reduction).max(1)
+                    (excess - reduction).max(least)
                 } else {
                     excess
                 }
@@ -1838,7 +2141,7 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             if D::WATCHED && their.reaction == Reaction::Block {
                 note_no_block(turn, target, free);
             }
-            (raw - reduction).max(1)
+            (raw - reduction).max(least)
         }
     };
     result.damage = damage;
@@ -1915,7 +2218,7 @@ pub fn apply_damage<D: Dice>(
 /// The knock-out fortify: a reaction and stamina, STR + athletics +
 /// fortitude (+1 guarding) vs the missing health. True if it stays up.
 fn fortify<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, missing: i32) -> bool {
-    let opts = *turn.options();
+    let opts = turn.options();
     let enc = turn.enc;
     let stats = &enc.units[unit].stats;
     let u = turn.unit(unit);
@@ -1926,7 +2229,11 @@ fn fortify<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, missing: i32)
     {
         return false;
     }
-    let guard = i32::from(u.state.guarding);
+    let guard = if u.state.guarding {
+        opts.guard_bonus
+    } else {
+        0
+    };
     let st = &mut turn.unit_mut(unit).state;
     if opts.fortify_is_reaction {
         st.reactions -= 1;

@@ -407,10 +407,17 @@ fn size_difference_shifts_evasion_and_deflection() {
 /// Red archer (0) far back; red buddy (1) and blue `b` (2) and blue `c` (3)
 /// at the front line.
 fn crowd(weapon: &str, c_count: u32) -> Encounter<Dicestep> {
+    crowd_with("", weapon, c_count)
+}
+
+/// [`crowd`] with `opts` in its `[options]`.
+fn crowd_with(opts: &str, weapon: &str, c_count: u32) -> Encounter<Dicestep> {
     encounter(&format!(
         r#"
 name = "t"
 rules = "dicestep"
+[options]
+{opts}
 [weapons.w]
 {weapon}
 [units.x]
@@ -1290,11 +1297,18 @@ fn p_cheat_death_with_luck_d20_is_11_in_20() {
 /// blue `b` (unit 2, or 1 without the second red unit). Everyone at the
 /// front line.
 fn rescue(a_extra: &str, two_red: bool) -> Encounter<Dicestep> {
+    rescue_with("", a_extra, two_red)
+}
+
+/// [`rescue`] with `opts` in its `[options]`.
+fn rescue_with(opts: &str, a_extra: &str, two_red: bool) -> Encounter<Dicestep> {
     let count = if two_red { 2 } else { 1 };
     encounter(&format!(
         r#"
 name = "t"
 rules = "dicestep"
+[options]
+{opts}
 [weapons.w]
 {SPEAR}
 [units.a]
@@ -1982,4 +1996,686 @@ fn after_hit_a_misfires_new_target_may_still_dodge() {
     assert_eq!(f.units[3].state.reactions, 0);
     assert_eq!(f.units[2].state.stamina, 3);
     assert_eq!(f.units[3].state.endurance, 12);
+}
+
+// ---------------------------------------------------------------- the text's numbers as options
+
+/// Scenario text for a dicestep fight with `opts` in `[options]` that a
+/// test expects to be refused: the error message.
+fn refused(opts: &str) -> String {
+    let text = format!(
+        "name = \"t\"\nrules = \"dicestep\"\n[options]\n{opts}\n[weapons.w]\ndamage = 1\n\
+         [units.u]\nevasion = 6\nendurance = 1\nhealth = 1\nweapons = [\"w\"]\n\
+         [sides.a]\nu = {{}}\n[sides.b]\nu = {{}}\n"
+    );
+    match crate::scenario::compile::compile_str::<Dicestep>(&text) {
+        Ok(_) => panic!("`{opts}` was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn options_default_to_the_texts_numbers_and_name_their_sections() {
+    // No `[options]`: every number is the text's, as `Options::default()`
+    // states them (so every fight is as before the options existed).
+    let enc = duel("", SPEAR, "", "");
+    assert_eq!(
+        format!("{:?}", enc.options),
+        format!("{:?}", Options::default())
+    );
+    // Every option names the section of the text it comes from, as the
+    // conformance table names its sections.
+    for o in Dicestep::OPTIONS {
+        assert!(!o.section.is_empty(), "`{}` names no section", o.name);
+        assert!(
+            Dicestep::CONFORMANCE.iter().any(|c| c.section == o.section),
+            "`{}`: section `{}` is not one of the conformance table's",
+            o.name,
+            o.section
+        );
+    }
+}
+
+#[test]
+fn surprise_rounds_2_keeps_the_surprised_out_of_round_2_too() {
+    // "Surprise": "the team with the benefit of surprise gets to take a
+    // whole round where only their team may take actions": two such rounds.
+    // Blue surprises: in rounds 1 and 2 only b10 and a8 (who cannot be
+    // surprised) shoot; by default round 2 is a normal round (a12, a8, a4).
+    let enc = shooters_in(2, "surprise = \"second\"\nsurprise_rounds = 2", "");
+    run_round(&enc, &[10, 8, 10, 8]);
+    let enc1 = shooters_in(2, "surprise = \"second\"", "");
+    run_round(&enc1, &[10, 8, 10, 12, 8, 4]);
+    let mut f = fight(&enc);
+    f.round = 2;
+    assert!(
+        !Dicestep::can_act(&f, &enc, 0),
+        "still surprised in round 2"
+    );
+    f.round = 3;
+    assert!(Dicestep::can_act(&f, &enc, 0));
+}
+
+#[test]
+fn actions_per_turn_sets_the_turns_budget() {
+    // "Actions in Combat": "Each turn in combat, characters may take three
+    // actions". With four: three attacks (its policy's most) and a Guard
+    // with the fourth; with three, no action is left to guard.
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+    let enc = duel("actions_per_turn = 4", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].state.attacks_round, 3);
+    assert!(f.units[0].state.guarding);
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].state.attacks_round, 3);
+    assert!(!f.units[0].state.guarding);
+    // Two actions (the killing strike brought down to fit): two attacks.
+    let enc = duel(
+        "actions_per_turn = 2\nkilling_strike_actions = 2",
+        SPEAR,
+        "",
+        "evasion = 30",
+    );
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &three[..6]);
+    assert_eq!(f.units[0].state.attacks_round, 2);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn reactions_per_round_sets_the_reactions_a_turn_recovers() {
+    // "Actions in Combat": "characters may also take up to one reaction.
+    // ... recovered at the start of each turn". With two: two dodges in one
+    // round (the second attack 4 + 4 + 1 − 2 = 7, dodged by 7).
+    let b = "reaction = \"dodge\"\nattacks = 0";
+    let enc = duel("reactions_per_round = 2", SPEAR, "", b);
+    let mut f = fight(&enc);
+    assert_eq!(f.units[1].state.reactions, 2);
+    let dodged = [(6, 4), (4, 3), (20, 5)];
+    let first: Vec<_> = [(6, 3), (6, 3), (20, 5)]
+        .iter()
+        .chain(&dodged)
+        .copied()
+        .collect();
+    let second: Vec<_> = [(6, 4), (6, 4), (20, 5)]
+        .iter()
+        .chain(&dodged)
+        .copied()
+        .collect();
+    assert!(swing_in(&enc, &mut f, 0, 1, &first).dodged);
+    assert!(swing_in(&enc, &mut f, 0, 1, &second).dodged);
+    assert_eq!(
+        (f.units[1].state.reactions, f.units[1].state.stamina),
+        (0, 1)
+    );
+    // Its turn brings back two (it attacks nothing: attacks = 0).
+    play(&enc, &mut f, 1, &[]);
+    assert_eq!(f.units[1].state.reactions, 2);
+    // None: no dodge at all; the hit lands (7 + 4).
+    let enc = duel("reactions_per_round = 0", SPEAR, "", b);
+    let (r, f) = swing(&enc, &[(6, 3), (6, 3), (20, 5)]);
+    assert!(r.hit && !r.dodged);
+    assert_eq!((r.damage, f.units[1].state.stamina), (11, 3));
+}
+
+/// Red: commander (0) and soldier (1), both next to blue's dummy (2), with
+/// `opts`; the commander has 2 focus and makes up to two attacks a turn.
+fn commanders(opts: &str) -> Encounter<Dicestep> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[options]
+{opts}
+[weapons.w]
+damage = 1
+[units.boss]
+evasion = 6
+endurance = 12
+health = 12
+focus = 2
+command = true
+attacks = 2
+weapons = ["w"]
+[units.soldier]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.dummy]
+evasion = 30
+endurance = 12
+health = 12
+weapons = ["w"]
+[sides.red]
+boss = {{}}
+soldier = {{}}
+[sides.blue]
+dummy = {{}}
+"#
+    ))
+}
+
+/// `n` missed attacks on the flanked dummy (advantage: four d6, a d20).
+fn flanked_misses(n: usize) -> Vec<(u32, u32)> {
+    let a = [(6, 1), (6, 1), (6, 1), (6, 1), (20, 2)];
+    a.iter().cycle().take(5 * n).copied().collect()
+}
+
+#[test]
+fn command_focus_and_command_actions_set_commands_price_and_gift() {
+    // "Actions in Combat", Table: Actions: "Command | Once per turn per
+    // target, spend 2 focus to give an ally one action during your turn".
+    // At 3 focus the boss (2 focus) cannot command: two attacks of its own.
+    let enc = commanders("command_focus = 3");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &flanked_misses(2));
+    assert_eq!(f.units[0].state.focus, 2);
+    assert_eq!(f.units[1].state.attacks_round, 0);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    // At 1 focus the command leaves it 1 (the text's 2 leaves it 0).
+    let enc = commanders("command_focus = 1");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &flanked_misses(3));
+    assert_eq!(f.units[0].state.focus, 1);
+    assert_eq!(f.units[1].state.attacks_round, 1);
+    // Two actions given: the soldier attacks twice on the boss's command.
+    let enc = commanders("command_actions = 2");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &flanked_misses(4));
+    assert_eq!(f.units[1].state.attacks_round, 2);
+    assert_eq!(f.counters[counter::ATTACKS], 4);
+}
+
+#[test]
+fn guard_bonus_sets_what_guard_adds_to_defences_and_defence_tests() {
+    // "Actions in Combat", Table: Actions: "Guard | ... gain a +1 bonus to
+    // all defences and defence tests". At +3: evasion 6 + 3 and deflection
+    // 2 + 3 (the text's +1: 7 and 3).
+    let enc = duel("guard_bonus = 3", SPEAR, "", "deflection = 2");
+    let mut f = fight(&enc);
+    f.units[1].state.guarding = true;
+    let r = swing_in(&enc, &mut f, 0, 1, &[(6, 5), (6, 3), (20, 5)]);
+    assert_eq!((r.evasion, r.damage), (9, 9 + 4 - 5));
+    let enc1 = duel("", SPEAR, "", "deflection = 2");
+    let mut f = fight(&enc1);
+    f.units[1].state.guarding = true;
+    let r = swing_in(&enc1, &mut f, 0, 1, &[(6, 5), (6, 3), (20, 5)]);
+    assert_eq!((r.evasion, r.damage), (7, 9 + 4 - 3));
+    // A defence test: fortifying against 5 missing health, 1 + 1 + 3 = 5
+    // holds; with the text's +1, 3 does not.
+    let enc = duel("guard_bonus = 3", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.guarding = true;
+    deal(&enc, &mut f, 17, true, &[(6, 1), (4, 1), (20, 3)]);
+    assert!(!f.units[1].out);
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[1].state.guarding = true;
+    deal(&enc, &mut f, 17, true, &[(6, 1), (4, 1), (20, 3)]);
+    assert!(f.units[1].out);
+}
+
+#[test]
+fn resuscitate_actions_sets_what_a_rescue_costs() {
+    // "Actions in Combat", Table: Actions: "Resuscitate | (Two actions)".
+    // The text's two leave the rescuer (who makes no attacks) one action,
+    // for a Guard; three leave none.
+    for (opts, guards) in [("", true), ("resuscitate_actions = 3", false)] {
+        let enc = rescue_with(opts, "attacks = 0", true);
+        let mut f = fight(&enc);
+        knock_down(&enc, &mut f, 1, 10);
+        play(&enc, &mut f, 0, &[(6, 1), (4, 1), (20, 5)]);
+        assert!(!f.units[1].out, "{opts}: rescued");
+        assert_eq!(f.units[0].state.guarding, guards, "{opts}");
+    }
+}
+
+#[test]
+fn sprint_stamina_sets_what_a_sprint_costs() {
+    // "Actions in Combat", Table: Actions: "Sprint | ... spend 1 stamina to
+    // take another move action". At 2 stamina a sprint, 3 stamina buy one
+    // (Move −14, Sprint −8, 1 stamina left: a Guard); the text's 1 buys
+    // two (−2).
+    let enc = duel("sprint_stamina = 2", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.units[0].position, -8);
+    assert_eq!(f.units[0].state.stamina, 1);
+    assert!(f.units[0].state.guarding);
+    let enc = duel("", SPEAR, "", "");
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    play(&enc, &mut f, 0, &[]);
+    assert_eq!(f.units[0].position, -2);
+}
+
+#[test]
+fn wait_reactions_sets_the_extra_reactions_of_wait() {
+    // "Actions in Combat", Table: Actions: "Wait | End your turn but gain an
+    // extra reaction until next turn". Two extra: 1 + 2.
+    for (opts, want) in [("wait_reactions = 2", 3), ("", 2)] {
+        let enc = duel(opts, SPEAR, "", "leftover = \"wait\"\nattacks = 0");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 1, &[]);
+        assert_eq!(f.units[1].state.reactions, want, "{opts}");
+    }
+}
+
+#[test]
+fn dodge_parry_and_block_stamina_set_what_each_reaction_costs() {
+    // "Actions in Combat", Table: Reactions: "Block | Spend 1 stamina",
+    // "Dodge | Spend 1 stamina", "Parry | Spend 1 stamina". At 2 each:
+    // a unit with 3 stamina has 1 left after one; one with 1 cannot react.
+    let hit = [(6, 3), (6, 3), (20, 5)];
+    let dodge: Vec<_> = hit
+        .iter()
+        .chain(&[(6, 4), (4, 3), (20, 5)])
+        .copied()
+        .collect();
+    let enc = duel("dodge_stamina = 2", SPEAR, "", "reaction = \"dodge\"");
+    let (r, f) = swing(&enc, &dodge);
+    assert!(r.dodged);
+    assert_eq!(f.units[1].state.stamina, 1);
+    let enc = duel(
+        "dodge_stamina = 2",
+        SPEAR,
+        "",
+        "reaction = \"dodge\"\nstamina = 1",
+    );
+    let (r, _) = swing(&enc, &hit);
+    assert!(!r.dodged);
+    assert_eq!(r.damage, 11);
+    // (the text's 1: the unit with 1 stamina dodges)
+    let enc = duel("", SPEAR, "", "reaction = \"dodge\"\nstamina = 1");
+    assert!(swing(&enc, &dodge).0.dodged);
+
+    let parry = "reaction = \"parry\"\ndeflection = 1\nendurance = 30";
+    let enc = duel("parry_stamina = 2", PARRY_SWORD, "", parry);
+    let (r, f) = swing(&enc, &hit);
+    assert_eq!((r.damage, f.units[1].state.stamina), (8, 1));
+    let enc = duel(
+        "parry_stamina = 2",
+        PARRY_SWORD,
+        "",
+        &format!("{parry}\nstamina = 1"),
+    );
+    let (r, f) = swing(&enc, &hit);
+    assert_eq!((r.damage, f.units[1].state.durability[0]), (7 + 4 - 1, 2));
+
+    let block = "reaction = \"block\"\nshield = 3\ndeflection = 5";
+    let enc = duel("block_stamina = 2", SPEAR, "", block);
+    let (r, f) = swing(&enc, &hit);
+    assert_eq!((r.damage, f.units[1].state.stamina), (4, 1));
+    let enc = duel(
+        "block_stamina = 2",
+        SPEAR,
+        "",
+        &format!("{block}\nstamina = 1"),
+    );
+    let (r, f) = swing(&enc, &hit);
+    assert_eq!(
+        (r.damage, f.units[1].state.durability[SHIELD]),
+        (7 + 4 - 5, 4)
+    );
+}
+
+#[test]
+fn intercept_stamina_sets_what_an_intercept_costs() {
+    // "Actions in Combat", Table: Reactions: "Intercept | Spend 1 stamina to
+    // move and displace an ally". At 2, the bodyguard (3 stamina) has none
+    // left after its free dodge (1); at the text's 1, it has 1.
+    for (opts, left) in [("intercept_stamina = 2", 0), ("", 1)] {
+        let enc = encounter::<Dicestep>(&format!(
+            r#"
+name = "t"
+rules = "dicestep"
+[options]
+{opts}
+[weapons.w]
+damage = 4
+damage_type = "piercing"
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.ward]
+evasion = 6
+endurance = 2
+health = 4
+reaction = "never"
+weapons = ["w"]
+[units.guard]
+evasion = 6
+endurance = 12
+health = 12
+intercept = true
+weapons = ["w"]
+[sides.red]
+a = {{}}
+[sides.blue]
+ward = {{}}
+guard = {{ distance = 2 }}
+"#
+        ));
+        let mut f = fight(&enc);
+        let r = swing_in(
+            &enc,
+            &mut f,
+            0,
+            1,
+            &[(6, 3), (6, 3), (20, 5), (6, 2), (4, 1), (20, 5)],
+        );
+        assert_eq!(r.target, 2, "{opts}");
+        assert_eq!(f.units[2].state.stamina, left, "{opts}");
+    }
+}
+
+#[test]
+fn step_distance_sets_how_far_the_free_step_goes() {
+    // "Actions in Combat", Table: Free Actions: "Step | Once per turn, take
+    // a 1m step instead of a move action". A 2 m step closes a 2 m gap for
+    // free: three attacks (the text's 1 m needs a Move: two).
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+    let enc = duel("step_distance = 2", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -3;
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
+    let enc = duel("", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -3;
+    play(&enc, &mut f, 0, &three[..6]);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+    // No step: even 1 m short takes a Move.
+    let enc = duel("step_distance = 0", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -2;
+    play(&enc, &mut f, 0, &three[..6]);
+    assert_eq!(f.units[0].position, -1);
+    assert_eq!(f.counters[counter::ATTACKS], 2);
+}
+
+#[test]
+fn reach_sets_melee_reach_and_adjacency() {
+    // "Movement and Distances" (lost; the model's 1 m): with reach 2 a
+    // melee weapon with no `range` strikes from 2 m without moving; a
+    // weapon that lists its range keeps it.
+    let enc = duel("reach = 2", SPEAR, "", "evasion = 30");
+    assert_eq!(enc.units[0].stats.weapons[0].range, 2);
+    assert_eq!(enc.units[0].stats.advance_reach, 2);
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -2;
+    play(&enc, &mut f, 0, &three);
+    assert_eq!(f.units[0].position, -2);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
+    let listed = duel("reach = 2", &format!("{SPEAR}\nrange = 1"), "", "");
+    assert_eq!(listed.units[0].stats.weapons[0].range, 1);
+    // Adjacency: red's buddy 2 m from the target flanks it at reach 2 (an
+    // advantaged melee attack: four d6), not at the text's 1.
+    let enc = crowd_with("reach = 2", "damage = 3", 1);
+    let mut f = fight(&enc);
+    f.units[0].position = 2;
+    f.units[1].position = -2;
+    let r = swing_in(
+        &enc,
+        &mut f,
+        0,
+        2,
+        &[(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)],
+    );
+    assert_eq!(r.total, 3 + 3 + 1);
+    let enc = crowd("damage = 3", 1);
+    let mut f = fight(&enc);
+    f.units[0].position = 1;
+    f.units[1].position = -2;
+    let r = swing_in(&enc, &mut f, 0, 2, &[(6, 3), (6, 1), (20, 5)]);
+    assert_eq!(r.total, 3 + 1 + 1);
+}
+
+#[test]
+fn luck_bonus_on_and_luck_bonus_set_the_luck_dies_bonus() {
+    // "Attacks": "Instead of adding a +4 when the luck die rolls a 20 or
+    // greater" (normal tests). From 18: a luck roll of 18 adds 4; a bonus
+    // of 6 adds 6 on a 20.
+    let run = |opts: &str, luck: u32| {
+        let enc = duel(opts, SPEAR, "", "");
+        let mut f = fight(&enc);
+        let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
+        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1));
+        dice.assert_done();
+        r
+    };
+    assert_eq!(run("luck_bonus_on = 18", 18), 10);
+    assert_eq!(run("", 18), 6);
+    assert_eq!(run("luck_bonus = 6", 20), 12);
+    assert_eq!(run("", 20), 10);
+    // Initiative (a test too) reads them from the unit.
+    let enc = duel("luck_bonus_on = 18", SPEAR, "", "");
+    let mut dice = ScriptedDice::new(&[(6, 1), (6, 1), (20, 18)]);
+    assert_eq!(
+        Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total,
+        6
+    );
+    let enc = duel("", SPEAR, "", "");
+    let mut dice = ScriptedDice::new(&[(6, 1), (6, 1), (20, 18)]);
+    assert_eq!(
+        Dicestep::roll_initiative(&enc.units[0].stats, &mut dice).total,
+        2
+    );
+}
+
+#[test]
+fn misfire_on_and_misfire_radius_set_when_and_where_a_shot_strays() {
+    // "Attacks": "If your weapon is thrown or fires a projectile and your
+    // target is within 1m of other characters ... If your luck roll results
+    // in a 1 or less". From 3: a luck roll of 3 sends it to the buddy
+    // (the text's 1: not).
+    let rolls = [(6, 3), (6, 3), (20, 3)];
+    let enc = crowd_with("misfire_on = 3", BOW, 1);
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    let r = swing_in(&enc, &mut f, 0, 2, &rolls);
+    assert!(r.misfire);
+    assert_eq!(r.target, 1);
+    let (enc, mut f) = crowd_at(BOW, 1);
+    assert!(!swing_in(&enc, &mut f, 0, 2, &rolls).misfire);
+    // Within 2 m: the buddy 2 m from the target takes a luck-1 shot (the
+    // text's 1 m: nobody near, the shot stays on its target).
+    let rolls = [(6, 3), (6, 3), (20, 1)];
+    let enc = crowd_with("misfire_radius = 2", BOW, 1);
+    let mut f = fight(&enc);
+    f.units[0].position = -20;
+    f.units[1].position = -2;
+    assert_eq!(swing_in(&enc, &mut f, 0, 2, &rolls).target, 1);
+    let (enc, mut f) = crowd_at(BOW, 1);
+    f.units[1].position = -2;
+    let r = swing_in(&enc, &mut f, 0, 2, &rolls);
+    assert!(!r.misfire);
+    assert_eq!(r.target, 2);
+}
+
+#[test]
+fn multiple_attack_penalty_sets_the_penalty_per_earlier_attack() {
+    // "Attacks": "Attacks get a -2 penalty for each attack made before it
+    // during the same round". At 3: 7, 4, 1 (the text's 2: 7, 5, 3).
+    let enc = duel("multiple_attack_penalty = 3", SPEAR, "", "evasion = 30");
+    let mut f = fight(&enc);
+    f.round = 1;
+    let roll = [(6, 3), (6, 3), (20, 5)];
+    for want in [7, 4, 1] {
+        assert_eq!(swing_in(&enc, &mut f, 0, 1, &roll).total, want);
+    }
+}
+
+#[test]
+fn size_evasion_and_size_deflection_set_what_a_size_step_shifts() {
+    // "Attacks": "If you are larger, treat their evasion as increased and
+    // their deflection as decreased" (by the difference: 1 a step). Size 5
+    // against 4, deflection 3: by 2 a step, evasion 8 or deflection 1.
+    let roll = [(6, 4), (6, 3), (20, 5)];
+    let a = "size = 5";
+    let b = "deflection = 3";
+    let (r, _) = swing(&duel("size_evasion = 2", SPEAR, a, b), &roll);
+    assert_eq!((r.evasion, r.damage), (8, 8 + 4 - 2));
+    let (r, _) = swing(&duel("size_deflection = 2", SPEAR, a, b), &roll);
+    assert_eq!((r.evasion, r.damage), (7, 8 + 4 - 1));
+    let (r, _) = swing(&duel("", SPEAR, a, b), &roll);
+    assert_eq!((r.evasion, r.damage), (7, 8 + 4 - 2));
+}
+
+#[test]
+fn min_damage_sets_the_least_a_hit_deals() {
+    // "Attacks": "reduced by the target's matching damage reduction to a
+    // minimum of 1". At 3: 3 through deflection 20; at 0: nothing.
+    let w = "damage = 1\ndamage_type = \"slashing\"";
+    let roll = [(6, 3), (6, 3), (20, 5)];
+    let (r, _) = swing(&duel("min_damage = 3", w, "", "deflection = 20"), &roll);
+    assert_eq!(r.damage, 3);
+    let (r, f) = swing(&duel("min_damage = 0", w, "", "deflection = 20"), &roll);
+    assert_eq!((r.damage, f.units[1].state.endurance), (0, 12));
+    let (r, _) = swing(&duel("", w, "", "deflection = 20"), &roll);
+    assert_eq!(r.damage, 1);
+}
+
+#[test]
+fn block_min_damage_sets_the_least_a_blocking_item_takes() {
+    // "Defensive Actions", Block: "deal the remaining damage to the item's
+    // durability to a minimum of 1". 7 against block 7: the metal shield
+    // (10) takes 2 at 2, the text's 1 at 1.
+    let w = "damage = 1\ndamage_type = \"piercing\"";
+    let b = "reaction = \"block\"\nshield = 7\nshield_metal = true";
+    let roll = [(6, 3), (6, 2), (20, 5)];
+    let (r, f) = swing(&duel("block_min_damage = 2", w, "", b), &roll);
+    assert_eq!((r.damage, f.units[1].state.durability[SHIELD]), (0, 8));
+    let (_, f) = swing(&duel("", w, "", b), &roll);
+    assert_eq!(f.units[1].state.durability[SHIELD], 9);
+}
+
+#[test]
+fn parry_default_and_parry_wear_set_an_unlisted_parry_and_its_cost() {
+    // "Defensive Actions", Parry: "If it does not [have a parry value], add
+    // 1 instead. After you parry, that item receives 1 damage to its
+    // durability." At +3: 7 + 4 − 3 = 8 (the text's +1: 10).
+    let w = "damage = 4\ndamage_type = \"slashing\"";
+    let b = "reaction = \"parry\"";
+    let roll = [(6, 3), (6, 3), (20, 5)];
+    let (r, _) = swing(&duel("parry_default = 3", w, "", b), &roll);
+    assert_eq!(r.damage, 8);
+    let (r, f) = swing(&duel("", w, "", b), &roll);
+    assert_eq!((r.damage, f.units[1].state.durability[0]), (10, 9));
+    // Wear 2: the metal sword (10) is left 8; the listed 2 is broken.
+    let (_, f) = swing(&duel("parry_wear = 2", w, "", b), &roll);
+    assert_eq!(f.units[1].state.durability[0], 8);
+    let (_, f) = swing(
+        &duel(
+            "parry_wear = 2",
+            PARRY_SWORD,
+            "",
+            "reaction = \"parry\"\nendurance = 30",
+        ),
+        &roll,
+    );
+    assert_eq!(f.units[1].state.durability[0], 0);
+}
+
+#[test]
+fn metal_and_other_durability_set_unlisted_durability() {
+    // "Defensive Actions", Parry: "If an item does not have a listed
+    // durability and it is made of metal, it has a durability of 10.
+    // Otherwise, it has a durability of 4." At 12 and 6 (a wooden shield
+    // too); a listed durability is kept.
+    let opts = "metal_durability = 12\nother_durability = 6";
+    let enc = duel(opts, "damage = 4", "", "shield = 2");
+    let f = fight(&enc);
+    assert_eq!(f.units[1].state.durability[0], 12);
+    assert_eq!(f.units[1].state.durability[SHIELD], 6);
+    let enc = duel(opts, "damage = 4\nmetal = false", "", "");
+    assert_eq!(fight(&enc).units[1].state.durability[0], 6);
+    let enc = duel(opts, PARRY_SWORD, "", "");
+    assert_eq!(fight(&enc).units[1].state.durability[0], 2);
+    let enc = duel("", "damage = 4", "", "shield = 2");
+    let f = fight(&enc);
+    assert_eq!(f.units[1].state.durability[0], 10);
+    assert_eq!(f.units[1].state.durability[SHIELD], 4);
+}
+
+#[test]
+fn killing_strike_actions_sets_what_a_killing_strike_costs() {
+    // "Death": "While in combat, this requires taking the activity action
+    // (which takes three actions)". At two, the striker has an action left
+    // after the kill (a Guard); at the text's three, none.
+    for (opts, guards) in [("killing_strike_actions = 2", true), ("", false)] {
+        let enc = rescue_with(opts, "killing_strike = true", false);
+        let mut f = fight(&enc);
+        knock_down(&enc, &mut f, 1, 5);
+        play(&enc, &mut f, 0, &[(6, 1), (6, 2), (6, 1), (6, 1), (20, 5)]);
+        assert!(f.units[1].state.dead, "{opts}");
+        assert_eq!(f.units[0].state.guarding, guards, "{opts}");
+    }
+}
+
+#[test]
+fn an_action_cost_above_a_turns_actions_is_refused() {
+    // Costs are paid within one turn: a killing strike (3) or a Resuscitate
+    // (2) costing more than actions_per_turn could never be taken.
+    let e = refused("actions_per_turn = 2");
+    assert!(
+        e.contains("killing_strike_actions")
+            && e.contains("actions_per_turn = 2")
+            && e.contains("1..=2"),
+        "{e}"
+    );
+    let e = refused("resuscitate_actions = 4");
+    assert!(
+        e.contains("resuscitate_actions")
+            && e.contains("actions_per_turn = 3")
+            && e.contains("1..=3"),
+        "{e}"
+    );
+    let e = refused("actions_per_turn = 1\nkilling_strike_actions = 1");
+    assert!(e.contains("resuscitate_actions"), "{e}");
+    // Brought down together: accepted.
+    duel(
+        "actions_per_turn = 1\nkilling_strike_actions = 1\nresuscitate_actions = 1",
+        SPEAR,
+        "",
+        "",
+    );
+}
+
+#[test]
+fn a_misfire_threshold_at_the_luck_dies_top_is_refused() {
+    // Every shot would misfire: misfire_on must stay below the luck die's
+    // top.
+    let e = refused("misfire_on = 20");
+    assert!(
+        e.contains("misfire_on") && e.contains("luck_die = 20") && e.contains("0..=19"),
+        "{e}"
+    );
+    let e = refused("luck_die = 4\nmisfire_on = 5");
+    assert!(e.contains("luck_die = 4") && e.contains("0..=3"), "{e}");
+    duel("luck_die = 6\nmisfire_on = 5", SPEAR, "", "");
+    // A smaller luck die alone keeps the text's 1.
+    duel("luck_die = 2", SPEAR, "", "");
 }
