@@ -1275,6 +1275,8 @@ fn balance_on_a_real_axis_bisects_to_the_tolerance() {
         file,
         "--axis",
         "units.rifleman.hp",
+        "--side-copy",
+        "attackers",
         "--from",
         "1",
         "--to",
@@ -1307,8 +1309,32 @@ fn balance_bad_input_exits_2_and_writes_nothing() {
             "did you mean `hp`?",
         ),
         (
-            &["--axis", "units.brawler.hp", "--side", "nobody"],
+            &[
+                "--axis",
+                "units.brawler.hp",
+                "--side-copy",
+                "attackers",
+                "--side",
+                "nobody",
+            ],
             "`nobody` is not a side of the scenario (sides: `attackers` or `defenders`)",
+        ),
+        (
+            &["--axis", "units.brawler.hp", "--from", "8", "--to", "12"],
+            "`units.brawler` is fielded by sides attackers and defenders",
+        ),
+        (
+            &[
+                "--axis",
+                "units.brawler.hp",
+                "--side-copy",
+                "nobody",
+                "--from",
+                "8",
+                "--to",
+                "12",
+            ],
+            "side `nobody` does not field `units.brawler`",
         ),
         (
             &[
@@ -1337,7 +1363,16 @@ fn balance_bad_input_exits_2_and_writes_nothing() {
             "strictly between 0 and 1",
         ),
         (
-            &["--axis", "units.brawler.hp", "--from", "9", "--to", "3"],
+            &[
+                "--axis",
+                "units.brawler.hp",
+                "--side-copy",
+                "attackers",
+                "--from",
+                "9",
+                "--to",
+                "3",
+            ],
             "less than the upper bound",
         ),
         (

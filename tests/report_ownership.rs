@@ -335,6 +335,8 @@ fn balance_never_writes_into_the_scenarios_report() {
             "small.toml",
             "--axis",
             "units.brawler.hp",
+            "--side-copy",
+            "attackers",
             "--from",
             "6",
             "--to",

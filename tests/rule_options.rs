@@ -217,11 +217,15 @@ fn a_bad_option_value_exits_2_naming_the_option_its_range_and_the_line() {
                 let lineno = text.lines().position(|l| l == line).unwrap() + 1;
                 let mut wanted = vec![
                     format!("bad.toml:{lineno}:"),
-                    format!("`{}`", field.name),
+                    format!("`options.{}`", field.name),
                 ];
                 wanted.extend(expect);
                 for w in &wanted {
-                    assert!(o.stderr.contains(w), "{rules} {line}: no `{w}` in {}", o.stderr);
+                    assert!(
+                        o.stderr.contains(w),
+                        "{rules} {line}: no `{w}` in {}",
+                        o.stderr
+                    );
                 }
             }
         }
@@ -265,7 +269,10 @@ fn rules_json_and_schema_describe_every_option() {
                 assert_eq!(props[field.name]["maximum"], max);
             }
         }
-        assert_eq!(schema["properties"]["options"]["additionalProperties"], false);
+        assert_eq!(
+            schema["properties"]["options"]["additionalProperties"],
+            false
+        );
     }
     let o = sandbox.run(&["schema", "chess"]);
     assert_eq!(o.code, 2, "{o:#?}");

@@ -62,7 +62,7 @@ fn sensitivity_writes_its_report_and_prints_the_ranking() {
     );
     assert!(o.stdout.contains("attackers win rate per step"), "{o:#?}");
     let csv = fs::read_to_string(sb.join("out/small-sensitivity/sensitivity.csv")).unwrap();
-    let (header, rows) = parse_csv(&csv);
+    let (header, rows) = stat_rows(&csv);
     assert_eq!(
         header[..11],
         [
@@ -371,7 +371,7 @@ fn measured_effects_match_a_markov_chain_within_4_standard_errors() {
     ]);
     assert_eq!(o.code, 0, "{o:#?}");
     let csv = fs::read_to_string(sb.join("out/exact-sensitivity/sensitivity.csv")).unwrap();
-    let (header, rows) = parse_csv(&csv);
+    let (header, rows) = stat_rows(&csv);
     // 100,000 fights per cell: 32 batches, so t(31) turns half-widths into
     // standard errors.
     let t = t975(31);
@@ -418,6 +418,26 @@ fn measured_effects_match_a_markov_chain_within_4_standard_errors() {
     println!("{}", report.join("\n"));
 }
 
+/// The stat rows of a sensitivity.csv (`kind = stat`), without the `kind`
+/// column: the rule options' rows have tests of their own.
+fn stat_rows(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let (mut header, rows) = parse_csv(csv);
+    let kind = header
+        .iter()
+        .position(|h| h == "kind")
+        .expect("a kind column");
+    header.remove(kind);
+    let rows = rows
+        .into_iter()
+        .filter(|r| r[kind] == "stat")
+        .map(|mut r| {
+            r.remove(kind);
+            r
+        })
+        .collect();
+    (header, rows)
+}
+
 /// The stats of a sensitivity.csv, by label.
 fn stat_labels(rows: &[Vec<String>]) -> Vec<&str> {
     rows.iter().map(|r| r[1].as_str()).collect()
@@ -432,7 +452,7 @@ fn only_the_fields_the_scenario_writes_are_ranked_unless_all() {
     let o = sensitivity_small(&sb, "out", &[]);
     assert_eq!(o.code, 0, "{o:#?}");
     let csv = fs::read_to_string(sb.join("out/small-sensitivity/sensitivity.csv")).unwrap();
-    let (_, rows) = parse_csv(&csv);
+    let (_, rows) = stat_rows(&csv);
     let mut ranked = stat_labels(&rows);
     ranked.sort_unstable();
     // small.toml writes the brawler's hp and dex, the knife's attack and
@@ -447,7 +467,7 @@ fn only_the_fields_the_scenario_writes_are_ranked_unless_all() {
     // The 9 other numeric fields of each side's brawler: not ranked, said so.
     assert!(
         o.stdout.contains(
-            "Not ranked: 18 stats the scenario leaves at their defaults (`--all` ranks them"
+            "Not ranked: 18 stats the scenario leaves at their defaults (`--all` ranks the stats"
         ),
         "{}",
         o.stdout
@@ -472,7 +492,7 @@ fn only_the_fields_the_scenario_writes_are_ranked_unless_all() {
     let o = sensitivity_small(&sb, "all", &["--all"]);
     assert_eq!(o.code, 0, "{o:#?}");
     let csv = fs::read_to_string(sb.join("all/small-sensitivity/sensitivity.csv")).unwrap();
-    let (_, rows) = parse_csv(&csv);
+    let (_, rows) = stat_rows(&csv);
     assert_eq!(rows.len(), 2 * 13, "{csv}");
     assert!(stat_labels(&rows).contains(&"brawler (attackers) armor"));
     assert!(!o.stdout.contains("Not ranked"), "{}", o.stdout);
@@ -510,7 +530,7 @@ fn equivalences_are_never_in_a_stat_that_lowers_the_win_rate_and_contrary_stats_
     assert_eq!(o.code, 0, "{o:#?}");
     let dir = "out/dicestep_skirmish-sensitivity";
     let csv = fs::read_to_string(sb.join(&format!("{dir}/sensitivity.csv"))).unwrap();
-    let (header, rows) = parse_csv(&csv);
+    let (header, rows) = stat_rows(&csv);
     let own = |stat: &str| -> (f64, f64) {
         let row = rows
             .iter()
@@ -566,4 +586,75 @@ fn equivalences_are_never_in_a_stat_that_lowers_the_win_rate_and_contrary_stats_
         "{}",
         o.stdout
     );
+}
+
+/// README "Which stat matters", "Which rule number matters most": every
+/// numeric rule option is stepped and ranked in its own section, written or
+/// not; one the fight never reaches shows no effect; `--written-only`
+/// leaves the unwritten ones unranked; `--in` must name a numeric stat.
+#[test]
+fn rule_options_are_ranked_in_their_own_section() {
+    let sb = Sandbox::new();
+    let o = sensitivity_small(&sb, "out", &[]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let csv = fs::read_to_string(sb.join("out/small-sensitivity/sensitivity.csv")).unwrap();
+    let (header, rows) = parse_csv(&csv);
+    let rules: Vec<&Vec<String>> = rows.iter().filter(|r| r[1] == "rule").collect();
+    // Every numeric option of trenches, each once.
+    use skirmish::rules::Ruleset;
+    let numeric = skirmish::rules::Trenches::OPTIONS
+        .iter()
+        .filter(|f| f.numeric())
+        .count();
+    assert_eq!(rules.len(), numeric, "{csv}");
+    // Rule rows follow the stat rows, ranked from 1 among themselves.
+    let first_rule = rows.iter().position(|r| r[1] == "rule").unwrap();
+    assert!(rows[first_rule..].iter().all(|r| r[1] == "rule"), "{csv}");
+    assert_eq!(rules[0][0], "1");
+    // Half cover's AC: the defenders are in half cover, but cover does not
+    // stop a knife ("Cover"): stepped both ways, and no fight changed.
+    let half = rules
+        .iter()
+        .find(|r| r[2] == "options.half_cover_ac")
+        .unwrap_or_else(|| panic!("{csv}"));
+    assert_eq!(
+        (
+            field(&header, half, "value"),
+            field(&header, half, "down"),
+            field(&header, half, "up"),
+            field(&header, half, "side"),
+            field(&header, half, "per_step_attackers"),
+        ),
+        ("2", "1", "3", "", "0.0000")
+    );
+    let md = fs::read_to_string(sb.join("out/small-sensitivity/summary.md")).unwrap();
+    assert!(md.contains("## Rule options"), "{md}");
+    assert!(
+        md.contains("| options.half_cover_ac | 2 | 1 / 3 | 0 (no effect) | 0 (no effect) |"),
+        "{md}"
+    );
+    assert!(o.stdout.contains("rule option"), "{}", o.stdout);
+
+    // --written-only: small.toml writes no option but through its matrix
+    // (`options.crit`, a choice): no rule row, and they are listed.
+    let o = sensitivity_small(&sb, "written", &["--written-only"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    let csv = fs::read_to_string(sb.join("written/small-sensitivity/sensitivity.csv")).unwrap();
+    assert!(!csv.contains(",rule,"), "{csv}");
+    let md = fs::read_to_string(sb.join("written/small-sensitivity/summary.md")).unwrap();
+    assert!(md.contains("`options.half_cover_ac` (2)"), "{md}");
+
+    // --in must name a numeric stat-block field.
+    let o = sensitivity_small(&sb, "bad", &["--in", "weapons"]);
+    assert_eq!(o.code, 2, "{o:#?}");
+    assert!(
+        o.stderr
+            .contains("`weapons` is not a numeric stat-block field of `trenches`"),
+        "{o:#?}"
+    );
+    assert!(o.stderr.contains("`hp`"), "{o:#?}");
+    assert!(!sb.join("bad").exists());
+    // --all and --written-only contradict each other.
+    let o = sensitivity_small(&sb, "both", &["--all", "--written-only"]);
+    assert_eq!(o.code, 2, "{o:#?}");
 }

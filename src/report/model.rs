@@ -261,7 +261,9 @@ impl<'a> SensitivityModel<'a> {
             .collect();
         let effects = sensitivity::effects(&pairs, &stats, sides);
         let kind = |rule: bool| -> Vec<usize> {
-            (0..stats.len()).filter(|&i| stats[i].rule == rule).collect()
+            (0..stats.len())
+                .filter(|&i| stats[i].rule == rule)
+                .collect()
         };
         let order = sensitivity::ranking_of(&effects, None, kind(false));
         let rule_order = sensitivity::ranking_of(&effects, None, kind(true));

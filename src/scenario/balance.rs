@@ -455,7 +455,10 @@ mod tests {
         assert!(a.defaulted && a.integer);
         assert_eq!(a.base, Some(0.0));
         // Not declared: the message lists what there is.
-        let e = s.balance_axis_of("options.crit_chance").unwrap_err().to_string();
+        let e = s
+            .balance_axis_of("options.crit_chance")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("does not exist"), "{e}");
         // A choice is not a number.
         let e = s.balance_axis_of("options.crit").unwrap_err().to_string();
@@ -470,9 +473,15 @@ mod tests {
             e.contains("fielded by sides a and d") && e.contains("--side-copy"),
             "{e}"
         );
-        let e = s.balance_axis_of("weapons.knife.attack").unwrap_err().to_string();
+        let e = s
+            .balance_axis_of("weapons.knife.attack")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("fielded by sides a and d"), "{e}");
-        let e = s.balance_axis("units.b.hp", Some("x")).unwrap_err().to_string();
+        let e = s
+            .balance_axis("units.b.hp", Some("x"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("side `x` does not field `units.b`"), "{e}");
         let e = s
             .balance_axis("sides.a.b.count", Some("a"))
@@ -508,10 +517,16 @@ mod tests {
     #[test]
     fn rejects_missing_and_non_numeric_paths() {
         let s = scenario("");
-        let e = s.balance_axis_of("sides.a.b.cover").unwrap_err().to_string();
+        let e = s
+            .balance_axis_of("sides.a.b.cover")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("non-numeric balance axis"), "{e}");
         assert!(e.contains("`half`"), "{e}");
-        let e = s.balance_axis_of("sides.a.bb.count").unwrap_err().to_string();
+        let e = s
+            .balance_axis_of("sides.a.bb.count")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("does not exist") && e.contains("did you mean `b`"),
             "{e}"

@@ -326,10 +326,11 @@ pub fn compile<R: Ruleset>(
                     .map(|(name, weapon)| (name.as_str(), weapon))
                     .collect(),
             });
+            // Described as the fight sees it: after `prepare_unit`, which
+            // settles what rule options decide (an AC base, a default speed).
             lines.push(describe_group::<R>(
                 &g.key,
                 count,
-                stats,
                 weapon_names,
                 &specs[n - 1],
             ));
@@ -432,11 +433,10 @@ fn describe_options(opts: &Fields) -> Vec<String> {
 fn describe_group<R: Ruleset>(
     name: &str,
     count: usize,
-    stats: &R::Unit,
     weapons: &[String],
     spec: &UnitSpec<R>,
 ) -> String {
-    let mut line = format!("{count} × {name} ({}", R::describe_unit(stats));
+    let mut line = format!("{count} × {name} ({}", R::describe_unit(&spec.stats));
     if !weapons.is_empty() {
         line.push_str(&format!("; {}", weapons.join(", ")));
     }

@@ -559,8 +559,14 @@ fn fresh_name(table: &Table, name: &str, owner: &str) -> String {
 
 /// `root` with `stat` at value `to` (see the module docs on copies).
 fn stepped_tree(root: &Table, stat: &Stat, to: &StatValue) -> Table {
-    let (mut tree, path) = own_copy(root, &stat.side, &stat.unit, stat.weapon.as_deref(), stat.shared)
-        .expect("the base compiled");
+    let (mut tree, path) = own_copy(
+        root,
+        &stat.side,
+        &stat.unit,
+        stat.weapon.as_deref(),
+        stat.shared,
+    )
+    .expect("the base compiled");
     let node = Node {
         value: as_value(to),
         span: 0..0,
@@ -605,11 +611,9 @@ pub(super) fn own_copy(
         return Some((tree, format!("units.{unit}")));
     };
     let others_carry = table_at(&tree, &["units"]).is_some_and(|units| {
-        units
-            .entries
-            .iter()
-            .filter(|e| e.key != unit)
-            .any(|e| matches!(&e.node.value, Value::Table(t) if carried(t).contains(&weapon.to_owned())))
+        units.entries.iter().filter(|e| e.key != unit).any(
+            |e| matches!(&e.node.value, Value::Table(t) if carried(t).contains(&weapon.to_owned())),
+        )
     });
     let mut name = weapon.to_owned();
     if others_carry {
@@ -691,7 +695,15 @@ mod tests {
     fn lists_stats_per_side_with_defaults_and_skipped_steps() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Index(2)).unwrap();
-        let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
+        let sens = s
+            .sensitivity(
+                base,
+                &Selection {
+                    all: true,
+                    ..Selection::default()
+                },
+            )
+            .unwrap();
         assert_eq!(
             sens.base_label,
             "cell 2 (units.b.hp = 12, options.crit = none)"
@@ -731,7 +743,15 @@ mod tests {
     fn a_step_changes_one_side_and_one_value() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
+        let sens = s
+            .sensitivity(
+                base,
+                &Selection {
+                    all: true,
+                    ..Selection::default()
+                },
+            )
+            .unwrap();
         let stat = sens
             .stats
             .iter()
@@ -772,7 +792,15 @@ mod tests {
         for file in files {
             let s = crate::scenario::load(&file).unwrap();
             let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-            let sens = s.sensitivity(base, &Selection { all: true, ..Selection::default() }).unwrap();
+            let sens = s
+                .sensitivity(
+                    base,
+                    &Selection {
+                        all: true,
+                        ..Selection::default()
+                    },
+                )
+                .unwrap();
             assert!(!sens.stats.is_empty(), "{}", file.display());
             for stat in &sens.stats {
                 for step in &stat.steps {
@@ -806,7 +834,15 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/duel.toml");
         let s = crate::scenario::load(&path).unwrap();
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s.sensitivity(base.clone(), &Selection { all: true, ..Selection::default() }).unwrap();
+        let sens = s
+            .sensitivity(
+                base.clone(),
+                &Selection {
+                    all: true,
+                    ..Selection::default()
+                },
+            )
+            .unwrap();
         let mut cells = vec![sens.cells[0].clone()];
         for label in ["fighter (red) hp", "fighter (blue) longsword attack"] {
             let stat = sens.stats.iter().find(|x| x.label() == label).unwrap();

@@ -26,8 +26,16 @@ pub fn answer(results: &BalanceResults) -> String {
     let c = &results.crossing;
     if c.within_noise() {
         let by_rate = |a: &&Probe, b: &&Probe| a.rate.estimate.total_cmp(&b.rate.estimate);
-        let lo = c.probes.iter().min_by(by_rate).expect("a search probes both ends");
-        let hi = c.probes.iter().max_by(by_rate).expect("a search probes both ends");
+        let lo = c
+            .probes
+            .iter()
+            .min_by(by_rate)
+            .expect("a search probes both ends");
+        let hi = c
+            .probes
+            .iter()
+            .max_by(by_rate)
+            .expect("a search probes both ends");
         return format!(
             "no crossing can be told from noise: over `{}` = {} to {}, the win rate of `{}` \
              stays within the noise of its {} probes (lowest {} at {}, highest {} at {}; the \

@@ -224,7 +224,11 @@ pub(crate) fn render(m: &SensitivityModel) -> String {
              of its own, ranked as the stats are. A rule the fight never reaches shows no \
              effect: no fight changed.\n",
             info.rules,
-            if m.results.unranked.iter().any(|(l, _)| l.starts_with("options.")) {
+            if m.results
+                .unranked
+                .iter()
+                .any(|(l, _)| l.starts_with("options."))
+            {
                 " that the scenario writes (`--written-only`)"
             } else {
                 ""
