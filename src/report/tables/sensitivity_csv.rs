@@ -34,15 +34,11 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
             text(&|i| if stats[i].rule { "rule" } else { "stat" }.to_owned()),
         )
         .texts("stat", text(&|i| stats[i].label.clone()))
-        .texts(
+        .optional_texts(
             "side",
-            text(&|i| {
-                if stats[i].rule {
-                    String::new()
-                } else {
-                    m.info.sides[stats[i].side].name.clone()
-                }
-            }),
+            rows.iter()
+                .map(|&i| (!stats[i].rule).then(|| m.info.sides[stats[i].side].name.clone()))
+                .collect(),
         )
         .texts("path", text(&|i| stats[i].path.clone()))
         .texts("value", text(&|i| stats[i].value.clone()))
