@@ -1,7 +1,8 @@
 //! `sensitivity.png`: which stats move the win rates most.
 //!
-//! One row per stat, largest effect on any side on top (the order of
-//! sensitivity.csv); per side a bar from zero to the change in that side's
+//! One row per stat, and per rule option whose step changed any fight,
+//! largest effect on any side on top, the two kinds ranked together (a rule
+//! option with no effect is left to summary.md); per side a bar from zero to the change in that side's
 //! win rate per step up, with its paired 95% interval as a whisker. A stat
 //! whose steps were not taken is listed without bars. At most [`RANKED`]
 //! rows: beyond, the title says how many of how many stats are shown (every
@@ -31,7 +32,28 @@ const MAX_LABEL_CHARS: usize = 56;
 
 /// Renders the chart.
 pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
-    let rows: Vec<usize> = m.order.iter().copied().take(RANKED).collect();
+    // Stats and the rule options that changed any fight, ranked together:
+    // a rule option no fight reached is in summary.md, not worth a row.
+    let mut all: Vec<usize> = m
+        .order
+        .iter()
+        .chain(
+            m.rule_order
+                .iter()
+                .filter(|&&i| m.effects[i].largest() > 0.0),
+        )
+        .copied()
+        .collect();
+    all.sort_by(|&a, &b| {
+        m.effects[b]
+            .largest()
+            .total_cmp(&m.effects[a].largest())
+            .then(m.results.stats[a].rule.cmp(&m.results.stats[b].rule))
+            .then(a.cmp(&b))
+    });
+    let rules = all.iter().filter(|&&i| m.results.stats[i].rule).count();
+    let total = all.len();
+    let rows: Vec<usize> = all.into_iter().take(RANKED).collect();
     let sides = side_names(m.info);
     let n = rows.len().max(1);
     let row = ROW_BASE + ROW_PER_SIDE * sides.len() as u32;
@@ -43,13 +65,22 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
         .filter(|v| v.is_finite())
         .fold(0.01f64, f64::max)
         * 1.1;
-    let total = m.results.stats.len();
+    let what = if rules > 0 {
+        "stats and rule options"
+    } else {
+        "stats"
+    };
     let title = truncate(
         &if total > rows.len() {
             format!(
-                "{}: the {} of {total} stats that move win rates most",
+                "{}: the {} of {total} {what} that move win rates most",
                 m.info.name,
                 rows.len()
+            )
+        } else if rules > 0 {
+            format!(
+                "{}: which stat or rule option moves the win rates most",
+                m.info.name
             )
         } else {
             format!("{}: which stat moves the win rates most", m.info.name)
