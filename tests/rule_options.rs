@@ -278,3 +278,33 @@ fn rules_json_and_schema_describe_every_option() {
     assert_eq!(o.code, 2, "{o:#?}");
     assert!(o.stderr.contains("unknown ruleset `chess`"), "{}", o.stderr);
 }
+
+/// Every option names the section of its ruleset's text that states it
+/// (printed after its help line), as the conformance table names sections.
+#[test]
+fn every_option_names_its_text_section() {
+    for rules in NAMES {
+        let sections: Vec<&str> = skirmish::with_ruleset!(*rules,
+            R => R::CONFORMANCE.iter().map(|c| c.section).collect(),
+            _ => unreachable!());
+        for field in options_of(rules) {
+            assert!(
+                !field.section.is_empty(),
+                "{rules}: option `{}` names no section of the text",
+                field.name
+            );
+            // A section may name a sub-table ("Actions in Combat / Table:
+            // Actions"): each part is a section of the conformance table.
+            for part in field.section.split(" / ") {
+                assert!(
+                    sections
+                        .iter()
+                        .any(|s| s.contains(part) || part.contains(s)),
+                    "{rules}: option `{}` names section \"{part}\", which the conformance table \
+                     does not have ({sections:?})",
+                    field.name
+                );
+            }
+        }
+    }
+}

@@ -1283,7 +1283,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32) {
 /// if it did.
 fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     let me = turn.actor;
-    let opts = *turn.options();
+    let opts = turn.options();
     let stats = &turn.enc.units[me].stats;
     match opts.stabilise {
         Stabilise::Never => return false,
@@ -1341,7 +1341,7 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
 pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
-    let opts = *turn.options();
+    let opts = turn.options();
     let roll = turn.dice.d20();
     turn.note_roll(u, "injury table", roll as i32);
     // "If not a 1 (dead), they return to 1 HP" (`stabilised_hp`); a 20
@@ -1396,7 +1396,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
 /// disadvantage.
 fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
     let me = turn.actor;
-    let opts = *turn.options();
+    let opts = turn.options();
     let engaged = turn.enemies_within(me, opts.close_range);
     if engaged != 0 {
         if opts.retreat_dc > 0
@@ -1705,7 +1705,7 @@ fn begin<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
 /// Unit `u` has just fallen to 0 HP (and `died` with it, if 0 HP is death):
 /// the killed triggers, if falling counts as killed or it died, and the tide.
 fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
-    let opts = *turn.options();
+    let opts = turn.options();
     if opts.morale == Morale::Off {
         return;
     }
@@ -1731,7 +1731,7 @@ fn died<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
 /// (its first count is "the first combatant is killed"): the first-killed
 /// and leader triggers, its side checking.
 fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, tally: usize) {
-    let opts = *turn.options();
+    let opts = turn.options();
     let side = turn.unit(u).side as usize;
     if opts.morale_first_fall && turn.fight.counters[tally] == 1 {
         side_morale(turn, side);
@@ -1744,7 +1744,7 @@ fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, tally: usize) {
 /// "The tide of battle is obvious": the side's first check once its
 /// standing units are down to `morale_tide` of its roster.
 fn tide<D: Dice>(turn: &mut Turn<'_, Osr, D>, side: usize) {
-    let opts = *turn.options();
+    let opts = turn.options();
     let members = turn.side_units(side);
     let first = members.trailing_zeros() as usize;
     if opts.morale == Morale::Off
@@ -1778,7 +1778,7 @@ fn morale_check<D: Dice>(
     disadvantage: bool,
     pcs_too: bool,
 ) {
-    let opts = *turn.options();
+    let opts = turn.options();
     if opts.morale == Morale::Off {
         return;
     }
@@ -1855,7 +1855,7 @@ fn group_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, mask: u64, disadvantage: boo
 /// (option), in darkness without darksight, and if `disadvantage` (a PC it
 /// follows retreated). True: it stands.
 fn morale_roll<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, disadvantage: bool) -> bool {
-    let opts = *turn.options();
+    let opts = turn.options();
     let stats = &turn.enc.units[u].stats;
     let side = turn.unit(u).side as usize;
     let own = turn.fight.standing(side);

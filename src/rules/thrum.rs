@@ -1028,7 +1028,7 @@ impl Ruleset for Thrum {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
-        let opts = *turn.options();
+        let opts = turn.options();
         let incapacitated = turn.unit(me).state.incapacitated;
         // Start of turn: a Frayed unit panics.
         if turn.unit(me).state.frayed() && (!incapacitated || opts.panic_while_incapacitated) {
@@ -1291,7 +1291,7 @@ pub fn attack<D: Dice>(
 /// Start of turn: a Frayed unit's Panic Roll (2d6 + Resolve must exceed the
 /// Stress Load). Returns true if it panicked.
 pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
-    let opts = *turn.options();
+    let opts = turn.options();
     let resolve = turn.spec(unit).stats.resolve;
     let stress = turn.unit(unit).state.stress_load;
     let rule = "panic roll (2d6 + Resolve over Stress Load)";
@@ -1415,7 +1415,7 @@ fn revive<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
 #[inline(always)]
 fn end_of_turn<D: Dice>(turn: &mut Turn<'_, Thrum, D>, was_down: bool) {
     let me = turn.actor;
-    let opts = *turn.options();
+    let opts = turn.options();
     if turn.unit(me).state.incapacitated {
         // A unit that fell this turn already decayed on falling; whether it
         // decays again now is `same_turn_decay`.

@@ -1304,7 +1304,7 @@ pub fn speed(unit: &Unit, conditions: Conditions, opts: &Options) -> i32 {
 /// movement speed"); one that stays down crawls at `crawl_speed`.
 fn movement<D: Dice>(turn: &mut Turn<'_, Trenches, D>, stay_down: bool) -> i32 {
     let me = turn.actor;
-    let opts = *turn.options();
+    let opts = turn.options();
     let unit = turn.unit_mut(me);
     let full = unit.state.speed;
     if !unit.conditions.has(Condition::Prone) {

@@ -291,6 +291,32 @@ impl Scenario {
             spans: Vec::new(),
             max_rounds: base.max_rounds,
         }];
+        // One cell per step taken: the unchanged cell's tree with the one
+        // value changed, if the ruleset compiles it.
+        let take_steps = |stat: &mut Stat,
+                          field: &Field,
+                          step: crate::rules::Step,
+                          value: &StatValue,
+                          cells: &mut Vec<Cell>| {
+            let stepped: [Stepped; 2] = neighbours(field, step, value);
+            for (dir, to) in stepped.into_iter().enumerate() {
+                stat.steps[dir] = to.and_then(|to| {
+                    let tree = stepped_tree(root, stat, &to);
+                    let label = format!("{} = {}", stat.label(), to.render());
+                    self.check_cell(&tree, base.max_rounds, &label)?;
+                    cells.push(Cell {
+                        index: cells.len(),
+                        choice: Vec::new(),
+                        axis_values: Vec::new(),
+                        label,
+                        root: tree,
+                        spans: Vec::new(),
+                        max_rounds: base.max_rounds,
+                    });
+                    Ok((cells.len() - 1, to.render()))
+                });
+            }
+        };
         for (side, unit) in subjects(root) {
             let shared = sides_fielding(root, &unit).len() > 1;
             let Some(unit_table) = table_at(root, &["units", &unit]) else {
@@ -332,31 +358,7 @@ impl Scenario {
                         unranked.push(stat);
                         continue;
                     }
-                    let stepped: [Stepped; 2] = neighbours(field, step, &value);
-                    for (dir, to) in stepped.into_iter().enumerate() {
-                        stat.steps[dir] = match to {
-                            Err(why) => Err(why),
-                            Ok(to) => {
-                                let tree = stepped_tree(root, &stat, &to);
-                                let label = format!("{} = {}", stat.label(), to.render());
-                                match self.check_cell(&tree, base.max_rounds, &label) {
-                                    Err(why) => Err(why),
-                                    Ok(()) => {
-                                        cells.push(Cell {
-                                            index: cells.len(),
-                                            choice: Vec::new(),
-                                            axis_values: Vec::new(),
-                                            label,
-                                            root: tree,
-                                            spans: Vec::new(),
-                                            max_rounds: base.max_rounds,
-                                        });
-                                        Ok((cells.len() - 1, to.render()))
-                                    }
-                                }
-                            }
-                        };
-                    }
+                    take_steps(&mut stat, field, step, &value, &mut cells);
                     stats.push(stat);
                 }
             }
@@ -392,41 +394,7 @@ impl Scenario {
                 unranked.push(stat);
                 continue;
             }
-            for (dir, to) in neighbours(field, step, &value).into_iter().enumerate() {
-                stat.steps[dir] = to.and_then(|to| {
-                    let mut tree = root.clone();
-                    if tree.get("options").is_none() {
-                        tree.set(
-                            "options",
-                            Node {
-                                value: Value::Table(Table::default()),
-                                span: 0..0,
-                            },
-                        );
-                    }
-                    table_at_mut(&mut tree, &["options"])
-                        .expect("just made")
-                        .set(
-                            field.name,
-                            Node {
-                                value: as_value(&to),
-                                span: 0..0,
-                            },
-                        );
-                    let label = format!("{} = {}", stat.label(), to.render());
-                    self.check_cell(&tree, base.max_rounds, &label)?;
-                    cells.push(Cell {
-                        index: cells.len(),
-                        choice: Vec::new(),
-                        axis_values: Vec::new(),
-                        label,
-                        root: tree,
-                        spans: Vec::new(),
-                        max_rounds: base.max_rounds,
-                    });
-                    Ok((cells.len() - 1, to.render()))
-                });
-            }
+            take_steps(&mut stat, field, step, &value, &mut cells);
             stats.push(stat);
         }
         Ok(Sensitivity {
@@ -559,6 +527,25 @@ fn fresh_name(table: &Table, name: &str, owner: &str) -> String {
 
 /// `root` with `stat` at value `to` (see the module docs on copies).
 fn stepped_tree(root: &Table, stat: &Stat, to: &StatValue) -> Table {
+    let node = Node {
+        value: as_value(to),
+        span: 0..0,
+    };
+    if stat.rule {
+        // `[options]` may be left out of a scenario.
+        let mut tree = root.clone();
+        if tree.get("options").is_none() {
+            let table = Node {
+                value: Value::Table(Table::default()),
+                span: 0..0,
+            };
+            tree.set("options", table);
+        }
+        table_at_mut(&mut tree, &["options"])
+            .expect("just made")
+            .set(&stat.field, node);
+        return tree;
+    }
     let (mut tree, path) = own_copy(
         root,
         &stat.side,
@@ -567,10 +554,6 @@ fn stepped_tree(root: &Table, stat: &Stat, to: &StatValue) -> Table {
         stat.shared,
     )
     .expect("the base compiled");
-    let node = Node {
-        value: as_value(to),
-        span: 0..0,
-    };
     let segments: Vec<&str> = path.split('.').collect();
     table_at_mut(&mut tree, &segments)
         .expect("own_copy names a table")
