@@ -1223,7 +1223,7 @@ fn hold<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
 fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    let Some(mut target) = turn.choose_target(|_, _| true) else {
+    let Some(target) = turn.choose_target(|_, _| true) else {
         return;
     };
     let reach = stats.advance_reach;
@@ -1231,20 +1231,36 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32) {
         let first = movement(turn);
         turn.approach(target, first, reach);
     }
-    for action in 0..actions {
-        if action > 0 {
-            match turn.choose_target(|_, _| true) {
-                Some(t) => target = t,
-                None => return,
-            }
-        }
-        if attack_if_in_reach(turn, target) {
-            continue;
-        }
-        // Active traded down to Movement: full speed, worked out only now
-        // (most turns attack); moving changed nothing it depends on.
-        let budget = speed(stats, turn.unit(me), turn.options());
-        turn.approach(target, budget, reach);
+    advance_action(turn, target, reach);
+    if actions > 1 {
+        further_advance(turn, actions - 1, reach);
+    }
+}
+
+/// One Active action of an advancing unit: attack `target` if in reach,
+/// else trade the action down to Movement toward it.
+#[inline(always)]
+fn advance_action<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, reach: i32) {
+    if attack_if_in_reach(turn, target) {
+        return;
+    }
+    // Active traded down to Movement: full speed, worked out only now
+    // (most turns attack); moving changed nothing it depends on.
+    let me = turn.actor;
+    let budget = speed(&turn.enc.units[me].stats, turn.unit(me), turn.options());
+    turn.approach(target, budget, reach);
+}
+
+/// The Active actions after the first (`active_actions` above 1), each on
+/// the target chosen anew. Out of line: the text's one Active action a turn
+/// keeps the turn as it was.
+#[inline(never)]
+fn further_advance<D: Dice>(turn: &mut Turn<'_, Osr, D>, actions: u32, reach: i32) {
+    for _ in 0..actions {
+        let Some(target) = turn.choose_target(|_, _| true) else {
+            return;
+        };
+        advance_action(turn, target, reach);
     }
 }
 
