@@ -626,6 +626,13 @@ mod tests {
     use super::*;
     use crate::scenario::{parse, Source};
 
+    /// Every stat, written or not (`--all`).
+    const ALL: Selection = Selection {
+        all: true,
+        written_only: false,
+        in_field: None,
+    };
+
     fn scenario(text: &str) -> Scenario {
         parse(Source {
             path: "t.toml".into(),
@@ -678,15 +685,7 @@ mod tests {
     fn lists_stats_per_side_with_defaults_and_skipped_steps() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Index(2)).unwrap();
-        let sens = s
-            .sensitivity(
-                base,
-                &Selection {
-                    all: true,
-                    ..Selection::default()
-                },
-            )
-            .unwrap();
+        let sens = s.sensitivity(base, &ALL).unwrap();
         assert_eq!(
             sens.base_label,
             "cell 2 (units.b.hp = 12, options.crit = none)"
@@ -726,15 +725,7 @@ mod tests {
     fn a_step_changes_one_side_and_one_value() {
         let s = scenario(DUEL);
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s
-            .sensitivity(
-                base,
-                &Selection {
-                    all: true,
-                    ..Selection::default()
-                },
-            )
-            .unwrap();
+        let sens = s.sensitivity(base, &ALL).unwrap();
         let stat = sens
             .stats
             .iter()
@@ -817,15 +808,7 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/duel.toml");
         let s = crate::scenario::load(&path).unwrap();
         let base = s.pick_cell(&CellChoice::Baseline).unwrap();
-        let sens = s
-            .sensitivity(
-                base.clone(),
-                &Selection {
-                    all: true,
-                    ..Selection::default()
-                },
-            )
-            .unwrap();
+        let sens = s.sensitivity(base.clone(), &ALL).unwrap();
         let mut cells = vec![sens.cells[0].clone()];
         for label in ["fighter (red) hp", "fighter (blue) longsword attack"] {
             let stat = sens.stats.iter().find(|x| x.label() == label).unwrap();
