@@ -1181,37 +1181,7 @@ fn command_gives_an_ally_an_action_for_2_focus() {
     // "Actions in Combat", Table: Actions: "Command | Once per turn per
     // target, spend 2 focus to give an ally one action during your turn".
     // Red: commander (0) and soldier (1), both adjacent to blue's dummy (2).
-    let enc = encounter::<Dicestep>(
-        r#"
-name = "t"
-rules = "dicestep"
-[weapons.w]
-damage = 1
-[units.boss]
-evasion = 6
-endurance = 12
-health = 12
-focus = 2
-command = true
-attacks = 2
-weapons = ["w"]
-[units.soldier]
-evasion = 6
-endurance = 12
-health = 12
-weapons = ["w"]
-[units.dummy]
-evasion = 30
-endurance = 12
-health = 12
-weapons = ["w"]
-[sides.red]
-boss = {}
-soldier = {}
-[sides.blue]
-dummy = {}
-"#,
-    );
+    let enc = commanders("");
     let mut f = fight(&enc);
     f.round = 1;
     // Flanked dummy: every attack has advantage (four d6, a d20). Boss
