@@ -878,37 +878,7 @@ fn intercept_takes_an_allys_hit_and_defends_for_free() {
     // defensive action as a free reaction".
     // Red attacker 0; blue: 1 weak ward, 2 bodyguard (more vitality, 2 m
     // back, speed 6) dodging.
-    let enc = encounter::<Dicestep>(
-        r#"
-name = "t"
-rules = "dicestep"
-[weapons.w]
-damage = 4
-damage_type = "piercing"
-[units.a]
-evasion = 6
-endurance = 12
-health = 12
-weapons = ["w"]
-[units.ward]
-evasion = 6
-endurance = 2
-health = 4
-reaction = "never"
-weapons = ["w"]
-[units.guard]
-evasion = 6
-endurance = 12
-health = 12
-intercept = true
-weapons = ["w"]
-[sides.red]
-a = {}
-[sides.blue]
-ward = {}
-guard = { distance = 2 }
-"#,
-    );
+    let enc = bodyguard("");
     let mut f = fight(&enc);
     // Intercept (reaction, 1 stamina), then a free dodge (1 stamina) that
     // fails: 2 + 1 < 7; the guard takes 7 + 4 = 11.
@@ -2307,39 +2277,7 @@ fn intercept_stamina_sets_what_an_intercept_costs() {
     // move and displace an ally". At 2, the bodyguard (3 stamina) has none
     // left after its free dodge (1); at the text's 1, it has 1.
     for (opts, left) in [("intercept_stamina = 2", 0), ("", 1)] {
-        let enc = encounter::<Dicestep>(&format!(
-            r#"
-name = "t"
-rules = "dicestep"
-[options]
-{opts}
-[weapons.w]
-damage = 4
-damage_type = "piercing"
-[units.a]
-evasion = 6
-endurance = 12
-health = 12
-weapons = ["w"]
-[units.ward]
-evasion = 6
-endurance = 2
-health = 4
-reaction = "never"
-weapons = ["w"]
-[units.guard]
-evasion = 6
-endurance = 12
-health = 12
-intercept = true
-weapons = ["w"]
-[sides.red]
-a = {{}}
-[sides.blue]
-ward = {{}}
-guard = {{ distance = 2 }}
-"#
-        ));
+        let enc = bodyguard(opts);
         let mut f = fight(&enc);
         let r = swing_in(
             &enc,
@@ -2648,4 +2586,42 @@ fn a_misfire_threshold_at_the_luck_dies_top_is_refused() {
     duel("luck_die = 6\nmisfire_on = 5", SPEAR, "", "");
     // A smaller luck die alone keeps the text's 1.
     duel("luck_die = 2", SPEAR, "", "");
+}
+
+/// Red attacker 0; blue: 1 weak ward, 2 bodyguard that intercepts (more
+/// vitality, 2 m back), with `opts` in `[options]`.
+fn bodyguard(opts: &str) -> Encounter<Dicestep> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[options]
+{opts}
+[weapons.w]
+damage = 4
+damage_type = "piercing"
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["w"]
+[units.ward]
+evasion = 6
+endurance = 2
+health = 4
+reaction = "never"
+weapons = ["w"]
+[units.guard]
+evasion = 6
+endurance = 12
+health = 12
+intercept = true
+weapons = ["w"]
+[sides.red]
+a = {{}}
+[sides.blue]
+ward = {{}}
+guard = {{ distance = 2 }}
+"#
+    ))
 }

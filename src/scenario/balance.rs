@@ -165,6 +165,8 @@ impl Scenario {
             ["weapons", weapon, _] => Some(("", Some(weapon), self.sides_carrying(weapon))),
             _ => None,
         };
+        // `units.NAME` or `weapons.NAME`: the table the path's field is in.
+        let table = path.rsplit_once('.').map_or(path, |(t, _)| t);
         let mut axis = BalanceAxis {
             path: path.to_string(),
             integer,
@@ -177,22 +179,16 @@ impl Scenario {
             root: None,
         };
         match (owner, side_copy) {
-            (Some((what, weapon, sides)), None) if sides.len() > 1 => {
-                let table = match weapon {
-                    None => format!("units.{what}"),
-                    Some(w) => format!("weapons.{w}"),
-                };
-                Err(err(
-                    path,
-                    format!(
-                        "`{table}` is fielded by sides {}: a search of `{path}` would change \
+            (Some((_, _, sides)), None) if sides.len() > 1 => Err(err(
+                path,
+                format!(
+                    "`{table}` is fielded by sides {}: a search of `{path}` would change \
                          all of them at once and measure nothing; give --side-copy SIDE to \
                          change only that side's copy (sides: {})",
-                        sides.join(" and "),
-                        list_choices(sides.iter().map(String::as_str))
-                    ),
-                ))
-            }
+                    sides.join(" and "),
+                    list_choices(sides.iter().map(String::as_str))
+                ),
+            )),
             (_, None) => Ok(axis),
             (None, Some(_)) => Err(err(
                 "--side-copy",
@@ -203,10 +199,6 @@ impl Scenario {
             )),
             (Some((what, weapon, sides)), Some(side)) => {
                 if !sides.iter().any(|s| s == side) {
-                    let table = match weapon {
-                        None => format!("units.{what}"),
-                        Some(w) => format!("weapons.{w}"),
-                    };
                     return Err(err(
                         "--side-copy",
                         format!(
@@ -217,27 +209,27 @@ impl Scenario {
                 }
                 let field = segments[2];
                 let shared = |unit: &str| sides_fielding(&self.root, unit).len() > 1;
-                let (tree, table) = match weapon {
+                let (tree, copy) = match weapon {
                     None => own_copy(&self.root, side, what, None, shared(what)),
                     Some(w) => {
                         // Every stat block of this side that carries the
                         // weapon gets it from one copy.
                         let units: Vec<String> = self.side_units_carrying(side, w);
                         let mut tree = self.root.clone();
-                        let mut table = None;
+                        let mut copy = None;
                         for unit in &units {
                             let Some((t, at)) = own_copy(&tree, side, unit, Some(w), shared(unit))
                             else {
                                 continue;
                             };
                             tree = t;
-                            table = Some(at);
+                            copy = Some(at);
                         }
-                        table.map(|t| (tree, t))
+                        copy.map(|c| (tree, c))
                     }
                 }
                 .ok_or_else(|| err(path, format!("`{path}` names no stat block or weapon")))?;
-                axis.put = format!("{table}.{field}");
+                axis.put = format!("{copy}.{field}");
                 axis.root = Some(tree);
                 axis.side_copy = Some(side.to_owned());
                 Ok(axis)
@@ -269,29 +261,31 @@ impl Scenario {
         }
     }
 
-    /// The sides with a stat block that carries weapon `weapon`.
-    fn sides_carrying(&self, weapon: &str) -> Vec<String> {
-        let mut sides: Vec<String> = subjects(&self.root)
+    /// Every (side, stat block) the sides field whose stat block carries
+    /// weapon `weapon`, in side then group order.
+    fn carriers(&self, weapon: &str) -> Vec<(String, String)> {
+        subjects(&self.root)
             .into_iter()
             .filter(|(_, unit)| {
                 table_at(&self.root, &["units", unit])
                     .is_some_and(|t| carried(t).iter().any(|w| w == weapon))
             })
-            .map(|(side, _)| side)
-            .collect();
+            .collect()
+    }
+
+    /// The sides with a stat block that carries weapon `weapon`.
+    fn sides_carrying(&self, weapon: &str) -> Vec<String> {
+        let mut sides: Vec<String> = self.carriers(weapon).into_iter().map(|(s, _)| s).collect();
         sides.dedup();
         sides
     }
 
     /// The stat blocks side `side` fields that carry weapon `weapon`.
     fn side_units_carrying(&self, side: &str, weapon: &str) -> Vec<String> {
-        let mut units: Vec<String> = subjects(&self.root)
+        let mut units: Vec<String> = self
+            .carriers(weapon)
             .into_iter()
-            .filter(|(s, unit)| {
-                s == side
-                    && table_at(&self.root, &["units", unit])
-                        .is_some_and(|t| carried(t).iter().any(|w| w == weapon))
-            })
+            .filter(|(s, _)| s == side)
             .map(|(_, unit)| unit)
             .collect();
         units.dedup();
