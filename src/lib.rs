@@ -17,6 +17,7 @@ pub mod analysis;
 pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod exact;
 pub mod files;
 pub mod journal;
 mod paths;

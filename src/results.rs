@@ -239,3 +239,23 @@ pub struct StatInfo {
     /// The stat is the field equivalent points were asked in (`--in`).
     pub preferred: bool,
 }
+
+/// What `skirmish exact` computed: each selected cell's fight enumerated
+/// ([`crate::exact`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactResults {
+    /// The scenario (its `fights` and `seed` mean nothing here).
+    pub scenario: ScenarioInfo,
+    /// The selected cells, in cell order.
+    pub cells: Vec<ExactCell>,
+}
+
+/// One cell's exact answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactCell {
+    /// 0-based cell index, as in the run's `cells.csv`.
+    pub index: usize,
+    /// This cell's value on each axis, as in [`CellResult::axis_values`].
+    pub axis_values: Vec<String>,
+    pub answer: crate::exact::Answer,
+}

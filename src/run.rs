@@ -29,6 +29,7 @@ use crate::analysis::{self, batch_means::half_width};
 use crate::dice::RngDice;
 use crate::engine::observe::{Counting, Recorder};
 use crate::engine::{BatchStat, Encounter, Fight, Outcome, Tally};
+use crate::exact::{Answer, ExactError, Limits};
 use crate::journal::{
     Grouping, Header, Journal, JournalError, Ledger, LedgerError, Line, Record, Shard,
 };
@@ -118,6 +119,8 @@ trait Simulate: Send + Sync {
     /// the batch on `stream` (counted by an observer: the fights are the
     /// run's).
     fn count(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Counting;
+    /// The cell's fight enumerated exactly ([`crate::exact`]).
+    fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError>;
 }
 
 struct Cells<R: Ruleset> {
@@ -125,6 +128,10 @@ struct Cells<R: Ruleset> {
 }
 
 impl<R: Ruleset> Simulate for Cells<R> {
+    fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError> {
+        crate::exact::solve(&self.encounters[cell], limits)
+    }
+
     fn count(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Counting {
         let enc = &self.encounters[cell];
         let mut dice = RngDice::for_batch(seed, stream);
@@ -881,6 +888,11 @@ impl Plan {
     /// of `size` and `streams`, fought again exactly as the run fought it
     /// (batch `fight / size`, after the fights before it in that batch),
     /// with every event recorded.
+    /// Cell `cell`'s fight enumerated exactly, within `limits`.
+    pub fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError> {
+        self.sim.exact(cell, limits)
+    }
+
     pub fn watch(&self, cell: usize, seed: u64, streams: Streams, size: u32, fight: u64) -> Tape {
         let batch = fight / u64::from(size);
         let offset = (fight % u64::from(size)) as u32;

@@ -24,7 +24,7 @@ named_enum! {
 }
 
 /// A set of conditions, one bit each.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Conditions(u16);
 
 impl Conditions {

@@ -6,7 +6,7 @@ use super::named::named_enum;
 
 named_enum! {
     /// Cover levels, in increasing order of protection.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
     pub enum Cover {
         #[default]
         None = "none",

@@ -19,7 +19,7 @@ const NO_FOCUS: u8 = u8::MAX;
 
 /// One unit during a fight: the shared fields the engine manages plus the
 /// ruleset's own state.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Combatant<S> {
     pub side: u8,
     /// Out of the fight (down, dead, fled): never acts, never targeted, does
@@ -53,6 +53,25 @@ pub struct Outcome {
     pub winner: Option<u8>,
     /// Rounds fought (the round in which the fight ended).
     pub rounds: u32,
+}
+
+/// Where a round stands: which unit's turn comes next. The fight loop
+/// keeps one per round; the exact engine keeps one with every fight state
+/// it holds between two turns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RoundCursor {
+    /// The next place in the turn order to look at (under team-alternating
+    /// activation, once `leftovers`).
+    next: u8,
+    /// Team-alternating activation: the side to look at first for the next
+    /// activation.
+    side: u8,
+    /// Team-alternating activation: activations have run out; the units
+    /// that have not had their turn get it, in turn order.
+    leftovers: bool,
+    /// Team-alternating activation: units that have had their turn this
+    /// round.
+    acted: u64,
 }
 
 /// The reusable state of one fight.
@@ -284,13 +303,11 @@ impl<R: Ruleset> Fight<R> {
         }
     }
 
-    /// Every unit rolls, in roster order; each is inserted into the order as
-    /// it rolls (one pass: the same order, and the same dice, as rolling all
-    /// and then sorting).
+    /// Every unit rolls, in roster order; then the order is made from the
+    /// rolls.
     #[inline(always)]
     fn rolled_order<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
         let n = enc.n.min(MAX_UNITS);
-        let mut tied = false;
         for i in 0..n {
             self.keys[i] = R::roll_initiative(&enc.units[i].stats, dice);
             if D::WATCHED {
@@ -303,6 +320,19 @@ impl<R: Ruleset> Fight<R> {
                     },
                 );
             }
+        }
+        self.order_by_keys(enc, dice);
+    }
+
+    /// The turn order from the initiative rolls in `keys`: highest first,
+    /// exact ties in roster order or, by the encounter's `ties`, shuffled.
+    /// Inserting each unit as it rolled instead gives the same order and
+    /// reads the same dice.
+    #[inline(always)]
+    fn order_by_keys<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        let n = enc.n.min(MAX_UNITS);
+        let mut tied = false;
+        for i in 0..n {
             self.order[i] = i as u8;
             tied |= insert_by_key(&mut self.order[..n], i, &self.keys);
         }
@@ -427,10 +457,7 @@ impl<R: Ruleset> Fight<R> {
             };
             self.watch(dice, Event::Round { round: 1 });
         }
-        if enc.initiative.kind == InitiativeKind::Alternating {
-            self.choose_opening(enc, dice);
-        }
-        self.make_order(enc, dice);
+        self.open(enc, dice);
         // `1..max + 1`, not `1..=max`: the inclusive range keeps a flag that
         // costs the loop (`max_rounds` is at most `MAX_ROUNDS`: no overflow).
         for round in 1..enc.max_rounds + 1 {
@@ -457,6 +484,16 @@ impl<R: Ruleset> Fight<R> {
             winner: None,
             rounds: enc.max_rounds,
         }
+    }
+
+    /// What a fight decides before its first turn: under team-alternating
+    /// activation the opening side, then the turn order.
+    #[inline(always)]
+    fn open<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        if enc.initiative.kind == InitiativeKind::Alternating {
+            self.choose_opening(enc, dice);
+        }
+        self.make_order(enc, dice);
     }
 
     /// The side that opens every round of this fight under team-alternating
@@ -576,13 +613,27 @@ impl<R: Ruleset> Fight<R> {
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> bool {
-        for k in 0..enc.n.min(MAX_UNITS) {
-            let actor = slot(self.order[k] as usize);
-            if self.units[actor].takes_turns() && self.turn::<D, QUICK>(enc, dice, actor) {
+        let mut cursor = RoundCursor::default();
+        while let Some(actor) = self.next_ordered(enc, &mut cursor) {
+            if self.turn::<D, QUICK>(enc, dice, actor) {
                 return true;
             }
         }
         false
+    }
+
+    /// The next unit in turn order that takes turns, from `cursor` on, and
+    /// the cursor moved past it; `None` when the round is over.
+    #[inline(always)]
+    fn next_ordered(&self, enc: &Encounter<R>, cursor: &mut RoundCursor) -> Option<usize> {
+        while (cursor.next as usize) < enc.n.min(MAX_UNITS) {
+            let actor = slot(self.order[cursor.next as usize] as usize);
+            cursor.next += 1;
+            if self.units[actor].takes_turns() {
+                return Some(actor);
+            }
+        }
+        None
     }
 
     /// Team-alternating activation: sides take turns, starting with the
@@ -598,40 +649,56 @@ impl<R: Ruleset> Fight<R> {
         enc: &Encounter<R>,
         dice: &mut D,
     ) -> bool {
-        // Units that have had their turn this round. A unit that cannot act
-        // when its side's turn comes is passed over, but not for good: if it
-        // can act later in the round (brought back, say), it takes its turn
-        // "at the next possible opportunity" (dicestep's Roland example).
-        let mut acted = 0u64;
-        let mut side = self.opening as usize % enc.sides.max(1);
-        loop {
-            let mut any = false;
-            for step in 0..enc.sides {
-                let s = (side + step) % enc.sides;
-                if let Some(actor) = self.next_of_side(enc, s, acted) {
-                    acted |= 1 << actor;
-                    if self.turn::<D, QUICK>(enc, dice, actor) {
-                        return true;
-                    }
-                    side = s + 1;
-                    any = true;
-                    break;
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-        for k in 0..enc.n.min(MAX_UNITS) {
-            let actor = slot(self.order[k] as usize);
-            if acted & (1 << actor) == 0 && self.units[actor].takes_turns() {
-                acted |= 1 << actor;
-                if self.turn::<D, QUICK>(enc, dice, actor) {
-                    return true;
-                }
+        let mut cursor = self.round_start();
+        while let Some(actor) = self.next_alternating(enc, &mut cursor) {
+            if self.turn::<D, QUICK>(enc, dice, actor) {
+                return true;
             }
         }
         false
+    }
+
+    /// Where a round begins: before the first unit in turn order, with the
+    /// fight's opening side to activate first under team-alternating
+    /// activation.
+    #[inline]
+    fn round_start(&self) -> RoundCursor {
+        RoundCursor {
+            side: self.opening,
+            ..RoundCursor::default()
+        }
+    }
+
+    /// The next unit to activate under team-alternating activation, from
+    /// `cursor` on, and the cursor moved past it; `None` when the round is
+    /// over.
+    fn next_alternating(&self, enc: &Encounter<R>, cursor: &mut RoundCursor) -> Option<usize> {
+        // A unit that cannot act when its side's turn comes is passed over,
+        // but not for good: if it can act later in the round (brought back,
+        // say), it takes its turn "at the next possible opportunity"
+        // (dicestep's Roland example). `cursor.acted` holds the units that
+        // have had their turn this round.
+        if !cursor.leftovers {
+            let side = cursor.side as usize % enc.sides.max(1);
+            for step in 0..enc.sides {
+                let s = (side + step) % enc.sides;
+                if let Some(actor) = self.next_of_side(enc, s, cursor.acted) {
+                    cursor.acted |= 1 << actor;
+                    cursor.side = (s + 1) as u8;
+                    return Some(actor);
+                }
+            }
+            cursor.leftovers = true;
+        }
+        while (cursor.next as usize) < enc.n.min(MAX_UNITS) {
+            let actor = slot(self.order[cursor.next as usize] as usize);
+            cursor.next += 1;
+            if cursor.acted & (1 << actor) == 0 && self.units[actor].takes_turns() {
+                cursor.acted |= 1 << actor;
+                return Some(actor);
+            }
+        }
+        None
     }
 
     /// The first unit of `side` in initiative order that takes turns, can
@@ -770,6 +837,150 @@ impl<R: Ruleset> Fight<R> {
             .zip(&self.counters[..used])
         {
             *t += c as u64;
+        }
+    }
+}
+
+/// A fight between two turns, apart from its units, its round and what it
+/// has tallied: everything else the rest of the fight can depend on. The
+/// exact engine ([`crate::exact`]) keeps one with every state it holds, and
+/// merges states whose units and `Between` are equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Between {
+    standing: [u8; MAX_SIDES],
+    sides_standing: u8,
+    in_fight: u64,
+    focus: [u8; MAX_SIDES],
+    opening: u8,
+    /// Where the round stands.
+    pub cursor: RoundCursor,
+    /// The counters the rules read ([`Ruleset::COUNTERS_READ`], in its
+    /// order): part of the state for those rules, unlike the others, which
+    /// only count.
+    pub kept: [u32; MAX_KEPT],
+}
+
+/// Most counters a ruleset's rules may read ([`Ruleset::COUNTERS_READ`]).
+pub const MAX_KEPT: usize = 4;
+
+/// The exact engine's handle on a fight: the same fight loop, one turn at a
+/// time, from states it saves and loads.
+impl<R: Ruleset> Fight<R> {
+    /// Back to the start [`Fight::prepare`] built (nothing decided yet).
+    pub(crate) fn restart_for_exact(&mut self, enc: &Encounter<R>) {
+        self.restart(enc);
+    }
+
+    /// The opening side of the fight, as [`Fight::run`] decides it (team-
+    /// alternating activation only; nothing otherwise).
+    pub(crate) fn choose_opening_for_exact<D: Dice>(&mut self, enc: &Encounter<R>, dice: &mut D) {
+        if enc.initiative.kind == InitiativeKind::Alternating {
+            self.choose_opening(enc, dice);
+        }
+    }
+
+    /// The turn order of a fight whose units rolled `keys` for initiative
+    /// (the schemes where each unit rolls: `rolled`, `rerolled`,
+    /// `alternating`), ties broken as [`Fight::make_order`] breaks them.
+    pub(crate) fn order_from_keys<D: Dice>(
+        &mut self,
+        enc: &Encounter<R>,
+        keys: &[InitiativeRoll],
+        dice: &mut D,
+    ) {
+        self.keys[..keys.len()].copy_from_slice(keys);
+        self.order_by_keys(enc, dice);
+    }
+
+    /// Where a round begins.
+    pub(crate) fn round_start_for_exact(&self) -> RoundCursor {
+        self.round_start()
+    }
+
+    /// The next unit to take a turn this round, from `cursor`, as the fight
+    /// loop would pick it; `None` when the round is over.
+    pub(crate) fn next_actor(&self, enc: &Encounter<R>, cursor: &mut RoundCursor) -> Option<usize> {
+        if enc.initiative.kind == InitiativeKind::Alternating {
+            self.next_alternating(enc, cursor)
+        } else {
+            self.next_ordered(enc, cursor)
+        }
+    }
+
+    /// Play unit `actor`'s turn (the ruleset's full turn, as a watched
+    /// fight plays it); true if the fight is over after it.
+    pub(crate) fn play_turn<D: Dice>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        actor: usize,
+    ) -> bool {
+        self.turn::<D, false>(enc, dice, actor)
+    }
+
+    /// Whether the fight is over (at most one side standing).
+    pub(crate) fn is_over(&self) -> bool {
+        self.over()
+    }
+
+    /// How the fight ends if it ends now, in round `rounds`.
+    pub(crate) fn outcome(&self, sides: usize, rounds: u32) -> Outcome {
+        Outcome {
+            winner: self.winner(sides),
+            rounds,
+        }
+    }
+
+    /// Sides with a unit standing.
+    pub(crate) fn sides_standing(&self) -> u32 {
+        u32::from(self.sides_standing)
+    }
+
+    /// The units in the fight and the turn order.
+    pub(crate) fn units_and_order(&self) -> (&[Combatant<R::State>], &[u8]) {
+        (&self.units[..self.n], &self.order[..self.n])
+    }
+
+    /// This fight between two turns, `cursor` being where its round stands.
+    pub(crate) fn save(&self, cursor: RoundCursor) -> Between {
+        let mut kept = [0; MAX_KEPT];
+        for (k, &c) in kept.iter_mut().zip(R::COUNTERS_READ) {
+            *k = self.counters[c];
+        }
+        Between {
+            standing: self.standing,
+            sides_standing: self.sides_standing,
+            in_fight: self.in_fight,
+            focus: self.focus,
+            opening: self.opening,
+            cursor,
+            kept,
+        }
+    }
+
+    /// Make this fight the one saved as `between`, `units` and `order` (as
+    /// [`Fight::save`] and [`Fight::units_and_order`] gave them), in round
+    /// `round`, with nothing tallied but the counters the rules read.
+    pub(crate) fn load(
+        &mut self,
+        between: &Between,
+        units: &[Combatant<R::State>],
+        order: &[u8],
+        round: u32,
+    ) {
+        let n = self.n;
+        self.units[..n].copy_from_slice(units);
+        self.order[..n].copy_from_slice(order);
+        self.round = round;
+        self.standing = between.standing;
+        self.sides_standing = between.sides_standing;
+        self.in_fight = between.in_fight;
+        self.focus = between.focus;
+        self.opening = between.opening;
+        self.damage = [0; MAX_SIDES];
+        self.counters = [0; MAX_COUNTERS];
+        for (&k, &c) in between.kept.iter().zip(R::COUNTERS_READ) {
+            self.counters[c] = k;
         }
     }
 }

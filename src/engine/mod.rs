@@ -25,7 +25,7 @@ pub use condition::{Condition, Conditions};
 pub use cover::Cover;
 pub use encounter::{Encounter, UnitSpec, MAX_UNITS};
 pub use fields::{ENGINE_OPTIONS, SIDE_ENTRY_FIELDS};
-pub use fight::{Bits, Combatant, Fight, Outcome, Turn};
+pub use fight::{Between, Bits, Combatant, Fight, Outcome, RoundCursor, Turn, MAX_KEPT};
 pub use initiative::{Initiative, InitiativeKind, InitiativeRoll, Opening, Ties};
 pub use tactic::Tactic;
 pub use tally::{BatchStat, Tally, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES};

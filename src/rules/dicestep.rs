@@ -394,7 +394,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub endurance: i32,
     pub health: i32,

@@ -317,7 +317,7 @@ fn stamp(round: u32) -> u32 {
     round + 1
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub hp: i32,
     /// Slowing wounds: −2 spaces and −1 Agility each.

@@ -99,11 +99,29 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// with the rules' reason (see [`step`]). Default: none.
     const CONTRARY_STATS: &'static [Contrary] = &[];
 
+    /// The counters (indices into [`Ruleset::COUNTERS`]) the rules read
+    /// as well as count (osr's "the first combatant is killed" reads the
+    /// deaths so far): the exact engine keeps their values with each fight
+    /// state, where it keeps only the expected value of the others. At
+    /// most [`crate::engine::MAX_KEPT`]. Default: none.
+    const COUNTERS_READ: &'static [usize] = &[];
+
+    /// Whether the rules read the round number ([`Fight::round`]), in
+    /// their turns or at the end of a fight: stamps of the round something
+    /// happened in, a clock counted in rounds. The exact engine reuses what
+    /// it worked out for a fight state in one round in every later round
+    /// only for rules that do not (tests/exact.rs checks both ways agree
+    /// for those). Default: they do.
+    const READS_ROUND: bool = true;
+
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
     type Unit: Copy + Default + Debug + Send + Sync;
     /// Per-unit state during a fight (hit points, reactions used, ...).
-    type State: Copy + Default + Debug + Send + Sync;
+    /// Compared and hashed by the exact engine ([`crate::exact`]), which
+    /// merges equal fight states: keep in it only what the rest of the
+    /// fight can depend on.
+    type State: Copy + Default + Debug + Send + Sync + PartialEq + Eq + std::hash::Hash;
     type Options: Copy + Default + Debug + Send + Sync;
 
     /// Read the `[options]` table (engine options included, which the

@@ -384,7 +384,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub hp: i32,
     /// Current ability scores (the injury table lowers them).
@@ -736,6 +736,9 @@ impl Ruleset for Osr {
             .section("Retreat"),
     ];
 
+    // `killed` reads the downed and the deaths so far ("the first
+    // combatant is killed").
+    const COUNTERS_READ: &'static [usize] = &[counter::DOWNED, counter::DEATHS];
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo { name: "attacks", doc: "attack rolls (or defense checks) per fight" },
         CounterInfo { name: "hits", doc: "attacks that hit, per fight" },

@@ -362,7 +362,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub fatigue_load: i32,
     pub fatigue_tolerance: i32,
@@ -800,6 +800,8 @@ impl Ruleset for Thrum {
         .quiet(),
     ];
 
+    // No rule reads the round number.
+    const READS_ROUND: bool = false;
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo {
             name: "attacks",

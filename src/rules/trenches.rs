@@ -344,7 +344,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct State {
     pub hp: i32,
     /// Movement per turn standing, after terrain, deafness and exhaustion.
@@ -587,6 +587,8 @@ impl Ruleset for Trenches {
             .quiet(),
     ];
 
+    // No rule reads the round number (the batch fast path keeps its own).
+    const READS_ROUND: bool = false;
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo {
             name: "attacks",

@@ -1,0 +1,172 @@
+//! Exact answers: a cell's fight enumerated instead of sampled.
+//!
+//! Every random choice the kernel makes goes through one call,
+//! [`Dice::roll`](crate::dice::Dice::roll), and a fight between two turns is
+//! a fixed-size value (its units, its turn order, a
+//! [`Between`](crate::engine::Between)). So the
+//! same fight loop and the same rules code that `skirmish run` samples can
+//! be enumerated: each turn is run once for every outcome of the dice it
+//! reads ([`paths::PathDice`]), each outcome with the probability of its
+//! rolls, and the fight states the outcomes lead to are merged when equal
+//! ([`table::StateTable`]). There is no second model of the rules: every
+//! rule, option, tactic and targeting policy is covered by construction,
+//! and so are the random choices the engine makes (initiative, its ties,
+//! random targets, the opening side).
+//!
+//! The states are kept in layers, a layer per round and number of turns
+//! taken in it ([`solve`]): a turn leads from one layer to the next, the
+//! end of a round to the next round's first layer, and the round cap ends
+//! the chain. What a fight tallies (harm, the ruleset's counters) is not
+//! part of its state: its expected value is summed as the turns happen, by
+//! linearity, so that states differing only in what they have tallied
+//! merge. Counters the rules also read are the exception
+//! ([`Ruleset::COUNTERS_READ`](crate::rules::Ruleset::COUNTERS_READ)).
+//!
+//! Answers are `f64` sums whose rounding is bounded ([`sum`]): every
+//! probability is reported with the bound, and printed to the digits it is
+//! good to. A cell whose states outgrow [`Limits::max_states`] is refused,
+//! never answered in part.
+
+mod initiative;
+mod paths;
+mod solve;
+mod sum;
+mod table;
+
+pub use paths::{PathDice, MAX_ROLLS};
+pub use solve::solve;
+pub use sum::{gamma, Sum, UNIT_ROUNDOFF};
+
+use crate::engine::{MAX_COUNTERS, MAX_SIDES};
+
+
+/// Default of [`Limits::max_states`] (`--max-states`): a few seconds of
+/// work and a few hundred megabytes at most for the rulesets' states.
+pub const DEFAULT_MAX_STATES: u64 = 4_000_000;
+
+/// Most outcomes the dice of one turn (or of the start of a fight) may
+/// have: a turn with more is refused rather than enumerated for hours.
+pub const MAX_OUTCOMES: u64 = 1 << 24;
+
+/// Default of [`Limits::max_outcomes`] (`--max-outcomes`): at the 10 to
+/// 100 ns an outcome of a turn's dice costs, seconds to a minute or two.
+pub const DEFAULT_MAX_OUTCOMES: u64 = 2_000_000_000;
+
+/// How far an enumeration may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most distinct fight states (with rules that read the round number,
+    /// counted afresh in every round and summed).
+    pub max_states: u64,
+    /// Most outcomes of turns' dice run, all together: the work.
+    pub max_outcomes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: DEFAULT_MAX_STATES,
+            max_outcomes: DEFAULT_MAX_OUTCOMES,
+        }
+    }
+}
+
+/// Why a cell could not be enumerated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExactError {
+    #[error(
+        "more than {limit} fight states (--max-states): {states} reached by round {round} \
+         of {max_rounds}"
+    )]
+    TooManyStates {
+        limit: u64,
+        states: u64,
+        round: u32,
+        max_rounds: u32,
+    },
+    #[error(
+        "more than {limit} outcomes of turns' dice to run (--max-outcomes): {outcomes} run by \
+         round {round} of {max_rounds}, {states} states reached"
+    )]
+    TooMuchWork {
+        limit: u64,
+        outcomes: u64,
+        states: u64,
+        round: u32,
+        max_rounds: u32,
+    },
+    #[error("{what} has more than {limit} outcomes of its dice: too many to enumerate")]
+    TooManyOutcomes { what: String, limit: u64 },
+    #[error("{what} read more than {limit} dice in one outcome: rules that roll until a face comes up cannot be enumerated")]
+    TooManyRolls { what: String, limit: usize },
+}
+
+/// The exact outcome of one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// Sides in the cell.
+    pub sides: usize,
+    /// The probability of each side winning.
+    pub wins: [f64; MAX_SIDES],
+    /// Of a draw (nobody standing, or the round cap).
+    pub draws: f64,
+    /// Of a draw at the round cap, sides still standing (part of `draws`).
+    pub draws_at_cap: f64,
+    /// `rounds[r]`: the probability that the fight lasts `r` rounds, for
+    /// `r` from 0 to the cell's round cap.
+    pub rounds: Vec<f64>,
+    /// Expected units standing at the end, per side.
+    pub survivors: [f64; MAX_SIDES],
+    /// Expected harm dealt, per side.
+    pub damage: [f64; MAX_SIDES],
+    /// Expected value of each ruleset counter, in `Ruleset::COUNTERS` order.
+    pub counters: [f64; MAX_COUNTERS],
+    /// Distinct fight states enumerated (all layers).
+    pub states: u64,
+    /// Outcomes of turns' dice run.
+    pub outcomes: u64,
+    /// The last round any fight reached.
+    pub last_round: u32,
+    /// Relative rounding bound of every value above: the exact value `x`
+    /// of a reported `x̂` has `|x̂ − x| ≤ relative_error · x̂ / (1 −
+    /// relative_error)`; for probabilities, at most `error()` absolutely.
+    pub relative_error: f64,
+}
+
+impl Answer {
+    /// Absolute bound on the rounding error of any probability reported.
+    pub fn error(&self) -> f64 {
+        self.relative_error / (1.0 - self.relative_error).max(f64::MIN_POSITIVE)
+    }
+
+    /// The sum of every outcome's probability (1, within [`Answer::error`]
+    /// times the number of outcomes summed).
+    pub fn total(&self) -> f64 {
+        self.wins[..self.sides].iter().sum::<f64>() + self.draws
+    }
+
+    /// Expected rounds.
+    pub fn rounds_mean(&self) -> f64 {
+        let mut s = Sum::default();
+        for (r, &p) in self.rounds.iter().enumerate() {
+            s.add(r as f64 * p);
+        }
+        s.value()
+    }
+
+    /// The smallest `r` with P(rounds ≤ r) ≥ `q` (a quantile of the
+    /// fight length, as `run` reports it).
+    pub fn rounds_quantile(&self, q: f64) -> u32 {
+        let mut below = 0.0;
+        for (r, &p) in self.rounds.iter().enumerate() {
+            below += p;
+            if below >= q - self.error() * self.rounds.len() as f64 {
+                return r as u32;
+            }
+        }
+        self.rounds.len().saturating_sub(1) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests;
