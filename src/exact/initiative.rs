@@ -8,10 +8,13 @@
 //! for every outcome of every unit's dice would be the product of all
 //! their outcomes (a d8, a d8 and a d6 each, four units: 2·10^10 runs).
 //! Instead each unit's own roll is enumerated apart
-//! ([`Ruleset::roll_initiative`] on enumerating dice, equal rolls merged),
-//! and the engine's own sort ([`Fight::order_from_keys`]) runs once per
-//! combination of distinct rolls, its tie-breaking dice enumerated: the
-//! same distribution, since the units roll independently.
+//! ([`Ruleset::roll_initiative`] on enumerating dice, equal rolls merged);
+//! since the units roll independently, the probability of each *ranking*
+//! (which units rolled higher than which, and which tied) follows from
+//! those ([`rankings`]), and the engine's own sort
+//! ([`Fight::order_from_keys`]) runs once per ranking, on stand-in rolls in
+//! that ranking, its tie-breaking dice enumerated. The sort compares rolls
+//! only for higher and equal, so it gives the orders the real rolls give.
 
 use std::collections::HashMap;
 
@@ -64,31 +67,16 @@ pub fn orders<R: Ruleset>(
                 .iter()
                 .map(|spec| unit_rolls::<R>(&spec.stats, dice))
                 .collect::<Result<_, _>>()?;
-            let combinations = rolls
-                .iter()
-                .try_fold(1u64, |c, r| c.checked_mul(r.len() as u64))
-                .filter(|&c| c <= MAX_OUTCOMES);
-            if combinations.is_none() {
-                return Err(ExactError::TooManyOutcomes {
-                    what: format!(
-                        "the initiative of {} units ({} distinct rolls each)",
-                        rolls.len(),
-                        rolls.iter().map(|r| r.len().to_string()).collect::<Vec<_>>().join(", ")
-                    ),
-                    limit: MAX_OUTCOMES,
-                });
-            }
-            // A mixed-radix count over each unit's distinct rolls.
             let n = rolls.len();
-            let mut digit = vec![0usize; n];
-            let mut keys: Vec<InitiativeRoll> = rolls.iter().map(|r| r[0].0).collect();
-            loop {
-                let (mut p, mut k) = (1.0, 0u32);
-                for (u, &d) in digit.iter().enumerate() {
-                    let (key, pu, ku) = rolls[u][d];
-                    keys[u] = key;
-                    p *= pu;
-                    k += ku + 1;
+            for (ranking, p, k) in rankings(&rolls)? {
+                // Stand-in rolls with the ranking's order and ties: the
+                // engine's sort sees only which roll is higher and which
+                // are equal, so it makes the same orders from them.
+                let mut keys = vec![InitiativeRoll::default(); n];
+                for (g, &group) in ranking.iter().enumerate() {
+                    for u in crate::engine::Bits(group) {
+                        keys[u].total = (ranking.len() - g) as i32;
+                    }
                 }
                 dice.reset();
                 loop {
@@ -101,20 +89,8 @@ pub fn orders<R: Ruleset>(
                         break;
                     }
                 }
-                // The next combination.
-                let mut u = 0;
-                loop {
-                    if u == n {
-                        return Ok(merged.orders);
-                    }
-                    digit[u] += 1;
-                    if digit[u] < rolls[u].len() {
-                        break;
-                    }
-                    digit[u] = 0;
-                    u += 1;
-                }
             }
+            Ok(merged.orders)
         }
         InitiativeKind::Fixed | InitiativeKind::Side => {
             dice.reset();
@@ -130,6 +106,84 @@ pub fn orders<R: Ruleset>(
             }
         }
     }
+}
+
+/// A ranking of the units by their initiative rolls: groups of units with
+/// equal rolls (bit sets), highest rolls first.
+type Ranking = Vec<u64>;
+
+/// Every ranking the units' independent rolls can give, with its
+/// probability: the rolls' values are visited from the highest down, and
+/// at each the units not yet ranked that roll it (any subset of those who
+/// can) form the next group.
+fn rankings(
+    rolls: &[Vec<(InitiativeRoll, f64, u32)>],
+) -> Result<Vec<(Ranking, f64, u32)>, ExactError> {
+    let mut values: Vec<InitiativeRoll> = rolls.iter().flatten().map(|r| r.0).collect();
+    values.sort_unstable_by(|a, b| b.cmp(a));
+    values.dedup();
+    let everyone: u64 = if rolls.len() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << rolls.len()) - 1
+    };
+    let mut found: HashMap<Ranking, (f64, u32)> = HashMap::new();
+    found.insert(Vec::new(), (1.0, 0));
+    for value in values {
+        // Who can roll it, with what probability.
+        let mut can = 0u64;
+        let mut p = vec![(0.0, 0u32); rolls.len()];
+        for (u, r) in rolls.iter().enumerate() {
+            if let Some(&(_, pu, ku)) = r.iter().find(|r| r.0 == value) {
+                can |= 1 << u;
+                p[u] = (pu, ku);
+            }
+        }
+        let mut next: HashMap<Ranking, (f64, u32)> = HashMap::with_capacity(found.len());
+        for (ranking, (q, kq)) in found {
+            let ranked = ranking.iter().fold(0, |a, g| a | g);
+            let open = can & !ranked & everyone;
+            // Every subset of `open`, the empty one included.
+            let mut group = open;
+            loop {
+                let (mut r, mut k) = (q, kq);
+                for u in crate::engine::Bits(group) {
+                    r *= p[u].0;
+                    k += p[u].1 + 1;
+                }
+                let mut key = ranking.clone();
+                if group != 0 {
+                    key.push(group);
+                }
+                let slot = next.entry(key).or_insert((0.0, 0));
+                if slot.0 == 0.0 {
+                    *slot = (r, k);
+                } else {
+                    slot.0 += r;
+                    slot.1 = slot.1.max(k) + 1;
+                }
+                if group == 0 {
+                    break;
+                }
+                group = (group - 1) & open;
+            }
+        }
+        if next.len() as u64 > MAX_OUTCOMES {
+            return Err(ExactError::TooManyOutcomes {
+                what: format!("the initiative of {} units", rolls.len()),
+                limit: MAX_OUTCOMES,
+            });
+        }
+        found = next;
+    }
+    let mut complete: Vec<(Ranking, f64, u32)> = found
+        .into_iter()
+        .filter(|(r, _)| r.iter().fold(0, |a, g| a | g) == everyone)
+        .map(|(r, (p, k))| (r, p, k))
+        .collect();
+    // A fixed order, whatever the hash map's.
+    complete.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(complete)
 }
 
 /// One unit's distinct initiative rolls, with their probabilities.
