@@ -273,6 +273,20 @@ pub fn summarize(tally: &Tally, sides: usize, counters: usize) -> Summary {
     }
 }
 
+/// An exact win rate `p` as a [`Proportion`]: no trials, and as its
+/// interval the rounding bound `error` either side (`balance --exact`).
+pub fn exact_proportion(p: f64, error: f64) -> Proportion {
+    Proportion {
+        count: 0,
+        trials: 0,
+        estimate: p,
+        ci: Interval {
+            lo: (p - error).max(0.0),
+            hi: (p + error).min(1.0),
+        },
+    }
+}
+
 /// Newcombe's hybrid score interval (his method 10) for the difference of two
 /// independent proportions `a − b`, built from their Wilson intervals:
 ///

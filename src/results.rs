@@ -168,6 +168,11 @@ pub struct BalanceResults {
     pub from: f64,
     pub to: f64,
     pub crossing: crate::analysis::balance::Crossing,
+    /// `balance --exact`: every probe's win rate is exact ([`crate::exact`]);
+    /// this is the largest rounding bound among them. Each probe's
+    /// `Proportion` then has no fights (`trials` 0) and the bound as its
+    /// interval.
+    pub exact: Option<f64>,
 }
 
 impl BalanceResults {

@@ -60,6 +60,13 @@ pub(super) struct BalanceArgs {
     tolerance: Option<f64>,
     #[command(flatten)]
     sim: super::Simulation,
+    /// Search on exact win rates (`skirmish exact`) instead of simulated
+    /// ones: no noise, so the crossing is exact. Every probe must fit the
+    /// limits below, or the search stops (exit 2).
+    #[arg(long)]
+    exact: bool,
+    #[command(flatten)]
+    limits: super::ExactLimits,
     /// Folder the report goes in, as `<name>-balance/`.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -85,6 +92,20 @@ fn parse_target(text: &str) -> Result<f64, String> {
 
 fn bad(e: anyhow::Error) -> Failure {
     Failure::BadInput(e)
+}
+
+/// Why a probe could not be made.
+enum ProbeError {
+    /// The value makes the scenario invalid.
+    Scenario(ScenarioError),
+    /// `--exact`: the probe at this value does not fit the limits.
+    Exact(f64, crate::exact::ExactError),
+}
+
+impl From<ScenarioError> for ProbeError {
+    fn from(e: ScenarioError) -> Self {
+        ProbeError::Scenario(e)
+    }
 }
 
 pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
@@ -140,25 +161,50 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     };
     let side = sides[side_index].to_string();
 
+    if args.exact && (args.sim.fights.is_some() || args.sim.seed.is_some()) {
+        return Err(bad(anyhow!(
+            "--exact enumerates every fight: --fights and --seed would change nothing"
+        )));
+    }
+    let limits = args.limits.limits(args.exact)?;
     let pool = super::worker_pool(args.sim.threads)?;
     let fights = args.sim.fights.unwrap_or(s.fights);
     let seed = args.sim.seed.unwrap_or(s.seed);
-    let bar = progress::fights_bar(
-        balance::max_probes(from, to, domain).saturating_mul(fights),
-        progress::Total::AtMost,
-        &format!("{} balance", s.name),
-        args.sim.quiet,
-    );
+    let most = balance::max_probes(from, to, domain);
+    let bar = if args.exact {
+        progress::fights_bar(
+            most,
+            progress::Total::AtMost,
+            &format!("{} exact balance (probes)", s.name),
+            args.sim.quiet,
+        )
+    } else {
+        progress::fights_bar(
+            most.saturating_mul(fights),
+            progress::Total::AtMost,
+            &format!("{} balance", s.name),
+            args.sim.quiet,
+        )
+    };
     let started = Instant::now();
-    let probe = |value: f64| -> Result<crate::analysis::Proportion, ScenarioError> {
+    let worst = std::cell::Cell::new(0.0f64);
+    let probe = |value: f64| -> Result<crate::analysis::Proportion, ProbeError> {
         let p = plan(&s.with_balance_value(&axis, value))?;
+        if args.exact {
+            let answer = pool
+                .install(|| p.exact(0, &limits))
+                .map_err(|e| ProbeError::Exact(value, e))?;
+            bar.inc(1);
+            worst.set(worst.get().max(answer.error()));
+            return Ok(crate::analysis::exact_proportion(
+                answer.wins[side_index],
+                answer.error(),
+            ));
+        }
         let results = pool.install(|| p.run(fights, seed, &|n| bar.inc(n)));
         let tally = &results.cells[0].tally;
         Ok(proportion(tally.wins[side_index], tally.fights))
     };
-    let outcome = balance::search(from, to, domain, args.target, probe);
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
     let label = |v: f64| {
         if axis.integer {
             format!("{}", v as i64)
@@ -166,9 +212,21 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
             format!("{v}")
         }
     };
+    let outcome = balance::search(from, to, domain, args.target, probe);
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
     let crossing = match outcome {
         Ok(c) => c,
-        Err(SearchError::Probe(e)) => return Err(e.into()),
+        Err(SearchError::Probe(ProbeError::Scenario(e))) => return Err(e.into()),
+        Err(SearchError::Probe(ProbeError::Exact(value, e))) => {
+            return Err(bad(anyhow!(
+                "{}: --exact: the probe at `{path}` = {} does not fit: {e}; search a \
+                 narrower range, raise the limit, or search simulated win rates (without \
+                 --exact)",
+                s.source.path,
+                label(value)
+            )))
+        }
         Err(SearchError::BadBounds(m)) => return Err(bad(anyhow!("{m}"))),
         Err(SearchError::Unreachable { from, to }) => {
             let rate = |p: &Probe| {
@@ -227,10 +285,14 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         from,
         to,
         crossing,
+        exact: args.exact.then(|| worst.get()),
     };
     let probes = results.crossing.probes.len();
     let total = probes as u64 * fights;
-    let timing = format!(
+    let timing = if args.exact {
+        format!("{probes} probes, exact, in {seconds:.2} s")
+    } else {
+        format!(
         "{probes} probes, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
         crate::report::numbers::grouped(total),
         progress::human(total as f64 / seconds.max(1e-9)),
@@ -240,7 +302,8 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         } else {
             "s"
         },
-    );
+        )
+    };
     say!("{}: {}", s.name, report::answer(&results));
     super::write_or_check(
         Kind::Balance,

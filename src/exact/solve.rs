@@ -472,8 +472,13 @@ impl<'a, R: Ruleset> Chain<'a, R> {
             outcomes: 0,
         };
         let mut sums = vec![(0.0f64, 0u32); slots.len()];
+        // Where each state the chunk found sits among the current state's
+        // children: `(state serial + 1, index)`, so a child is found in one
+        // look-up however many children a state has.
+        let mut place: Vec<(u32, u32)> = Vec::new();
         let Worker { fight, dice } = worker;
-        for &id in ids {
+        for (serial, &id) in ids.iter().enumerate() {
+            let serial = serial as u32 + 1;
             let (units, order) = self.states.state(id as usize);
             let before = self.states.entries()[id as usize].between;
             fight.load(&before, units, order, round);
@@ -544,17 +549,21 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                         between: &between,
                     };
                     let (child, _) = out.found.add(key);
-                    let children = &mut out.children[first_child..];
-                    match children.iter_mut().rev().find(|c| c.id == child) {
-                        Some(c) => {
-                            c.p += q;
-                            c.k = c.k.max(kq) + 1;
-                        }
-                        None => out.children.push(Child {
+                    if place.len() <= child as usize {
+                        place.resize(child as usize + 1, (0, 0));
+                    }
+                    let (seen, at) = place[child as usize];
+                    if seen == serial {
+                        let c = &mut out.children[at as usize];
+                        c.p += q;
+                        c.k = c.k.max(kq) + 1;
+                    } else {
+                        place[child as usize] = (serial, out.children.len() as u32);
+                        out.children.push(Child {
                             id: child,
                             p: q,
                             k: kq,
-                        }),
+                        });
                     }
                 }
                 for s in 0..enc.sides {

@@ -52,7 +52,8 @@ fn the_duel_sums_to_one_and_the_simulator_agrees() {
 #[test]
 #[ignore]
 fn measure() {
-    let mut files: Vec<_> = std::fs::read_dir("scenarios")
+    let dir = std::env::var("DIR").unwrap_or("scenarios".into());
+    let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))

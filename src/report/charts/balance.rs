@@ -105,7 +105,11 @@ pub(crate) fn render(r: &BalanceResults) -> Result<Vec<u8>, ReportError> {
             .collect();
         chart
             .draw_series(whiskers(others, base))?
-            .label("probe (95% interval)")
+            .label(if r.exact.is_some() {
+                "probe (exact win rate)"
+            } else {
+                "probe (95% interval)"
+            })
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, base.filled()));
         chart
             .draw_series(whiskers(vec![c.lower, c.upper], bracket))?

@@ -9,9 +9,18 @@ use crate::report::names::BALANCE_PNG;
 use crate::report::numbers::{grouped, rate_decimals};
 use crate::results::BalanceResults;
 
+/// Decimals of an exact win rate in sentences and tables.
+const EXACT_DECIMALS: usize = 6;
+
 /// `0.301, 95% 0.297–0.306`: to the precision of the interval
-/// ([`crate::report::numbers`]; probes.csv keeps fixed decimals).
+/// ([`crate::report::numbers`]; probes.csv keeps fixed decimals); `0.301234,
+/// exact` for an exact win rate.
 pub fn rate_label(p: &Probe) -> String {
+    if p.rate.trials == 0 {
+        // Exact (`balance --exact`): good to far more digits than a reader
+        // needs; probes.csv has them all.
+        return format!("{}, exact", fixed(p.rate.estimate, EXACT_DECIMALS));
+    }
     let d = rate_decimals(&p.rate.ci);
     format!(
         "{}, 95% {}–{}",
@@ -24,6 +33,18 @@ pub fn rate_label(p: &Probe) -> String {
 /// The answer in one sentence (also what the command prints).
 pub fn answer(results: &BalanceResults) -> String {
     let c = &results.crossing;
+    if results.exact.is_some() && c.within_noise() {
+        return format!(
+            "no crossing: over `{}` = {} to {}, the exact win rate of `{}` is the same at \
+             every probe ({}), so `{}` does not move it here",
+            results.axis,
+            results.value_label(results.from),
+            results.value_label(results.to),
+            results.side,
+            rate_label(&c.probes[0]),
+            results.axis,
+        );
+    }
     if c.within_noise() {
         let by_rate = |a: &&Probe, b: &&Probe| a.rate.estimate.total_cmp(&b.rate.estimate);
         let lo = c
@@ -91,22 +112,30 @@ pub(crate) fn render(r: &BalanceResults) -> String {
             r.tolerance.map_or_else(String::new, |t| format!("{t}"))
         )
     };
+    let how = match r.exact {
+        Some(error) => format!(
+            "exact win rates (every outcome of every die enumerated with the rules' own \
+             code, `skirmish exact`; each within {} of the true value, by its rounding)",
+            crate::report::numbers::scientific(error)
+        ),
+        None => format!(
+            "seed {}, {} fights per probe; every probe draws the same random numbers \
+             batch by batch (common random numbers), so probes differ by the value only",
+            info.seed, info.fights
+        ),
+    };
     let _ = writeln!(
         md,
         "**Question.** At which value of `{}` does the win rate of side `{}` cross {}?\n\n\
-         Searched from {} to {} ({method}); rules `{}`, seed {}, {} fights per probe, \
-         fights longer than {} rounds are draws (not wins). Every probe draws the same \
-         random numbers batch by batch (common random numbers), so probes differ by the \
-         value only. The scenario's `[matrix]` is ignored: each probe is the base \
-         scenario with this one value changed.\n",
+         Searched from {} to {} ({method}); rules `{}`, {how}; fights longer than {} \
+         rounds are draws (not wins). The scenario's `[matrix]` is ignored: each probe \
+         is the base scenario with this one value changed.\n",
         r.axis,
         r.side,
         r.target,
         r.value_label(r.from),
         r.value_label(r.to),
         info.rules,
-        info.seed,
-        info.fights,
         info.max_rounds,
     );
     if let Some(side) = &r.side_copy {
@@ -125,7 +154,10 @@ pub(crate) fn render(r: &BalanceResults) -> String {
         );
     }
     let _ = writeln!(md, "**Answer.** {}.\n", answer(r));
-    let note = if c.within_noise() {
+    let note = if r.exact.is_some() {
+        "The win rates are exact: assuming the win rate only ever rises (or only \
+         falls) with the value, the crossing lies in this bracket."
+    } else if c.within_noise() {
         "Every probe lies within the noise of the others: the bracket and the \
          interpolated point of the table below are where the noise crossed the \
          target, not a balance point."
@@ -147,18 +179,33 @@ pub(crate) fn render(r: &BalanceResults) -> String {
         "In the order they were made: the two ends first, then each midpoint of \
          the bracket that still holds the crossing.\n"
     );
-    let _ = writeln!(
-        md,
-        "| probe | `{}` | fights | wins | win rate | 95% interval | |",
-        r.axis
-    );
-    let _ = writeln!(md, "|---:|---:|---:|---:|---:|---|---|");
+    if r.exact.is_some() {
+        let _ = writeln!(md, "| probe | `{}` | exact win rate | |", r.axis);
+        let _ = writeln!(md, "|---:|---:|---:|---|");
+    } else {
+        let _ = writeln!(
+            md,
+            "| probe | `{}` | fights | wins | win rate | 95% interval | |",
+            r.axis
+        );
+        let _ = writeln!(md, "|---:|---:|---:|---:|---:|---|---|");
+    }
     for (i, p) in c.probes.iter().enumerate() {
         let mark = if i == c.lower || i == c.upper {
             "bracket"
         } else {
             ""
         };
+        if r.exact.is_some() {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {mark} |",
+                i + 1,
+                r.value_label(p.value),
+                fixed(p.rate.estimate, EXACT_DECIMALS),
+            );
+            continue;
+        }
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {}–{} | {mark} |",
@@ -178,9 +225,19 @@ pub(crate) fn render(r: &BalanceResults) -> String {
     );
     let _ = writeln!(
         md,
-        "The chart shows each probe's win rate with its 95% Wilson interval, the \
-         target as a horizontal line, the bracket highlighted and the interpolated \
-         crossing as a vertical line. `probes.csv` holds the same table."
+        "The chart shows each probe's win rate{}, the target as a horizontal line, \
+         the bracket highlighted and the interpolated crossing as a vertical line. \
+         `probes.csv` holds the same table{}.",
+        if r.exact.is_some() {
+            " (exact)"
+        } else {
+            " with its 95% Wilson interval"
+        },
+        if r.exact.is_some() {
+            ", each rate with all the digits it is good to and its rounding bound"
+        } else {
+            ""
+        }
     );
     md
 }

@@ -6,11 +6,44 @@ use crate::report::labels::RATE_DECIMALS;
 use crate::report::names::PROBES_CSV;
 use crate::results::BalanceResults;
 
+/// Decimals of a rounding bound (a bound of 1e-13 shows as 0.000000000000:
+/// below the 12 decimals the rates get, which is what it says).
+const ERROR_DECIMALS: usize = 16;
+
 /// `probes.csv`: `probe` (1-based order), `value`, `fights`, `wins`,
 /// `win_rate`, `lo`, `hi` (Wilson 95%).
+///
+/// With exact win rates (`balance --exact`): `probe`, `value`, `win_rate`
+/// (to the digits its rounding bound allows, at most 12) and `error` (that
+/// bound).
 pub(crate) fn render(results: &BalanceResults) -> Result<Vec<u8>, ReportError> {
     let probes = &results.crossing.probes;
     let mut b = TableBuilder::new(PROBES_CSV);
+    if let Some(error) = results.exact {
+        let decimals = crate::report::numbers::exact_decimals(error);
+        b.ints("probe", (1..=probes.len() as u64).collect())
+            .texts(
+                "value",
+                probes
+                    .iter()
+                    .map(|p| results.value_label(p.value))
+                    .collect(),
+            )
+            .floats(
+                "win_rate",
+                probes.iter().map(|p| p.rate.estimate).collect(),
+                decimals,
+            )
+            .floats(
+                "error",
+                probes
+                    .iter()
+                    .map(|p| (p.rate.ci.hi - p.rate.ci.lo) / 2.0)
+                    .collect(),
+                ERROR_DECIMALS,
+            );
+        return b.finish(probes.len())?.to_csv();
+    }
     b.ints("probe", (1..=probes.len() as u64).collect())
         .texts(
             "value",
