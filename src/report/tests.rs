@@ -138,6 +138,7 @@ fn results(name: &str, axes: &[(&str, &[&str])]) -> RunResults {
         scenario,
         cells,
         fights: Vec::new(),
+        exact: Vec::new(),
     }
 }
 
@@ -183,6 +184,7 @@ fn single_cell_csv_is_exact() {
             capped: false,
         }],
         fights: Vec::new(),
+        exact: Vec::new(),
     };
     let files = rendered(&results);
     // Wilson 95% for 3/4: [0.3006, 0.9544]; for 1/4: [0.0456, 0.6994]
