@@ -192,12 +192,13 @@ pub(super) fn exact(args: &ExactArgs) -> Result<ExitCode, Failure> {
     if !refused.is_empty() {
         let total: usize = selected.iter().map(Vec::len).sum();
         return Err(bad(format!(
-            "{} of {total} selected cell{} too large to enumerate within the limits \
+            "{} of {total} selected cell{} {} too large to enumerate within the limits \
              (--max-states {}, --max-outcomes {}), so nothing was written:\n  {}\n{}\n\
              Enumerate only cells that fit (--cell N, --where AXIS=VALUE), or raise \
              --max-states / --max-outcomes (more memory and time).",
             refused.len(),
-            if total == 1 { " is" } else { "s are" },
+            if total == 1 { "" } else { "s" },
+            if refused.len() == 1 { "is" } else { "are" },
             grouped(limits.max_states),
             grouped(limits.max_outcomes),
             refused.join("\n  "),
