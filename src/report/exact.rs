@@ -263,6 +263,39 @@ delta_rounds_mean,error
     }
 
     #[test]
+    fn summary_shows_what_the_enumerated_cells_fight_with() {
+        let setup = |crit: &str| crate::results::Setup {
+            sides: info(&[]).sides,
+            options: vec![format!("crit = {crit}")],
+        };
+        let with_setups = |keep: &[usize]| {
+            let mut r = results(keep);
+            r.scenario.options = vec!["crit = a".to_owned()];
+            r.scenario.setups = vec![setup("a"), setup("b")];
+            r
+        };
+        let both = text(&render(&with_setups(&[0, 1])).unwrap(), SUMMARY_MD);
+        assert!(
+            both.contains(
+                "  - `crit = a` in the base scenario; by cell, with `options.crit`:\n    \
+                 - a: `crit = a`\n    - b: `crit = b`\n"
+            ),
+            "{both}"
+        );
+        assert!(
+            both.contains("- **Cells enumerated:** 2 of the matrix's 2, with these values"),
+            "{both}"
+        );
+        // Cell 1 alone fights with `crit = b`, not the base scenario's.
+        let alone = text(&render(&with_setups(&[1])).unwrap(), SUMMARY_MD);
+        assert!(
+            alone.contains("  - `crit = a` in the base scenario; in every cell here: `crit = b`\n"),
+            "{alone}"
+        );
+        assert!(alone.contains("    - 1 × attackers\n"), "{alone}");
+    }
+
+    #[test]
     fn rounds_png_has_the_runs_layouts_from_one_cell_to_many() {
         for (cells, size) in [(1, (1000, 592)), (12, (2040, 552)), (40, (1000, 592))] {
             let mut r = results(&[0, 1]);

@@ -22,6 +22,7 @@ use crate::report::model::ExactModel;
 use crate::report::names::{CELLS_CSV, ROUNDS_CSV, ROUNDS_PNG};
 use crate::report::numbers::{self, grouped};
 use crate::report::variants::varying;
+use crate::results::{ScenarioInfo, Setup};
 
 /// `summary.md` as text.
 pub(crate) fn render(m: &ExactModel) -> String {
@@ -93,34 +94,26 @@ fn scenario(md: &mut String, m: &ExactModel) {
         for option in &info.options {
             // Matched by name, as in the run's summary.
             let name = option.split(" = ").next();
-            let per_cell = varying(info, &cells, |setup| {
+            setup_line(md, info, &cells, option, "  ", code, |setup| {
                 setup
                     .options
                     .iter()
                     .find(|line| line.split(" = ").next() == name)
                     .map(String::as_str)
             });
-            let _ = writeln!(md, "  - {}{}", code(option), per_cell.intro());
-            for line in per_cell.lines("    ", code) {
-                let _ = writeln!(md, "{line}");
-            }
         }
     }
     md.push_str("- **Sides:**\n");
     for (s, side) in info.sides.iter().enumerate() {
         let _ = writeln!(md, "  - **{}**", side.name);
         for (g, unit) in side.units.iter().enumerate() {
-            let per_cell = varying(info, &cells, |setup| {
+            setup_line(md, info, &cells, unit, "    ", str::to_owned, |setup| {
                 setup
                     .sides
                     .get(s)
                     .and_then(|side| side.units.get(g))
                     .map(String::as_str)
             });
-            let _ = writeln!(md, "    - {unit}{}", per_cell.intro());
-            for line in per_cell.lines("      ", str::to_owned) {
-                let _ = writeln!(md, "{line}");
-            }
         }
     }
     let n = m.cells.len();
@@ -163,6 +156,42 @@ fn scenario(md: &mut String, m: &ExactModel) {
         }
     }
     md.push('\n');
+}
+
+/// One line of the base scenario (`base`, an option or a unit group) as a
+/// list item at `indent`, `show`n, followed by how the enumerated `cells`
+/// differ on it (`line_of` their setup, see [`varying`]); when they all
+/// agree on a line other than the base scenario's (a selection of cells
+/// sharing an axis value), that line.
+fn setup_line<'a>(
+    md: &mut String,
+    info: &'a ScenarioInfo,
+    cells: &[(usize, &'a [String])],
+    base: &str,
+    indent: &str,
+    show: impl Fn(&str) -> String,
+    line_of: impl Fn(&'a Setup) -> Option<&'a str>,
+) {
+    let lines: Vec<Option<&str>> = cells
+        .iter()
+        .map(|&(i, _)| info.setups.get(i).and_then(&line_of))
+        .collect();
+    if let Some(&Some(first)) = lines.first() {
+        if first != base && lines.iter().all(|l| *l == Some(first)) {
+            let _ = writeln!(
+                md,
+                "{indent}- {} in the base scenario; in every cell here: {}",
+                show(base),
+                show(first)
+            );
+            return;
+        }
+    }
+    let per_cell = varying(info, cells, line_of);
+    let _ = writeln!(md, "{indent}- {}{}", show(base), per_cell.intro());
+    for line in per_cell.lines(&format!("{indent}  "), &show) {
+        let _ = writeln!(md, "{line}");
+    }
 }
 
 /// The warnings found when the scenario was loaded, and the draws at the
