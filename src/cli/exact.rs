@@ -18,7 +18,7 @@ use std::time::Instant;
 use anyhow::anyhow;
 use clap::Args;
 
-use super::{cells, plan_all, Failure};
+use super::{cells, plan_all, progress, Failure};
 use crate::exact::{Limits, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES};
 use crate::report::exact as report;
 use crate::report::numbers::{self, grouped};
@@ -132,7 +132,9 @@ pub(super) fn exact(args: &ExactArgs) -> Result<ExitCode, Failure> {
         let mut fit: Vec<String> = Vec::new();
         for &c in cells {
             let cell_started = Instant::now();
+            let spinner = progress::spinner(&s.name, &format!("cell {c}"), args.quiet);
             let answer = pool.install(|| p.exact(c, &limits));
+            spinner.finish_and_clear();
             let seconds = cell_started.elapsed().as_secs_f64();
             match answer {
                 Ok(answer) => {
@@ -269,25 +271,28 @@ fn win_rates(p: &Plan, e: &ExactWin) -> String {
 
 /// `run --exact`: every cell of `p` enumerated on `pool` within `limits`,
 /// in cell order, or the reason it was not (said on stderr, naming the
-/// scenario `name`); with the seconds it took.
+/// scenario `name`); with the seconds it took. A spinner shows the cell
+/// under way unless `quiet`.
 pub(super) fn exact_wins(
     name: &str,
     p: &Plan,
     limits: &Limits,
     pool: &rayon::ThreadPool,
+    quiet: bool,
 ) -> (Vec<Result<ExactWin, String>>, f64) {
     let started = Instant::now();
     let wins: Vec<Result<ExactWin, String>> = (0..p.cells.len())
         .map(|c| {
-            pool.install(|| p.exact(c, limits))
-                .map(|answer| ExactWin::of(&answer))
-                .map_err(|e| {
-                    eprintln!(
-                        "{name}: {}: not enumerated (--exact): {e}",
-                        cells::describe(p, c)
-                    );
-                    e.to_string()
-                })
+            let spinner = progress::spinner(name, &format!("exact: cell {c}"), quiet);
+            let answer = pool.install(|| p.exact(c, limits));
+            spinner.finish_and_clear();
+            answer.map(|answer| ExactWin::of(&answer)).map_err(|e| {
+                eprintln!(
+                    "{name}: {}: not enumerated (--exact): {e}",
+                    cells::describe(p, c)
+                );
+                e.to_string()
+            })
         })
         .collect();
     (wins, started.elapsed().as_secs_f64())

@@ -437,7 +437,8 @@ fn with_exact(
     if !args.exact {
         return (results, timing);
     }
-    let (wins, seconds) = super::exact::exact_wins(&s.name, p, &args.limits.limits(), pool);
+    let (wins, seconds) =
+        super::exact::exact_wins(&s.name, p, &args.limits.limits(), pool, args.sim.quiet);
     let timing = format!("{timing}; {}", super::exact::exact_timing(&wins, seconds));
     results.exact = wins;
     (results, timing)
