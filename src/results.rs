@@ -117,6 +117,29 @@ pub struct RunResults {
     /// typical one and an upset); empty until the runner's caller asks for
     /// them ([`crate::replay::shown_fights`]).
     pub fights: Vec<ShownFight>,
+    /// With `run --exact`: each cell's fight enumerated ([`crate::exact`]),
+    /// in cell order, or why it was not (the limits' message). Empty
+    /// without `--exact`: the report is then exactly what it was.
+    pub exact: Vec<Result<ExactWin, String>>,
+}
+
+/// A cell's exact win rates, shown beside the sampled ones (`run --exact`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactWin {
+    /// The probability of each side winning, in side order.
+    pub wins: Vec<f64>,
+    /// Absolute bound on the rounding error of each ([`crate::exact::Answer::error`]).
+    pub error: f64,
+}
+
+impl ExactWin {
+    /// The win rates of an exact answer.
+    pub fn of(answer: &crate::exact::Answer) -> ExactWin {
+        ExactWin {
+            wins: answer.wins[..answer.sides].to_vec(),
+            error: answer.error(),
+        }
+    }
 }
 
 /// One fight of a run told turn by turn, for a report.

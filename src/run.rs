@@ -658,6 +658,7 @@ impl Plan {
             scenario: info,
             cells,
             fights: Vec::new(),
+            exact: Vec::new(),
         })
     }
 
@@ -888,16 +889,17 @@ impl Plan {
     /// of `size` and `streams`, fought again exactly as the run fought it
     /// (batch `fight / size`, after the fights before it in that batch),
     /// with every event recorded.
-    /// Cell `cell`'s fight enumerated exactly, within `limits`.
-    pub fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError> {
-        self.sim.exact(cell, limits)
-    }
-
     pub fn watch(&self, cell: usize, seed: u64, streams: Streams, size: u32, fight: u64) -> Tape {
         let batch = fight / u64::from(size);
         let offset = (fight % u64::from(size)) as u32;
         self.sim
             .watch(cell, seed, stream_of(streams, cell, batch), offset)
+    }
+
+    /// Cell `cell`'s fight enumerated exactly, within `limits`, on the
+    /// current rayon pool ([`crate::exact`]).
+    pub fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError> {
+        self.sim.exact(cell, limits)
     }
 
     /// Call `visit` with the outcome of each of the first `fights` fights

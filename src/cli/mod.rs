@@ -29,6 +29,8 @@ macro_rules! say_part {
 }
 
 mod balance;
+mod cells;
+mod exact;
 mod merge;
 mod output;
 mod progress;
@@ -79,6 +81,9 @@ enum Command {
     /// Fight one fight of a run again, exactly as the run fought it, and
     /// print it turn by turn (every die, every roll, why it ended).
     Replay(replay::ReplayArgs),
+    /// Enumerate cells' fights exactly instead of sampling them: every
+    /// outcome of every die, no sampling error (reports/<name>-exact/).
+    Exact(exact::ExactArgs),
     /// List rulesets, or show one ruleset's stat-block fields and options.
     Rules {
         /// Ruleset name, e.g. `trenches`.
@@ -206,6 +211,13 @@ pub(crate) struct RunArgs {
     /// each cell) to this Parquet file, for analysis in a notebook.
     #[arg(long, value_name = "FILE.parquet")]
     export_batches: Option<PathBuf>,
+    /// After the run, also enumerate every cell's fight exactly (as
+    /// `skirmish exact` does) and show the exact win rates beside the
+    /// sampled ones; cells too large for the limits are left as they are.
+    #[arg(long)]
+    exact: bool,
+    #[command(flatten)]
+    limits: exact::ExactLimits,
 }
 
 #[derive(Args, Debug)]
@@ -320,6 +332,7 @@ pub fn main() -> ExitCode {
         Command::Balance(args) => balance::balance(&args),
         Command::Sensitivity(args) => sensitivity::sensitivity(&args),
         Command::Replay(args) => replay::replay(&args),
+        Command::Exact(args) => exact::exact(&args),
         Command::Rules { name, json } => rules(name.as_deref(), json),
         Command::Schema { name } => schema(&name),
     };

@@ -32,6 +32,22 @@ pub fn fights_bar(total: u64, kind: Total, label: &str, quiet: bool) -> Progress
     styled(ProgressBar::new(total), kind, label)
 }
 
+/// A spinner with the time spent, for work whose size is not known in
+/// advance (`skirmish exact` enumerating a cell): `label` cut to
+/// [`LABEL_WIDTH`], then `what`; hidden like the bar.
+pub fn spinner(label: &str, what: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) = ProgressStyle::with_template("{msg} {spinner} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar.set_message(format!("{} {what}", label_text(label)));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 /// `bar` with the fights style and `label`.
 fn styled(bar: ProgressBar, kind: Total, label: &str) -> ProgressBar {
     // The template is a constant; a typo in it is a bug caught the first

@@ -140,71 +140,15 @@ fn select_cell(p: &Plan, args: &ReplayArgs) -> Result<usize, String> {
     if args.where_.is_empty() {
         return Ok(p.info.baseline);
     }
-    let axes = &p.info.axes;
-    let mut wanted: Vec<Option<&str>> = vec![None; axes.len()];
-    for w in &args.where_ {
-        let Some((axis, value)) = w.split_once('=') else {
-            return Err(format!("--where expects AXIS=VALUE, found `{w}`"));
-        };
-        let (axis, value) = (axis.trim(), value.trim());
-        let Some(a) = axes.iter().position(|x| x == axis) else {
-            return Err(if axes.is_empty() {
-                format!("--where {axis}: this scenario has no matrix, so no axes")
-            } else {
-                format!(
-                    "--where: `{axis}` is not an axis of this scenario's matrix (axes: {})",
-                    axes.join(", ")
-                )
-            });
-        };
-        let values = axis_values(p, a);
-        if !values.contains(&value) {
-            return Err(format!(
-                "--where {axis}: `{value}` is not one of its values (values: {})",
-                values.join(", ")
-            ));
-        }
-        if wanted[a].is_some_and(|v| v != value) {
-            return Err(format!("--where names axis `{axis}` twice"));
-        }
-        wanted[a] = Some(value);
-    }
-    let matching: Vec<usize> = (0..n)
-        .filter(|&c| {
-            wanted
-                .iter()
-                .zip(&p.cells[c])
-                .all(|(w, v)| w.is_none_or(|w| w == v))
-        })
-        .collect();
-    match matching.as_slice() {
+    let matching = super::cells::matching(p, &args.where_)?;
+    match matching.cells.as_slice() {
         [one] => Ok(*one),
-        _ => {
-            let open: Vec<String> = axes
-                .iter()
-                .enumerate()
-                .filter(|(a, _)| wanted[*a].is_none())
-                .map(|(a, axis)| format!("{axis} ({})", axis_values(p, a).join(", ")))
-                .collect();
-            Err(format!(
-                "{} cells match; name one with --cell N (0 to {}) or --where AXIS=VALUE for \
-                 each of: {}",
-                matching.len(),
-                n - 1,
-                open.join("; ")
-            ))
-        }
+        cells => Err(format!(
+            "{} cells match; name one with --cell N (0 to {}) or --where AXIS=VALUE for \
+             each of: {}",
+            cells.len(),
+            n - 1,
+            matching.open.join("; ")
+        )),
     }
-}
-
-/// The values axis `a` takes, in matrix order.
-fn axis_values(p: &Plan, a: usize) -> Vec<&str> {
-    let mut values: Vec<&str> = Vec::new();
-    for cell in &p.cells {
-        let v = cell[a].as_str();
-        if !values.contains(&v) {
-            values.push(v);
-        }
-    }
-    values
 }

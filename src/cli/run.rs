@@ -158,6 +158,20 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
                 .into(),
         ));
     }
+    if args.limits.given() && !args.exact {
+        return Err(bad(
+            "--max-states and --max-outcomes limit the enumeration of --exact: add --exact, \
+             or leave them out"
+                .into(),
+        ));
+    }
+    if args.exact && args.shard.is_some() {
+        return Err(bad(
+            "--exact adds exact win rates to a run's report; a shard writes no report \
+             (run `skirmish exact` on the scenario instead)"
+                .into(),
+        ));
+    }
     if args.export_batches.is_some() && (args.check || plans.len() > 1) {
         return Err(bad(
             "--export-batches writes one run's batches: give one scenario, without --check".into(),
@@ -247,6 +261,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             let timing = timing(p, total, started, pool.current_num_threads());
             let results =
                 pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
+            let (results, timing) = with_exact(args, s, p, &pool, results, timing);
             differs |= check(&results, &dir, &timing)?;
             continue;
         }
@@ -349,6 +364,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             .map_err(Failure::Other)?;
         let results =
             pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
+        let (results, timing) = with_exact(args, s, p, &pool, results, timing);
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
@@ -405,6 +421,27 @@ pub(crate) fn with_fights(
     results.fights =
         crate::replay::shown_fights(p, &results, work.budget.batch(), scenario, report_dir);
     results
+}
+
+/// With `--exact`, `results` with every cell's exact win rates (or why a
+/// cell has none, said on stderr) and `timing` with what that took;
+/// without, both as they are.
+fn with_exact(
+    args: &RunArgs,
+    s: &Scenario,
+    p: &Plan,
+    pool: &rayon::ThreadPool,
+    mut results: RunResults,
+    timing: String,
+) -> (RunResults, String) {
+    if !args.exact {
+        return (results, timing);
+    }
+    let (wins, seconds) =
+        super::exact::exact_wins(&s.name, p, &args.limits.limits(), pool, args.sim.quiet);
+    let timing = format!("{timing}; {}", super::exact::exact_timing(&wins, seconds));
+    results.exact = wins;
+    (results, timing)
 }
 
 /// The precision target in force, if any.

@@ -7,7 +7,7 @@ use crate::analysis::caveats::{cut_short, inert_axes, CAP_DRAWS_NOTED};
 use crate::engine::Tally;
 use crate::report::labels::cell_label;
 use crate::report::model::Report;
-use crate::results::Streams;
+use crate::results::{ScenarioInfo, Streams};
 
 /// Most cells a caveat lists by name; the rest are counted.
 const MAX_LISTED: usize = 6;
@@ -55,24 +55,44 @@ pub(crate) fn no_effect_axes(report: &Report) -> Vec<usize> {
 /// The cells whose fights were too often cut short by the round cap, with
 /// their shares, and what to do.
 fn round_cap(report: &Report) -> Option<String> {
-    let cells = cut_short(&report.summaries);
-    if cells.is_empty() {
+    let cut: Vec<(String, f64)> = cut_short(&report.summaries)
+        .into_iter()
+        .map(|c| {
+            (
+                cell_label(&report.cells[c]),
+                report.summaries[c].draws_at_cap.estimate,
+            )
+        })
+        .collect();
+    round_cap_line(report.info, &cut, report.cells.len())
+}
+
+/// The "Read this first" line on draws at the round cap, shared by the
+/// run's report and the exact one: `cut` holds the label and share of
+/// draws at the cap of each cell above
+/// [`CAP_DRAWS_NOTED`](crate::analysis::caveats::CAP_DRAWS_NOTED), of
+/// `cells` cells in the report. `None` when there are none.
+pub(crate) fn round_cap_line(
+    info: &ScenarioInfo,
+    cut: &[(String, f64)],
+    cells: usize,
+) -> Option<String> {
+    if cut.is_empty() {
         return None;
     }
-    let info = report.info;
-    let listed: Vec<String> = cells
+    let listed: Vec<String> = cut
         .iter()
         .take(MAX_LISTED)
-        .map(|&c| {
-            let share = percent(report.summaries[c].draws_at_cap.estimate);
-            if report.cells.len() == 1 {
+        .map(|(label, share)| {
+            let share = percent(*share);
+            if cells == 1 {
                 share
             } else {
-                format!("{} ({share})", cell_label(&report.cells[c]))
+                format!("{label} ({share})")
             }
         })
         .collect();
-    let more = match cells.len().saturating_sub(MAX_LISTED) {
+    let more = match cut.len().saturating_sub(MAX_LISTED) {
         0 => String::new(),
         n => format!(" and {n} more cells"),
     };
@@ -86,7 +106,7 @@ fn round_cap(report: &Report) -> Option<String> {
         "the win rates describe fights cut short, not the fight: raise `max_rounds` until \
          that share (`draws_at_cap_rate` in cells.csv) is below {noted}%."
     );
-    Some(if report.cells.len() == 1 {
+    Some(if cells == 1 {
         format!(
             "Draws at the round cap: {} of the fights were still running after {cap} and \
              count as draws (more than {noted}%): {advice}",
@@ -96,8 +116,8 @@ fn round_cap(report: &Report) -> Option<String> {
         format!(
             "Draws at the round cap: in {} of {} cells more than {noted}% of the fights were \
              still running after {cap} and count as draws ({}{more}); there {advice}",
-            cells.len(),
-            report.cells.len(),
+            cut.len(),
+            cells,
             listed.join("; ")
         )
     })

@@ -66,10 +66,18 @@ pub enum Kind {
     Balance,
     /// `skirmish sensitivity`: `reports/<name>-sensitivity/`.
     Sensitivity,
+    /// `skirmish exact`: `reports/<name>-exact/`.
+    Exact,
 }
 
 impl Kind {
-    const ALL: [Kind; 4] = [Kind::Run, Kind::Diff, Kind::Balance, Kind::Sensitivity];
+    const ALL: [Kind; 5] = [
+        Kind::Run,
+        Kind::Diff,
+        Kind::Balance,
+        Kind::Sensitivity,
+        Kind::Exact,
+    ];
 
     /// The word in the manifest's `kind = ...` line.
     pub fn label(self) -> &'static str {
@@ -78,6 +86,7 @@ impl Kind {
             Kind::Diff => "diff",
             Kind::Balance => "balance",
             Kind::Sensitivity => "sensitivity",
+            Kind::Exact => "exact",
         }
     }
 
@@ -88,6 +97,7 @@ impl Kind {
             Kind::Diff => "diff",
             Kind::Balance => "balance report",
             Kind::Sensitivity => "sensitivity report",
+            Kind::Exact => "exact report",
         }
     }
 
@@ -110,6 +120,12 @@ impl Kind {
             Kind::Sensitivity => &[
                 names::SENSITIVITY_CSV,
                 names::SENSITIVITY_PNG,
+                names::SUMMARY_MD,
+            ],
+            Kind::Exact => &[
+                names::CELLS_CSV,
+                names::ROUNDS_CSV,
+                names::ROUNDS_PNG,
                 names::SUMMARY_MD,
             ],
         }
@@ -164,7 +180,9 @@ pub(crate) fn parse_manifest(text: &str) -> Result<Manifest, String> {
                     Kind::ALL
                         .into_iter()
                         .find(|k| k.label() == value)
-                        .ok_or_else(|| bad("expected kind run, diff, balance or sensitivity"))?,
+                        .ok_or_else(|| {
+                            bad("expected kind run, diff, balance, sensitivity or exact")
+                        })?,
                 )
             }
             "state" if value == "writing" => complete = false,
@@ -698,7 +716,7 @@ mod tests {
             .contains("kind"));
         assert!(parse_manifest("kind = chart\n")
             .unwrap_err()
-            .contains("run, diff, balance or sensitivity"));
+            .contains("run, diff, balance, sensitivity or exact"));
     }
 
     #[test]

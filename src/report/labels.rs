@@ -9,6 +9,26 @@ pub(crate) const RATE_DECIMALS: usize = 4;
 /// Decimal places of means (rounds, survivors, damage, counters).
 pub(crate) const MEAN_DECIMALS: usize = 3;
 
+/// Most decimals an exact value is printed with.
+pub(crate) const EXACT_MAX_DECIMALS: usize = 12;
+
+/// Decimals of values whose rounding error is at most `error` (absolute):
+/// the most, up to [`EXACT_MAX_DECIMALS`], whose last place (10^-d) is
+/// still at least ten times the error, so that no printed digit is
+/// rounding noise and the last one is off by at most one unit. 0 when
+/// even whole numbers are not that good (or the error is not a number).
+pub(crate) fn decimals_good_to(error: f64) -> usize {
+    (0..=EXACT_MAX_DECIMALS)
+        .rev()
+        .find(|&d| 10f64.powi(-(d as i32)) >= 10.0 * error)
+        .unwrap_or(0)
+}
+
+/// A rounding bound with two significant digits: `2.2e-15`.
+pub(crate) fn scientific(value: f64) -> String {
+    format!("{value:.1e}")
+}
+
 /// Separator between a cell's axis values in compact labels.
 const VALUE_SEPARATOR: &str = " / ";
 
@@ -45,17 +65,22 @@ pub(crate) fn values_label(values: &[String]) -> String {
 
 /// `cell 3: half / d20+dex`.
 pub(crate) fn cell_label(cell: &CellResult) -> String {
-    format!("cell {}: {}", cell.index, values_label(&cell.axis_values))
+    cell_label_of(cell.index, &cell.axis_values)
+}
+
+/// [`cell_label`] of the cell numbered `index` with `values`.
+pub(crate) fn cell_label_of(index: usize, values: &[String]) -> String {
+    format!("cell {index}: {}", values_label(values))
 }
 
 /// [`cell_label`] in at most `max` characters. When it is longer, the
 /// longest axis values give way first, each keeping its start and its end
 /// around a `…` (`{initiative = alte…opening = second}`), so every axis
 /// keeps a say and values that differ only at their end (a table of
-/// options) stay apart; a label still too long is cut at its end.
-pub(crate) fn cell_label_within(cell: &CellResult, max: usize) -> String {
-    let head = format!("cell {}: ", cell.index);
-    let values = &cell.axis_values;
+/// options) stay apart; a label still too long is cut at its end. Of the
+/// cell numbered `index` with `values`.
+pub(crate) fn cell_label_within(index: usize, values: &[String], max: usize) -> String {
+    let head = format!("cell {index}: ");
     let sep = VALUE_SEPARATOR.chars().count() * values.len().saturating_sub(1);
     let mut lengths: Vec<usize> = values.iter().map(|v| v.chars().count()).collect();
     // Shortest a value is made: its first and last characters and the `…`.
@@ -101,8 +126,16 @@ pub(crate) fn axes_title(axes: &[String]) -> String {
 /// The distinct values of axis `axis`, in order of first appearance (which is
 /// the scenario's order, since the matrix is expanded in order).
 pub(crate) fn axis_levels(cells: &[CellResult], axis: usize) -> Vec<&str> {
+    axis_levels_of(cells.iter().map(|c| &c.axis_values), axis)
+}
+
+/// [`axis_levels`] of cells given by their axis values.
+pub(crate) fn axis_levels_of<'a>(
+    cells: impl Iterator<Item = &'a Vec<String>>,
+    axis: usize,
+) -> Vec<&'a str> {
     let mut levels: Vec<&str> = Vec::new();
-    for value in cells.iter().filter_map(|c| c.axis_values.get(axis)) {
+    for value in cells.filter_map(|values| values.get(axis)) {
         if !levels.contains(&value.as_str()) {
             levels.push(value);
         }
@@ -144,6 +177,17 @@ mod tests {
         assert_eq!(signed(0.25, 4), "+0.2500");
         assert_eq!(signed(-0.25, 4), "-0.2500");
         assert_eq!(signed(-0.00001, 4), "0.0000");
+    }
+
+    #[test]
+    fn decimals_keep_ten_times_the_error_below_the_last_place() {
+        assert_eq!(decimals_good_to(0.0), 12);
+        assert_eq!(decimals_good_to(4e-16), 12);
+        assert_eq!(decimals_good_to(9e-14), 12);
+        assert_eq!(decimals_good_to(1.1e-13), 11);
+        assert_eq!(decimals_good_to(3e-9), 7);
+        assert_eq!(decimals_good_to(0.5), 0);
+        assert_eq!(decimals_good_to(f64::NAN), 0);
     }
 
     #[test]

@@ -10,9 +10,10 @@
 //! a re-run with the same seed gives byte-identical files.
 //!
 //! `skirmish balance` has its own report ([`balance`]: probes.csv,
-//! balance.md, balance.png), and so has `skirmish sensitivity`
-//! ([`sensitivity`]: sensitivity.csv, sensitivity.png, summary.md), written
-//! and checked with the same helpers.
+//! balance.md, balance.png), and so have `skirmish sensitivity`
+//! ([`sensitivity`]: sensitivity.csv, sensitivity.png, summary.md) and
+//! `skirmish exact` ([`exact`]: cells.csv, rounds.csv, rounds.png,
+//! summary.md), written and checked with the same helpers.
 //!
 //! Layout (each part imports only the parts above it, never a sibling part):
 //!
@@ -20,16 +21,19 @@
 //!   [`numbers`] (numbers for people, to the precision of their intervals),
 //!   `error`, `folder` (which folders skirmish may write, and the
 //!   writing), `model` (what the outputs read: `Report`,
-//!   the [`Diff`](diff::Diff) of two reports, [`ReportFile`]), `caveats`
-//!   (what to know before reading the numbers, over `model`);
+//!   the [`Diff`](diff::Diff) of two reports, the exact report's
+//!   `ExactModel`, the fight lengths `Lengths` both reports chart,
+//!   [`ReportFile`]), `variants` (how a matrix's cells differ on a line of
+//!   the scenario), `caveats` (what to know before reading the numbers,
+//!   over `model`);
 //! - `tables/`: one module per CSV file, over `tables::frame` (polars);
 //! - `charts/`: one module per PNG file, over `charts::style` and
 //!   `charts::fonts` (plotters);
 //! - `documents/`: one module per Markdown file (summary.md, diff.md,
 //!   balance.md, a sensitivity report's summary.md);
 //! - the assemblers: this module's [`render`] (a run's report), [`diff`]
-//!   (reads and compares two reports), [`balance`] and [`sensitivity`],
-//!   which call the tables,
+//!   (reads and compares two reports), [`balance`], [`sensitivity`] and
+//!   [`exact`], which call the tables,
 //!   charts and documents in a fixed order; `check` compares a rendered
 //!   report with one on disk.
 
@@ -40,6 +44,7 @@ mod check;
 pub mod diff;
 mod documents;
 mod error;
+pub mod exact;
 mod folder;
 mod labels;
 mod model;
@@ -47,6 +52,7 @@ mod names;
 pub mod numbers;
 pub mod sensitivity;
 mod tables;
+mod variants;
 
 use std::path::Path;
 
@@ -88,7 +94,7 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
         },
         ReportFile {
             name: ROUNDS_PNG,
-            bytes: charts::rounds::render(&report)?,
+            bytes: charts::rounds::render(&model::Lengths::of_run(&report))?,
         },
         ReportFile {
             name: SUMMARY_MD,

@@ -1,16 +1,23 @@
 //! The data every output of the report layer reads: [`Report`] (one run and
 //! its per-cell statistics, for cells.csv, rounds.csv, the charts and
-//! summary.md) and [`Diff`] (two reports compared, for diff.csv, diff.md and
-//! diff.png), plus [`ReportFile`], one rendered file.
+//! summary.md), [`Diff`] (two reports compared, for diff.csv, diff.md and
+//! diff.png), [`ExactModel`] (exact answers, for the exact report),
+//! [`Lengths`] (the fight-length distributions `rounds.png` draws, built
+//! from a run or from exact answers), plus [`ReportFile`], one rendered
+//! file.
 //!
 //! A leaf of the layer: tables, charts and documents import it, it imports
 //! none of them, so no two parts of the report layer import each other.
 
 use super::error::ReportError;
+use super::labels::decimals_good_to;
 use crate::analysis::sensitivity::{self, Equivalence, StatCells, StatEffect};
 use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
-use crate::results::{CellResult, RunResults, ScenarioInfo, SensitivityResults, ShownFight};
+use crate::results::{
+    CellResult, ExactCell, ExactResults, ExactWin, RunResults, ScenarioInfo, SensitivityResults,
+    ShownFight,
+};
 
 /// How many cells "Largest effects" in summary.md lists.
 pub(crate) const LARGEST_EFFECTS: usize = 5;
@@ -33,6 +40,12 @@ pub(crate) struct Report<'a> {
     pub(crate) summaries: Vec<Summary>,
     /// Each cell compared with the baseline cell, in cell order.
     pub(crate) comparisons: Vec<Comparison>,
+    /// With `run --exact`: each cell's exact win rates, or why it has none,
+    /// in cell order; empty without `--exact`.
+    pub(crate) exact: &'a [Result<ExactWin, String>],
+    /// Decimals of the exact win rates in cells.csv: what the largest
+    /// rounding bound of any of them allows ([`decimals_good_to`]).
+    pub(crate) exact_decimals: usize,
 }
 
 impl<'a> Report<'a> {
@@ -50,13 +63,26 @@ impl<'a> Report<'a> {
             .map(|(s, c)| (s, c.batches.as_slice()))
             .collect();
         let comparisons = analysis::compare_all(&pairs, info.baseline);
+        let error = results
+            .exact
+            .iter()
+            .flatten()
+            .map(|e| e.error)
+            .fold(0.0, f64::max);
         Ok(Report {
             info,
             cells: &results.cells,
             fights: &results.fights,
             summaries,
             comparisons,
+            exact: &results.exact,
+            exact_decimals: decimals_good_to(error),
         })
+    }
+
+    /// Cell `i`'s exact win rates, if it was enumerated.
+    pub(crate) fn exact_of(&self, i: usize) -> Option<&ExactWin> {
+        self.exact.get(i).and_then(|e| e.as_ref().ok())
     }
 }
 
@@ -84,6 +110,23 @@ fn validate(results: &RunResults) -> Result<(), ReportError> {
         return fail(format!(
             "{} counters (at most {MAX_COUNTERS})",
             info.counters.len()
+        ));
+    }
+    if !results.exact.is_empty() && results.exact.len() != results.cells.len() {
+        return fail(format!(
+            "exact answers for {} of {} cells",
+            results.exact.len(),
+            results.cells.len()
+        ));
+    }
+    if let Some(i) = results
+        .exact
+        .iter()
+        .position(|e| e.as_ref().is_ok_and(|e| e.wins.len() != info.sides.len()))
+    {
+        return fail(format!(
+            "cell {i}'s exact win rates are not one per side ({} sides)",
+            info.sides.len()
         ));
     }
     for (position, cell) in results.cells.iter().enumerate() {
@@ -300,5 +343,257 @@ impl<'a> SensitivityModel<'a> {
             against_own_side,
             batches: results.run.cells[0].batches.len(),
         })
+    }
+}
+
+/// Share of every cell's fights ending before the round cap that the x axis
+/// of `rounds.png` keeps in view, in percent.
+pub(crate) const AXIS_PERCENTILE: u32 = 99;
+
+/// What `rounds.png` draws: each cell's fight-length distribution, as
+/// shares of a run's fights or as an exact answer's probabilities. Both
+/// reports build it; the chart draws either the same way.
+pub(crate) struct Lengths {
+    /// The scenario's name (the title).
+    pub(crate) name: String,
+    /// Probabilities of an exact answer, not shares of fights fought.
+    pub(crate) exact: bool,
+    /// The round cap (the largest, with a `max_rounds` axis).
+    pub(crate) max_rounds: u32,
+    /// Position in `cells` of the baseline cell, when it is one of them.
+    pub(crate) baseline: Option<usize>,
+    /// Last round on the x axis: by then [`AXIS_PERCENTILE`]% of every
+    /// cell's fights that ended before the cap have ended.
+    pub(crate) x_max: u32,
+    pub(crate) cells: Vec<LengthCell>,
+}
+
+/// One cell's fight lengths.
+pub(crate) struct LengthCell {
+    /// The cell's number and axis values (its label).
+    pub(crate) index: usize,
+    pub(crate) values: Vec<String>,
+    /// `(rounds, share)` of every length with a share above zero, in
+    /// increasing rounds.
+    pub(crate) shares: Vec<(u32, f64)>,
+    pub(crate) median: u32,
+    pub(crate) mean: f64,
+}
+
+impl Lengths {
+    /// A run's fight lengths: the share of each cell's fights.
+    pub(crate) fn of_run(report: &Report) -> Lengths {
+        let info = report.info;
+        Lengths {
+            name: info.name.clone(),
+            exact: false,
+            max_rounds: info.max_rounds,
+            baseline: Some(info.baseline),
+            // From the counts, as the run's report has always done.
+            x_max: analysis::rounds_axis_limit(&report.summaries, info.max_rounds, AXIS_PERCENTILE),
+            cells: report
+                .cells
+                .iter()
+                .zip(&report.summaries)
+                .map(|(cell, s)| LengthCell {
+                    index: cell.index,
+                    values: cell.axis_values.clone(),
+                    shares: s.lengths.iter().map(|b| (b.rounds, b.share)).collect(),
+                    median: s.rounds_p50,
+                    mean: s.rounds_mean,
+                })
+                .collect(),
+        }
+    }
+
+    /// Exact answers' fight lengths: the probability of each length.
+    pub(crate) fn of_exact(m: &ExactModel) -> Lengths {
+        let cells: Vec<LengthCell> = m
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| LengthCell {
+                index: cell.index,
+                values: cell.axis_values.clone(),
+                shares: cell
+                    .answer
+                    .rounds
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &p)| p > 0.0)
+                    .map(|(r, &p)| (u32::try_from(r).unwrap_or(u32::MAX), p))
+                    .collect(),
+                median: m.rounds_p50[i],
+                mean: m.rounds_mean[i],
+            })
+            .collect();
+        let x_max = axis_limit(&cells, m.info.max_rounds, AXIS_PERCENTILE);
+        Lengths {
+            name: m.info.name.clone(),
+            exact: true,
+            max_rounds: m.info.max_rounds,
+            baseline: m.baseline,
+            x_max,
+            cells,
+        }
+    }
+}
+
+/// [`analysis::rounds_axis_limit`] of probabilities: the largest over
+/// cells of the `percent`th percentile of their lengths below `cap`; at
+/// least 1; `cap` when no cell has a length below it.
+fn axis_limit(cells: &[LengthCell], cap: u32, percent: u32) -> u32 {
+    let mut limit = None;
+    for cell in cells {
+        let below: Vec<(u32, f64)> = cell
+            .shares
+            .iter()
+            .copied()
+            .filter(|&(r, _)| r < cap)
+            .collect();
+        let total: f64 = below.iter().map(|b| b.1).sum();
+        if below.is_empty() || total <= 0.0 {
+            continue;
+        }
+        let wanted = total * f64::from(percent.min(100)) / 100.0;
+        let mut cumulative = 0.0;
+        let mut at = below.last().map_or(0, |b| b.0);
+        for &(r, p) in &below {
+            cumulative += p;
+            if cumulative >= wanted {
+                at = r;
+                break;
+            }
+        }
+        limit = Some(limit.map_or(at, |l: u32| l.max(at)));
+    }
+    limit.map_or(cap.max(1), |l| l.max(1))
+}
+
+/// What every output of the exact report reads: the answers plus what is
+/// computed once from them (fight-length statistics, the baseline, the
+/// decimals every value is printed with).
+pub(crate) struct ExactModel<'a> {
+    pub(crate) info: &'a ScenarioInfo,
+    /// The selected cells, in cell order.
+    pub(crate) cells: &'a [ExactCell],
+    /// Position in `cells` of the scenario's baseline cell, when selected.
+    pub(crate) baseline: Option<usize>,
+    /// Per cell: expected rounds, and the median and 90th percentile.
+    pub(crate) rounds_mean: Vec<f64>,
+    pub(crate) rounds_p50: Vec<u32>,
+    pub(crate) rounds_p90: Vec<u32>,
+    /// The largest rounding bound of any value the report prints: a
+    /// probability's [`Answer::error`](crate::exact::Answer::error), a
+    /// mean's relative error times the mean, a difference's the sum of its
+    /// two terms'.
+    pub(crate) error: f64,
+    /// Decimals of every value the CSV files print ([`decimals_good_to`]
+    /// of `error`).
+    pub(crate) decimals: usize,
+}
+
+impl<'a> ExactModel<'a> {
+    pub(crate) fn new(results: &'a ExactResults) -> Result<Self, ReportError> {
+        let info = &results.scenario;
+        let fail = |msg: String| Err(ReportError::Inconsistent(msg));
+        if results.cells.is_empty() {
+            return fail("no cells".to_owned());
+        }
+        if info.sides.is_empty() || info.sides.len() > MAX_SIDES {
+            return fail(format!(
+                "{} sides (expected 1 to {MAX_SIDES})",
+                info.sides.len()
+            ));
+        }
+        if info.counters.len() > MAX_COUNTERS {
+            return fail(format!(
+                "{} counters (at most {MAX_COUNTERS})",
+                info.counters.len()
+            ));
+        }
+        for (position, cell) in results.cells.iter().enumerate() {
+            if position > 0 && cell.index <= results.cells[position - 1].index {
+                return fail(format!(
+                    "cell {} after cell {}: not in cell order",
+                    cell.index,
+                    results.cells[position - 1].index
+                ));
+            }
+            if cell.axis_values.len() != info.axes.len() {
+                return fail(format!(
+                    "cell {} has {} axis values for {} axes",
+                    cell.index,
+                    cell.axis_values.len(),
+                    info.axes.len()
+                ));
+            }
+            if cell.answer.sides != info.sides.len() || cell.answer.rounds.is_empty() {
+                return fail(format!(
+                    "cell {}'s answer has {} sides and {} fight lengths",
+                    cell.index,
+                    cell.answer.sides,
+                    cell.answer.rounds.len()
+                ));
+            }
+        }
+        let baseline = results.cells.iter().position(|c| c.index == info.baseline);
+        let answers = || results.cells.iter().map(|c| &c.answer);
+        let rounds_mean: Vec<f64> = answers().map(|a| a.rounds_mean()).collect();
+        let mut m = ExactModel {
+            info,
+            cells: &results.cells,
+            baseline,
+            rounds_p50: answers().map(|a| a.rounds_quantile(0.5)).collect(),
+            rounds_p90: answers().map(|a| a.rounds_quantile(0.9)).collect(),
+            rounds_mean,
+            error: 0.0,
+            decimals: 0,
+        };
+        m.error = m.largest_error();
+        m.decimals = decimals_good_to(m.error);
+        Ok(m)
+    }
+
+    /// The largest rounding bound of any value printed (see `error`).
+    fn largest_error(&self) -> f64 {
+        let sides = self.info.sides.len();
+        let counters = self.info.counters.len();
+        let mean_error = |i: usize| {
+            let a = &self.cells[i].answer;
+            let means = a.survivors[..sides]
+                .iter()
+                .chain(&a.damage[..sides])
+                .chain(&a.counters[..counters])
+                .chain(std::iter::once(&self.rounds_mean[i]));
+            means
+                .map(|v| a.relative_error * v.abs())
+                .fold(0.0, f64::max)
+        };
+        let mut error = 0.0f64;
+        for (i, cell) in self.cells.iter().enumerate() {
+            error = error.max(cell.answer.error()).max(mean_error(i));
+            if let Some(b) = self.baseline {
+                let base = &self.cells[b].answer;
+                error = error.max(cell.answer.error() + base.error()).max(
+                    cell.answer.relative_error * self.rounds_mean[i].abs()
+                        + base.relative_error * self.rounds_mean[b].abs(),
+                );
+            }
+        }
+        error
+    }
+
+    /// Cell `i`'s win probability of `side` minus the baseline's, when the
+    /// baseline is selected.
+    pub(crate) fn delta_win(&self, i: usize, side: usize) -> Option<f64> {
+        let b = self.baseline?;
+        Some(self.cells[i].answer.wins[side] - self.cells[b].answer.wins[side])
+    }
+
+    /// Cell `i`'s expected rounds minus the baseline's, when it is selected.
+    pub(crate) fn delta_rounds(&self, i: usize) -> Option<f64> {
+        let b = self.baseline?;
+        Some(self.rounds_mean[i] - self.rounds_mean[b])
     }
 }

@@ -123,6 +123,34 @@ pub fn mean(value: f64, half_width: f64) -> String {
     fixed(value, decimals_for(half_width, 0))
 }
 
+/// An exact probability known within `error` (absolutely), for people:
+/// `decimals` decimals, more (up to `most`) while it would print as 0 or 1
+/// though it is not, beyond its error: `0.4930`, `0.000031`, `0.99997`.
+pub fn exact(value: f64, error: f64, decimals: usize, most: usize) -> String {
+    fixed(value, exact_decimals(value, error, decimals, most))
+}
+
+/// [`exact`] with a sign: a difference of exact values (`error` the bound
+/// of the difference).
+pub fn exact_difference(value: f64, error: f64, decimals: usize, most: usize) -> String {
+    signed(value, exact_decimals(value, error, decimals, most))
+}
+
+fn exact_decimals(value: f64, error: f64, decimals: usize, most: usize) -> usize {
+    let noise = 10.0 * error;
+    let mut d = decimals;
+    while d < most {
+        let place = 0.5 * 10f64.powi(-(d as i32));
+        let zero = value.abs() < place && value.abs() > noise;
+        let one = (1.0 - value).abs() < place && (1.0 - value).abs() > noise;
+        if !(zero || one) {
+            break;
+        }
+        d += 1;
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +225,18 @@ mod tests {
         assert_eq!(share(&proportion(0, 20_000)), "0");
         assert_eq!(share(&proportion(20_000, 20_000)), "1");
         assert_eq!(share(&proportion(5_000, 10_000)), "0.500");
+    }
+
+    #[test]
+    fn exact_values_never_print_as_zero_or_one_when_they_are_not() {
+        assert_eq!(exact(0.493_012_345, 1e-15, 4, 12), "0.4930");
+        assert_eq!(exact(0.000_031_2, 1e-15, 4, 12), "0.00003");
+        assert_eq!(exact(0.999_97, 1e-15, 4, 12), "0.99997");
+        // Zero within its error is printed as zero.
+        assert_eq!(exact(1e-16, 1e-15, 4, 12), "0.0000");
+        assert_eq!(exact(1.0, 1e-15, 4, 12), "1.0000");
+        assert_eq!(exact_difference(-0.000_004, 1e-15, 4, 12), "-0.000004");
+        assert_eq!(exact_difference(0.0123, 1e-15, 4, 12), "+0.0123");
     }
 
     #[test]

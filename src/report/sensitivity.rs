@@ -233,6 +233,7 @@ mod tests {
                 scenario,
                 cells,
                 fights: Vec::new(),
+                exact: Vec::new(),
             },
             base_label: "base scenario".to_owned(),
             stats: infos,

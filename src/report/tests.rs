@@ -138,6 +138,7 @@ fn results(name: &str, axes: &[(&str, &[&str])]) -> RunResults {
         scenario,
         cells,
         fights: Vec::new(),
+        exact: Vec::new(),
     }
 }
 
@@ -183,6 +184,7 @@ fn single_cell_csv_is_exact() {
             capped: false,
         }],
         fights: Vec::new(),
+        exact: Vec::new(),
     };
     let files = rendered(&results);
     // Wilson 95% for 3/4: [0.3006, 0.9544]; for 1/4: [0.0456, 0.6994]
@@ -563,4 +565,136 @@ fn chart_sizes_stay_bounded_from_one_cell_to_ten_thousand() {
             }
         }
     }
+}
+
+/// `results` with exact win rates (`run --exact`) for every cell but
+/// `refused`: the sampled first side's rate plus 0.001.
+fn with_exact(mut results: RunResults, refused: &[usize]) -> RunResults {
+    results.exact = results
+        .cells
+        .iter()
+        .map(|c| {
+            if refused.contains(&c.index) {
+                return Err(
+                    "more than 10 fight states (--max-states): 11 reached by round 1 \
+                            of 100"
+                        .to_owned(),
+                );
+            }
+            let w = c.tally.wins[0] as f64 / c.tally.fights as f64 + 0.001;
+            let d = c.tally.draws as f64 / c.tally.fights as f64;
+            Ok(crate::results::ExactWin {
+                wins: vec![w, 1.0 - w - d],
+                error: 3e-13,
+            })
+        })
+        .collect();
+    results
+}
+
+#[test]
+fn run_exact_adds_a_column_a_marker_and_says_which_cells_were_enumerated() {
+    let plain = results(
+        "two",
+        &[
+            ("options.crit", &["a", "b", "c"]),
+            ("options.initiative", &["x", "y", "z", "w"]),
+        ],
+    );
+    let exact = with_exact(plain.clone(), &[5]);
+    let (before, after) = (rendered(&plain), rendered(&exact));
+    save_charts(&after, "exact-axes2");
+    let csv = text(&after, CELLS_CSV);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    assert_eq!(
+        at("exact_win_rate_attackers"),
+        at("win_rate_attackers_hi") + 1
+    );
+    assert_eq!(
+        at("exact_win_rate_defenders"),
+        at("win_rate_defenders_hi") + 1
+    );
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    // 3e-13: ten times is 3e-12, so 11 decimals; cell 5 was refused.
+    let field = |row: usize, name: &str| rows[row][at(name)];
+    assert_eq!(field(5, "exact_win_rate_attackers"), "");
+    let shown = field(0, "exact_win_rate_attackers");
+    assert_eq!(shown.split('.').nth(1).map(str::len), Some(11), "{shown}");
+    // The rest of the row is the run's, column for column.
+    let plain_csv = text(&before, CELLS_CSV);
+    let plain_row: Vec<&str> = plain_csv.lines().nth(1).unwrap().split(',').collect();
+    let exact_row: Vec<&str> = rows[0]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !header[*i].starts_with("exact_"))
+        .map(|(_, v)| *v)
+        .collect();
+    assert_eq!(exact_row, plain_row);
+    let md = text(&after, SUMMARY_MD);
+    for needle in [
+        "Exact win rates (`--exact`, column `exact`): 11 of 12 cells enumerated",
+        "| exact (attackers / defenders) |",
+        "- cell 5: b / y: more than 10 fight states (--max-states)",
+    ] {
+        assert!(md.contains(needle), "{needle:?} not in\n{md}");
+    }
+    // The diamonds change the chart, and only it among the PNGs.
+    assert_ne!(file(&after, WIN_RATE_PNG), file(&before, WIN_RATE_PNG));
+    assert_eq!(file(&after, ROUNDS_PNG), file(&before, ROUNDS_PNG));
+    // Without exact answers, nothing says "exact".
+    for name in [CELLS_CSV, SUMMARY_MD] {
+        assert!(!text(&before, name).contains("exact"), "{name}");
+    }
+}
+
+#[test]
+fn every_win_rate_chart_draws_exact_diamonds() {
+    let many: Vec<String> = values(100);
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    for (label, plain) in [
+        ("exact-cells1", results("one", &[])),
+        (
+            "exact-numeric",
+            results("hp", &[("units.a.hp", &["5", "10", "15"])]),
+        ),
+        (
+            "exact-names",
+            results("names", &[("options.name", &["p", "q"])]),
+        ),
+        (
+            "exact-ranked",
+            results("ranked", &[("options.name", &many)]),
+        ),
+    ] {
+        let exact = with_exact(plain.clone(), &[1]);
+        let (before, after) = (rendered(&plain), rendered(&exact));
+        save_charts(&after, label);
+        assert_ne!(
+            file(&after, WIN_RATE_PNG),
+            file(&before, WIN_RATE_PNG),
+            "{label}"
+        );
+        assert_eq!(
+            png_size(file(&after, WIN_RATE_PNG)),
+            png_size(file(&before, WIN_RATE_PNG)),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn exact_answers_for_other_cells_are_errors() {
+    let mut r = with_exact(results("one", &[]), &[]);
+    r.exact.push(Err("extra".to_owned()));
+    assert!(render(&r).is_err());
+    let mut r = with_exact(results("one", &[]), &[]);
+    if let Some(Ok(e)) = r.exact.first_mut() {
+        e.wins.pop();
+    }
+    assert!(render(&r).is_err());
 }

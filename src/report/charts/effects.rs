@@ -6,15 +6,16 @@
 //! the baseline (largest absolute change of any side, ties by cell order),
 //! largest on top; per side a dot at the change with its paired 95%
 //! interval (the same intervals as the `delta_` columns of cells.csv). A
-//! line at zero marks no change. Its size does not depend on the number of
-//! cells.
+//! line at zero marks no change. With `run --exact`, a black diamond marks
+//! each exact difference (cell and baseline both enumerated). Its size does
+//! not depend on the number of cells.
 
 use plotters::element::ErrorBar;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color;
 
 use super::ranked::{self, BOTTOM, TOP, WIDTH};
-use super::style::{render_png, series_colour, text, MAX_SIDE, TICK_SIZE};
+use super::style::{draw_diamond, render_png, series_colour, text, DIAMOND, MAX_SIDE, TICK_SIZE};
 use crate::report::error::ReportError;
 use crate::report::labels::{cell_label, fixed, side_names, truncate};
 use crate::report::model::Report;
@@ -44,19 +45,37 @@ fn ranked(report: &Report) -> Vec<usize> {
     cells
 }
 
+/// Cell `i`'s exact win rate of side `k` minus the baseline's, when both
+/// were enumerated (`run --exact`).
+fn exact_difference(report: &Report, i: usize, k: usize) -> Option<f64> {
+    let cell = report.exact_of(i)?.wins.get(k)?;
+    let base = report.exact_of(report.info.baseline)?.wins.get(k)?;
+    Some(cell - base)
+}
+
 /// Renders the ranked chart as `file`.
 pub(crate) fn render(report: &Report, file: &'static str) -> Result<Vec<u8>, ReportError> {
     let cells = ranked(report);
     let sides = side_names(report.info);
     let n = cells.len().max(1);
     let height = (TOP + ROW * n as u32 + BOTTOM).min(MAX_SIDE);
+    let exact = |i: usize, k: usize| exact_difference(report, i, k);
     let reach = cells
         .iter()
         .flat_map(|&i| &report.comparisons[i].win_rates)
         .flat_map(|d| [d.ci.lo.abs(), d.ci.hi.abs(), d.estimate.abs()])
+        .chain(
+            cells
+                .iter()
+                .flat_map(|&i| (0..sides.len()).filter_map(move |k| exact(i, k)))
+                .map(f64::abs),
+        )
         .filter(|v| v.is_finite())
         .fold(0.01f64, f64::max)
         * 1.1;
+    let any_exact = cells
+        .iter()
+        .any(|&i| (0..sides.len()).any(|k| exact(i, k).is_some()));
     let title = truncate(
         &format!(
             "{}: the {} of {} cells whose win rates moved most",
@@ -81,6 +100,7 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Vec<u8>, Rep
         title: &title,
         subtitle: &subtitle,
         sides: &sides,
+        diamond: any_exact.then_some("exact (enumerated)"),
         rows: n,
         reach,
         x_desc: "change in win rate from the baseline",
@@ -107,6 +127,12 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Vec<u8>, Rep
                     ))
                 });
                 chart.draw_series(bars)?;
+                for (rank, &i) in cells.iter().enumerate() {
+                    if let Some(d) = exact(i, k) {
+                        let at = chart.backend_coord(&(d, y_of(rank) - offset));
+                        draw_diamond(canvas, at, DIAMOND - 1)?;
+                    }
+                }
             }
             let label = text(TICK_SIZE).pos(Pos::new(HPos::Right, VPos::Center));
             for (rank, &i) in cells.iter().enumerate() {

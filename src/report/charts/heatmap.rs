@@ -16,8 +16,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontTransform, RGBColor, BLACK, WHITE};
 
 use super::style::{
-    bold, draw_title, fit, render_png, text, text_width, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
-    LIGHT_GREY, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
+    bold, draw_diamond, draw_title, fit, render_png, text, text_width, Canvas, DrawError,
+    DARK_GREY, DIAMOND, LABEL_SIZE, LIGHT_GREY, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
 };
 use super::win_rate::under_axis;
 use crate::analysis::Proportion;
@@ -184,10 +184,17 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Option<Vec<u
         a.rsplit('.').next().unwrap_or(a)
     };
     // The axes' full paths, or their last parts when the paths do not fit.
+    let exact = (0..report.cells.len()).any(|i| report.exact_of(i).is_some());
     let subtitle = |name: [&str; 4]| {
         let grid = format!(
-            "Rows {}, columns {}; 95% Wilson intervals in cells.csv.",
-            name[2], name[3]
+            "Rows {}, columns {}; 95% Wilson intervals in cells.csv.{}",
+            name[2],
+            name[3],
+            if exact {
+                " ◆: exact win rate (enumerated)."
+            } else {
+                ""
+            }
         );
         let panels = match (f.parts[0], f.parts[1]) {
             (_, None) => String::new(),
@@ -301,8 +308,11 @@ fn block(
                 for c in 0..nc {
                     let i = ((fr * f.facet_cols.len() + fc) * nr + r) * nc + c;
                     let rate = f.cell[i].and_then(|cell| report.summaries[cell].wins.get(side));
+                    let exact = f.cell[i]
+                        .and_then(|cell| report.exact_of(cell))
+                        .and_then(|e| e.wins.get(side).copied());
                     let corner = (left + c as i32 * sw, top + r as i32 * sh);
-                    draw_square(canvas, corner, (sw, sh), rate)?;
+                    draw_square(canvas, corner, (sw, sh), rate, exact)?;
                 }
             }
         }
@@ -344,12 +354,15 @@ fn block(
     )
 }
 /// One heatmap square: colour, rate and interval; grey with a dash when the
-/// matrix has no cell for this combination.
+/// matrix has no cell for this combination. With an exact win rate, a
+/// line `◆ 0.4930` under them where it fits, else a diamond in the
+/// square's corner.
 fn draw_square(
     canvas: &Canvas,
     (x, y): (i32, i32),
     (w, h): (i32, i32),
     rate: Option<&Proportion>,
+    exact: Option<f64>,
 ) -> Result<(), DrawError> {
     let fill = rate.map_or(LIGHT_GREY, |p| heat_colour(p.estimate));
     canvas.draw(&Rectangle::new([(x, y), (x + w, y + h)], fill.filled()))?;
@@ -363,6 +376,14 @@ fn draw_square(
     let ink = ink_on(fill);
     let centre = Pos::new(HPos::Center, VPos::Center);
     let (cx, cy) = (x + w / 2, y + h / 2);
+    let big = w >= 100 && h >= 48;
+    if let (Some(value), true) = (exact, big) {
+        return draw_exact_square(canvas, (cx, cy), h, rate, value, ink);
+    }
+    if exact.is_some() && w >= 12 && h >= 12 {
+        let r = (w.min(h) / 8).clamp(3, DIAMOND - 1);
+        draw_diamond(canvas, (x + w - r - 3, y + r + 3), r)?;
+    }
     // Text only where it fits: rate and interval, the rate alone, or none.
     if w < 40 || h < 18 {
         return Ok(());
@@ -392,6 +413,49 @@ fn draw_square(
     }
     Ok(())
 }
+
+/// A large square's text with an exact win rate: the sampled rate, its
+/// interval, and a diamond with the exact rate, in three lines around the
+/// centre `(cx, cy)` of a square `h` pixels high.
+fn draw_exact_square(
+    canvas: &Canvas,
+    (cx, cy): (i32, i32),
+    h: i32,
+    rate: Option<&Proportion>,
+    exact: f64,
+    ink: RGBColor,
+) -> Result<(), DrawError> {
+    let centre = Pos::new(HPos::Center, VPos::Center);
+    if let Some(p) = rate {
+        canvas.draw_text(
+            &fixed(p.estimate, 3),
+            &bold(LABEL_SIZE).color(&ink).pos(centre),
+            (cx, cy - h * 22 / 100),
+        )?;
+        let interval = format!("{}–{}", fixed(p.ci.lo, 3), fixed(p.ci.hi, 3));
+        canvas.draw_text(
+            &interval,
+            &text(TICK_SIZE - 3).color(&ink).pos(centre),
+            (cx, cy + h * 4 / 100),
+        )?;
+    }
+    let style = text(TICK_SIZE - 2).color(&ink);
+    let label = fixed(exact, EXACT_DECIMALS);
+    let width = text_width(&label, &style) as i32;
+    let y = cy + h * 30 / 100;
+    let r = DIAMOND - 1;
+    // The diamond and the value, centred together.
+    let left = cx - (2 * r + 4 + width) / 2;
+    draw_diamond(canvas, (left + r, y), r)?;
+    canvas.draw_text(
+        &label,
+        &style.pos(Pos::new(HPos::Left, VPos::Center)),
+        (left + 2 * r + 4, y),
+    )
+}
+
+/// Decimals of an exact win rate in a square.
+const EXACT_DECIMALS: usize = 4;
 
 /// Vertical colour scale from 1 (top) to 0 (bottom) with ticks every 0.25.
 fn draw_colour_bar(canvas: &Canvas, (x, y): (i32, i32), height: i32) -> Result<(), DrawError> {

@@ -14,7 +14,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::Color;
 
 use super::style::{
-    draw_legend, draw_title, house_mesh, text, Canvas, DrawError, DARK_GREY, TICK_SIZE,
+    draw_legend_with, draw_title, house_mesh, text, Canvas, DrawError, DARK_GREY, TICK_SIZE,
 };
 use crate::report::labels::signed;
 
@@ -29,6 +29,8 @@ pub(crate) struct Frame<'a> {
     pub title: &'a str,
     pub subtitle: &'a str,
     pub sides: &'a [&'a str],
+    /// The legend's entry for exact values' diamonds, when drawn.
+    pub diamond: Option<&'a str>,
     /// Ranked items (rows).
     pub rows: usize,
     /// The axis runs from −reach to reach.
@@ -54,7 +56,7 @@ pub(crate) fn draw(
         .color(&DARK_GREY)
         .pos(Pos::new(HPos::Center, VPos::Top));
     canvas.draw_text(frame.subtitle, &style, (WIDTH as i32 / 2, 44))?;
-    draw_legend(canvas, frame.sides, WIDTH, 84)?;
+    draw_legend_with(canvas, frame.sides, frame.diamond, WIDTH, 84)?;
     let (_, lower): (_, DrawingArea<_, Shift>) = canvas.split_vertically(TOP - 8);
     let count = frame.rows as f64;
     let reach = frame.reach;

@@ -1,7 +1,9 @@
 //! `rounds.png`: how long fights last, per cell.
 //!
-//! Each cell's fight-length distribution is drawn as the share of its fights
-//! ending in each round. Up to [`OVERLAY_MAX`] cells share one panel (one
+//! Draws a [`Lengths`]: each cell's fight-length distribution, the share of
+//! its fights ending in each round (a run), or the probability that its
+//! fight ends in each round (an exact answer, titled so). Up to
+//! [`OVERLAY_MAX`] cells share one panel (one
 //! coloured line each, legend naming the cell by its axis values and median);
 //! more cells, up to [`SMALL_MAX`], get a grid of small panels with
 //! identical axes and axis titles, one per cell, so shapes stay comparable.
@@ -10,7 +12,7 @@
 //! each round) with the baseline cell and the cells of the shortest and the
 //! longest mean fight drawn as lines: the same size at any number of cells. The x axis stops where 99% of every cell's
 //! fights that ended before the round cap are in view
-//! ([`analysis::rounds_axis_limit`]), so a long tail or the spike of draws at
+//! ([`Lengths::x_max`]), so a long tail or the spike of draws at
 //! the cap does not squash the bulk of the distribution; a subtitle says so.
 
 use plotters::chart::{ChartBuilder, SeriesLabelPosition};
@@ -24,10 +26,9 @@ use super::style::{
     draw_title, render_png, series_colour, text, Canvas, DrawError, DARK_GREY, LABEL_SIZE,
     LIGHT_GREY, TICK_SIZE,
 };
-use crate::analysis::{self, LengthBin};
 use crate::report::error::ReportError;
-use crate::report::labels::{cell_label, cell_label_within, fixed, truncate};
-use crate::report::model::Report;
+use crate::report::labels::{cell_label_of, cell_label_within, fixed, truncate};
+use crate::report::model::{LengthCell, Lengths, AXIS_PERCENTILE};
 use crate::report::names::ROUNDS_PNG;
 
 const FILE: &str = ROUNDS_PNG;
@@ -44,8 +45,6 @@ const GRID_COLUMNS: usize = 6;
 const SMALL_MAX: usize = 36;
 /// Title and subtitle.
 const TITLE_BAND: u32 = 72;
-/// Share of the fights ending before the cap the x axis keeps in view.
-const AXIS_PERCENTILE: u32 = 99;
 /// Above this many rounds on the x axis, lines get no point markers.
 const MARKERS_MAX_ROUNDS: u32 = 40;
 
@@ -53,7 +52,7 @@ const MARKERS_MAX_ROUNDS: u32 = 40;
 struct Line<'a> {
     label: String,
     colour: RGBColor,
-    bins: &'a [LengthBin],
+    bins: &'a [(u32, f64)],
 }
 
 /// The x and y ranges every panel shares.
@@ -66,36 +65,56 @@ struct Axes {
 }
 
 /// Renders `rounds.png`.
-pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
+pub(crate) fn render(lengths: &Lengths) -> Result<Vec<u8>, ReportError> {
     fonts::ensure_registered(FILE)?;
-    let axes = shared_axes(report);
-    let overlay = report.cells.len() <= OVERLAY_MAX;
-    let lines: Vec<Line> = report
-        .cells
+    let axes = shared_axes(lengths);
+    let cells = &lengths.cells;
+    let overlay = cells.len() <= OVERLAY_MAX;
+    let label = |cell: &LengthCell| cell_label_of(cell.index, &cell.values);
+    let lines: Vec<Line> = cells
         .iter()
-        .zip(&report.summaries)
         .enumerate()
-        .map(|(i, (cell, s))| Line {
+        .map(|(i, cell)| Line {
             label: if overlay {
-                format!("{} (median {})", cell_label(cell), s.rounds_p50)
+                format!("{} (median {})", label(cell), cell.median)
             } else {
                 // A small panel's caption: every axis keeps a say.
-                cell_label_within(cell, SMALL_CAPTION_CHARS)
+                cell_label_within(cell.index, &cell.values, SMALL_CAPTION_CHARS)
             },
             colour: series_colour(i),
-            bins: &s.lengths,
+            bins: &cell.shares,
         })
         .collect();
-    let title = format!("{}: fight length", report.info.name);
-    let cap = report.info.max_rounds;
-    let subtitle = if axes.x_max >= cap {
-        format!("Share of fights ending in each round, up to the {cap}-round cap.")
+    let (title, what) = if lengths.exact {
+        (
+            format!("{}: fight length (exact)", lengths.name),
+            "Probability of a fight ending in each round",
+        )
     } else {
+        (
+            format!("{}: fight length", lengths.name),
+            "Share of fights ending in each round",
+        )
+    };
+    let cap = lengths.max_rounds;
+    let subtitle = if axes.x_max >= cap {
+        format!("{what}, up to the {cap}-round cap.")
+    } else {
+        let (end, ended) = if lengths.exact {
+            ("end", "have")
+        } else {
+            ("ended", "had")
+        };
         format!(
-            "Share of fights ending in each round, up to round {}, by which {AXIS_PERCENTILE}% of \
-             every cell's fights that ended before the {cap}-round cap had ended.",
+            "{what}, up to round {}, by which {AXIS_PERCENTILE}% of \
+             every cell's fights that {end} before the {cap}-round cap {ended} ended.",
             axes.x_max
         )
+    };
+    let y_desc = if lengths.exact {
+        ("probability", "probability")
+    } else {
+        ("share of fights", "share")
     };
     let headings = |canvas: &Canvas, width: u32| -> Result<(), DrawError> {
         draw_title(canvas, &title, width)?;
@@ -104,11 +123,12 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
             .pos(Pos::new(HPos::Center, VPos::Top));
         canvas.draw_text(&subtitle, &style, (width as i32 / 2, 44))
     };
-    if report.cells.len() > SMALL_MAX {
+    if cells.len() > SMALL_MAX {
         let (width, height) = (PANEL.0, PANEL.1 + TITLE_BAND);
         let note = format!(
-            "Grey: from the least to the largest share of any of the {} cells.",
-            report.cells.len()
+            "Grey: from the least to the largest {} of any of the {} cells.",
+            y_desc.1,
+            cells.len()
         );
         return render_png(FILE, (width, height), |canvas| {
             draw_title(canvas, &title, width)?;
@@ -118,7 +138,7 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
             canvas.draw_text(&truncate(&subtitle, 150), &style, (width as i32 / 2, 40))?;
             canvas.draw_text(&note, &style, (width as i32 / 2, 56))?;
             let (_, area) = canvas.split_vertically(TITLE_BAND);
-            let picked = representatives(report);
+            let picked = representatives(lengths);
             let lines: Vec<Line> = picked
                 .iter()
                 .enumerate()
@@ -126,17 +146,17 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
                     label: truncate(
                         &format!(
                             "{what}: {} (median {})",
-                            cell_label(&report.cells[*i]),
-                            report.summaries[*i].rounds_p50
+                            label(&cells[*i]),
+                            cells[*i].median
                         ),
                         70,
                     ),
                     colour: series_colour(k),
-                    bins: &report.summaries[*i].lengths,
+                    bins: &cells[*i].shares,
                 })
                 .collect();
-            let band = envelope(report, axes.x_max);
-            panel(&area, &lines, axes, None, true, Some(&band))
+            let band = envelope(lengths, axes.x_max);
+            panel(&area, &lines, axes, None, y_desc, true, Some(&band))
         });
     }
     if overlay {
@@ -144,7 +164,7 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
         render_png(FILE, (width, height), |canvas| {
             headings(canvas, width)?;
             let (_, area) = canvas.split_vertically(TITLE_BAND);
-            panel(&area, &lines, axes, None, lines.len() > 1, None)
+            panel(&area, &lines, axes, None, y_desc, lines.len() > 1, None)
         })
     } else {
         let columns = GRID_COLUMNS.min(lines.len());
@@ -161,7 +181,7 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
                     colour: series_colour(0),
                     bins: line.bins,
                 };
-                panel(area, &[single], axes, Some(&caption), false, None)?;
+                panel(area, &[single], axes, Some(&caption), y_desc, false, None)?;
             }
             Ok(())
         })
@@ -169,14 +189,18 @@ pub(crate) fn render(report: &Report) -> Result<Vec<u8>, ReportError> {
 }
 
 /// The cells drawn as lines when there are too many for small multiples:
-/// the baseline, then the cells with the shortest and the longest mean
-/// fight (each once).
-fn representatives(report: &Report) -> Vec<(&'static str, usize)> {
-    let mean = |i: &usize| report.summaries[*i].rounds_mean;
-    let all = 0..report.cells.len();
+/// the baseline (when it is one of them), then the cells with the shortest
+/// and the longest mean fight (each once); positions in `lengths.cells`.
+fn representatives(lengths: &Lengths) -> Vec<(&'static str, usize)> {
+    let mean = |i: &usize| lengths.cells[*i].mean;
+    let all = 0..lengths.cells.len();
     let shortest = all.clone().min_by(|a, b| mean(a).total_cmp(&mean(b)));
     let longest = all.max_by(|a, b| mean(a).total_cmp(&mean(b)).then(b.cmp(a)));
-    let mut picked = vec![("baseline", report.info.baseline)];
+    let mut picked: Vec<(&'static str, usize)> = lengths
+        .baseline
+        .map(|b| ("baseline", b))
+        .into_iter()
+        .collect();
     for (what, i) in [("shortest", shortest), ("longest", longest)] {
         if let Some(i) = i.filter(|i| picked.iter().all(|(_, p)| p != i)) {
             picked.push((what, i));
@@ -187,10 +211,10 @@ fn representatives(report: &Report) -> Vec<(&'static str, usize)> {
 
 /// Least and largest share of any cell in each round `0..=x_max`: memory in
 /// rounds, not cells.
-fn envelope(report: &Report, x_max: u32) -> Vec<(f64, f64)> {
+fn envelope(lengths: &Lengths, x_max: u32) -> Vec<(f64, f64)> {
     let mut band = vec![(f64::INFINITY, 0.0f64); x_max as usize + 1];
-    for s in &report.summaries {
-        for (r, share) in points(&s.lengths, x_max) {
+    for cell in &lengths.cells {
+        for (r, share) in points(&cell.shares, x_max) {
             let b = &mut band[r as usize];
             *b = (b.0.min(share), b.1.max(share));
         }
@@ -198,17 +222,16 @@ fn envelope(report: &Report, x_max: u32) -> Vec<(f64, f64)> {
     band
 }
 
-/// x up to [`analysis::rounds_axis_limit`]; y up to the largest share within
-/// that range, plus headroom.
-fn shared_axes(report: &Report) -> Axes {
-    let x_max =
-        analysis::rounds_axis_limit(&report.summaries, report.info.max_rounds, AXIS_PERCENTILE);
-    let top = report
-        .summaries
+/// x up to [`Lengths::x_max`]; y up to the largest share within that
+/// range, plus headroom.
+fn shared_axes(lengths: &Lengths) -> Axes {
+    let x_max = lengths.x_max;
+    let top = lengths
+        .cells
         .iter()
-        .flat_map(|s| &s.lengths)
-        .filter(|b| b.rounds <= x_max)
-        .map(|b| b.share)
+        .flat_map(|c| &c.shares)
+        .filter(|b| b.0 <= x_max)
+        .map(|b| b.1)
         .fold(0.0, f64::max);
     Axes {
         x_max,
@@ -218,10 +241,10 @@ fn shared_axes(report: &Report) -> Axes {
 
 /// The share of fights ending in each round `0..=x_max` (0 where no fight
 /// ended), so lines do not skip over empty rounds.
-fn points(bins: &[LengthBin], x_max: u32) -> Vec<(u32, f64)> {
+fn points(bins: &[(u32, f64)], x_max: u32) -> Vec<(u32, f64)> {
     let mut shares = vec![0.0; x_max as usize + 1];
-    for bin in bins.iter().filter(|b| b.rounds <= x_max) {
-        shares[bin.rounds as usize] = bin.share;
+    for &(rounds, share) in bins.iter().filter(|b| b.0 <= x_max) {
+        shares[rounds as usize] = share;
     }
     shares
         .into_iter()
@@ -230,12 +253,14 @@ fn points(bins: &[LengthBin], x_max: u32) -> Vec<(u32, f64)> {
         .collect()
 }
 
-/// One panel with one line per entry of `lines`.
+/// One panel with one line per entry of `lines`; `y_desc` names the y axis
+/// of a large panel and of a small one.
 fn panel(
     area: &Canvas,
     lines: &[Line],
     axes: Axes,
     caption: Option<&str>,
+    y_desc: (&str, &str),
     legend: bool,
     band: Option<&[(f64, f64)]>,
 ) -> Result<(), DrawError> {
@@ -267,9 +292,9 @@ fn panel(
         .y_label_formatter(&|y| fixed(*y, 2));
     // Every panel, small ones too, says what its axes are.
     if small {
-        mesh.x_desc("rounds").y_desc("share");
+        mesh.x_desc("rounds").y_desc(y_desc.1);
     } else {
-        mesh.x_desc("rounds").y_desc("share of fights");
+        mesh.x_desc("rounds").y_desc(y_desc.0);
     }
     mesh.draw()?;
     if let Some(band) = band {
@@ -314,23 +339,7 @@ mod tests {
 
     #[test]
     fn points_fill_empty_rounds_and_clip() {
-        let bins = [
-            LengthBin {
-                rounds: 1,
-                fights: 1,
-                share: 0.25,
-            },
-            LengthBin {
-                rounds: 3,
-                fights: 2,
-                share: 0.5,
-            },
-            LengthBin {
-                rounds: 9,
-                fights: 1,
-                share: 0.25,
-            },
-        ];
+        let bins = [(1, 0.25), (3, 0.5), (9, 0.25)];
         assert_eq!(
             points(&bins, 3),
             vec![(0, 0.0), (1, 0.25), (2, 0.0), (3, 0.5)]

@@ -98,6 +98,7 @@ pub(crate) fn render(m: &SensitivityModel) -> Result<Vec<u8>, ReportError> {
         title: &title,
         subtitle: &subtitle,
         sides: &sides,
+        diamond: None,
         rows: n,
         reach,
         x_desc: "change in win rate per step up",

@@ -10,9 +10,9 @@ use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind, IntoDrawingArea};
-use plotters::element::ErrorBar;
+use plotters::element::{ErrorBar, Polygon};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, FontStyle, IntoFont, RGBColor, TextStyle, WHITE};
+use plotters::style::{Color, FontStyle, IntoFont, RGBColor, TextStyle, BLACK, WHITE};
 
 use super::fonts;
 use crate::report::error::ReportError;
@@ -177,11 +177,24 @@ pub(crate) fn draw_legend(
     width: u32,
     y: i32,
 ) -> Result<(), DrawError> {
+    draw_legend_with(canvas, names, None, width, y)
+}
+
+/// [`draw_legend`], followed by `diamond`, when given, after an exact
+/// value's mark ([`draw_diamond`]).
+pub(crate) fn draw_legend_with(
+    canvas: &Canvas,
+    names: &[&str],
+    diamond: Option<&str>,
+    width: u32,
+    y: i32,
+) -> Result<(), DrawError> {
     let style = text(LABEL_SIZE);
     const MARK: i32 = 22;
     const GAP: i32 = 26;
     let total: i32 = names
         .iter()
+        .chain(&diamond)
         .map(|s| MARK + text_width(s, &style) as i32 + GAP)
         .sum::<i32>()
         - GAP;
@@ -203,7 +216,27 @@ pub(crate) fn draw_legend(
         )?;
         x += MARK + text_width(name, &style) as i32 + GAP;
     }
+    if let Some(name) = diamond {
+        draw_diamond(canvas, (x + 6, y), DIAMOND)?;
+        canvas.draw_text(
+            name,
+            &style.pos(Pos::new(HPos::Left, VPos::Center)),
+            (x + MARK - 4, y),
+        )?;
+    }
     Ok(())
+}
+
+/// Half the height of the diamond marking an exact value, in pixels.
+pub(crate) const DIAMOND: i32 = 6;
+
+/// The mark of an exact value (`run --exact`): a black diamond reaching `r`
+/// pixels from pixel `(x, y)` of the canvas, with a thin white rim so it
+/// stands out on a whisker or a coloured square.
+pub(crate) fn draw_diamond(canvas: &Canvas, (x, y): (i32, i32), r: i32) -> Result<(), DrawError> {
+    let corners = |r: i32| vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)];
+    canvas.draw(&Polygon::new(corners(r + 1), WHITE.filled()))?;
+    canvas.draw(&Polygon::new(corners(r), BLACK.filled()))
 }
 
 /// Decimal places that print every tick of evenly spaced `ticks` exactly

@@ -12,6 +12,11 @@
 //! - anything too big for those (a long axis of names, or more squares than
 //!   fit): the cells whose win rates moved most from the baseline, ranked
 //!   ([`super::effects`]); every cell is still in cells.csv.
+//!
+//! With `run --exact`, each cell's exact win rates are drawn too, as small
+//! black diamonds ([`super::style::draw_diamond`]) on the whiskers and
+//! lines (the legend names them), in the heatmap's squares and on the
+//! ranked chart's differences; cells too large to enumerate have none.
 
 use plotters::chart::ChartBuilder;
 use plotters::element::ErrorBar;
@@ -20,8 +25,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, FontTransform, TextStyle};
 
 use super::style::{
-    bold, draw_legend, draw_title, house_mesh, render_png, series_colour, text, text_width, Canvas,
-    DrawError, DARK_GREY, LABEL_SIZE, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
+    bold, draw_diamond, draw_legend_with, draw_title, house_mesh, render_png, series_colour, text,
+    text_width, Canvas, DrawError, DARK_GREY, DIAMOND, LABEL_SIZE, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
 };
 use super::{effects, fonts, heatmap};
 use crate::analysis::Proportion;
@@ -111,7 +116,7 @@ fn line(report: &Report, xs: &[f64]) -> Result<Vec<u8>, ReportError> {
     order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]).then(a.cmp(&b)));
     render_png(FILE, (width, height), |canvas| {
         draw_title(canvas, &title, width)?;
-        draw_legend(canvas, &sides, width, 58)?;
+        draw_legend_with(canvas, &sides, exact_legend(report), width, 58)?;
         let (_, lower) = canvas.split_vertically(80);
         let mut chart = ChartBuilder::on(&lower)
             .margin(16)
@@ -149,8 +154,22 @@ fn line(report: &Report, xs: &[f64]) -> Result<Vec<u8>, ReportError> {
                 }
             }
         }
+        for k in 0..sides.len() {
+            for &i in &order {
+                if let Some(w) = report.exact_of(i).and_then(|e| e.wins.get(k)) {
+                    draw_diamond(canvas, chart.backend_coord(&(xs[i], *w)), DIAMOND - 1)?;
+                }
+            }
+        }
         Ok(())
     })
+}
+
+/// The legend entry of the exact win rates' diamonds, when there are any.
+fn exact_legend(report: &Report) -> Option<&'static str> {
+    (0..report.cells.len())
+        .any(|i| report.exact_of(i).is_some())
+        .then_some("exact (enumerated)")
 }
 
 /// What goes under the x axis of the whisker chart.
@@ -188,7 +207,7 @@ fn whiskers(report: &Report) -> Result<Vec<u8>, ReportError> {
     let layout = layout(&categories, &title, sides.len());
     render_png(FILE, (layout.width, layout.height), |canvas| {
         draw_title(canvas, &title, layout.width)?;
-        draw_legend(canvas, &sides, layout.width, 48)?;
+        draw_legend_with(canvas, &sides, exact_legend(report), layout.width, 48)?;
         let (_, lower) = canvas.split_vertically(layout.top);
         let n = report.cells.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&lower)
@@ -222,6 +241,15 @@ fn whiskers(report: &Report) -> Result<Vec<u8>, ReportError> {
                 ))
             });
             chart.draw_series(bars)?;
+        }
+        for k in 0..sides.len() {
+            let offset = side_offset(k, sides.len());
+            for i in 0..report.cells.len() {
+                if let Some(w) = report.exact_of(i).and_then(|e| e.wins.get(k)) {
+                    let at = chart.backend_coord(&(i as f64 + offset, *w));
+                    draw_diamond(canvas, at, DIAMOND - 1)?;
+                }
+            }
         }
         // Backend coordinates are canvas coordinates: the labels go on the
         // canvas, under the plot.

@@ -11,11 +11,12 @@
 
 use crate::analysis::{self, Effect, Method, Proportion};
 use crate::report::caveats;
-use crate::report::labels::{cell_label, values_label};
+use crate::report::labels::{cell_label, values_label, RATE_DECIMALS};
 use crate::report::model::{Report, LARGEST_EFFECTS};
 use crate::report::names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
 use crate::report::numbers::{self, grouped};
-use crate::results::{CellResult, Streams};
+use crate::report::variants::{self, Variants};
+use crate::results::Streams;
 
 /// `summary.md` as text.
 pub(crate) fn render(report: &Report) -> String {
@@ -178,7 +179,9 @@ fn scenario(md: &mut Markdown, report: &Report) {
                     .map(String::as_str)
             });
             md.line(format!("  - {}{}", code(option), per_cell.intro()));
-            per_cell.lines(md, "    ", code);
+            for line in per_cell.lines("    ", code) {
+                md.line(line);
+            }
         }
     }
     md.line("- **Sides:**");
@@ -193,7 +196,9 @@ fn scenario(md: &mut Markdown, report: &Report) {
                     .map(String::as_str)
             });
             md.line(format!("    - {unit}{}", per_cell.intro()));
-            per_cell.lines(md, "      ", str::to_owned);
+            for line in per_cell.lines("      ", str::to_owned) {
+                md.line(line);
+            }
         }
     }
     if info.axes.is_empty() {
@@ -227,110 +232,22 @@ fn read_this_first(md: &mut Markdown, report: &Report) {
     md.blank();
 }
 
-/// Most variants listed under a line of the scenario that the matrix
-/// changes; the rest are counted.
-const MAX_VARIANTS: usize = 8;
-
-/// How the cells differ on one line of the scenario's description (a unit
-/// group, an option): the axes that change it and, for each combination of
-/// their values, the line in those cells.
-struct Variants {
-    /// Dotted paths of the axes the line depends on.
-    axes: Vec<String>,
-    /// (values of those axes, the line), in cell order of first appearance.
-    variants: Vec<(String, String)>,
-}
-
-impl Variants {
-    /// Said after the base line: nothing when no cell changes it.
-    fn intro(&self) -> String {
-        if self.variants.is_empty() {
-            return String::new();
-        }
-        let axes: Vec<String> = self.axes.iter().map(|a| code(a)).collect();
-        format!(
-            " in the base scenario; by cell, with {}:",
-            axes.join(VARIANT_AXES_SEPARATOR)
-        )
-    }
-
-    fn lines(&self, md: &mut Markdown, indent: &str, show: impl Fn(&str) -> String) {
-        for (values, line) in self.variants.iter().take(MAX_VARIANTS) {
-            md.line(format!("{indent}- {values}: {}", show(line)));
-        }
-        if self.variants.len() > MAX_VARIANTS {
-            md.line(format!(
-                "{indent}- … and {} more combinations",
-                self.variants.len() - MAX_VARIANTS
-            ));
-        }
-    }
-}
-
-const VARIANT_AXES_SEPARATOR: &str = " and ";
-
-/// How the cells' `line_of` their setup differs, if it does. An axis counts
-/// when two cells that agree on every other axis differ on the line.
+/// How the cells' `line_of` their setup differs, if it does (see
+/// [`variants::varying`]); nothing without a setup per cell.
 fn varying<'a>(
     report: &'a Report,
     line_of: impl Fn(&'a crate::results::Setup) -> Option<&'a str>,
 ) -> Variants {
-    let setups = &report.info.setups;
-    let none = Variants {
-        axes: Vec::new(),
-        variants: Vec::new(),
-    };
-    if setups.len() != report.cells.len() || setups.is_empty() {
-        return none;
+    if report.info.setups.len() != report.cells.len() {
+        return Variants::none();
     }
-    let lines: Vec<Option<&str>> = setups.iter().map(&line_of).collect();
-    if lines.iter().all(|l| *l == lines[0]) {
-        return none;
-    }
-    let axes = report.info.axes.len();
-    fn others(cell: &CellResult, axis: usize) -> Vec<&str> {
-        cell.axis_values
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != axis)
-            .map(|(_, v)| v.as_str())
-            .collect()
-    }
-    let mut relevant: Vec<usize> = (0..axes)
-        .filter(|&axis| {
-            let mut seen: std::collections::HashMap<Vec<&str>, Option<&str>> =
-                std::collections::HashMap::new();
-            report
-                .cells
-                .iter()
-                .zip(&lines)
-                .any(|(cell, &line)| *seen.entry(others(cell, axis)).or_insert(line) != line)
-        })
+    let cells: Vec<(usize, &[String])> = report
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i, c.axis_values.as_slice()))
         .collect();
-    if relevant.is_empty() {
-        // Only several axes together change it (never for a single value
-        // substituted per axis); name them all.
-        relevant = (0..axes).collect();
-    }
-    let mut variants: Vec<(String, String)> = Vec::new();
-    let mut keys: std::collections::HashSet<Vec<&str>> = std::collections::HashSet::new();
-    for (cell, line) in report.cells.iter().zip(&lines) {
-        let key: Vec<&str> = relevant
-            .iter()
-            .filter_map(|&a| cell.axis_values.get(a).map(String::as_str))
-            .collect();
-        if keys.insert(key.clone()) {
-            let key: Vec<String> = key.into_iter().map(str::to_owned).collect();
-            variants.push((values_label(&key), line.unwrap_or("(none)").to_owned()));
-        }
-    }
-    Variants {
-        axes: relevant
-            .iter()
-            .filter_map(|&a| report.info.axes.get(a).cloned())
-            .collect(),
-        variants,
-    }
+    variants::varying(report.info, &cells, line_of)
 }
 
 fn results_table(md: &mut Markdown, report: &Report) {
@@ -342,20 +259,49 @@ fn results_table(md: &mut Markdown, report: &Report) {
          in [{ROUNDS_CSV}]({ROUNDS_CSV})."
     ));
     md.blank();
+    let exact = !report.exact.is_empty();
+    if exact {
+        exact_note(md, report);
+    }
     let mut header = vec!["cell".to_owned()];
     header.extend(info.axes.iter().map(|a| code(a)));
     header.extend(info.sides.iter().map(|s| format!("{} win rate", s.name)));
+    if exact {
+        let sides: Vec<&str> = info.sides.iter().map(|s| s.name.as_str()).collect();
+        header.push(format!("exact ({})", sides.join(" / ")));
+    }
     header.extend(["draws", "rounds (mean)", "p50", "p90"].map(str::to_owned));
     md.row(&header);
     let mut rule = vec!["---:"];
     rule.extend(info.axes.iter().map(|_| "---"));
     rule.extend(info.sides.iter().map(|_| "---"));
+    if exact {
+        rule.push("---");
+    }
     rule.extend(["---:"; 4]);
     md.line(format!("|{}|", rule.join("|")));
-    for (cell, s) in report.cells.iter().zip(&report.summaries) {
+    for (i, (cell, s)) in report.cells.iter().zip(&report.summaries).enumerate() {
         let mut row = vec![cell.index.to_string()];
         row.extend(cell.axis_values.iter().cloned());
         row.extend(s.wins.iter().map(rate_with_interval));
+        if exact {
+            row.push(match report.exact_of(i) {
+                Some(e) => e
+                    .wins
+                    .iter()
+                    .map(|&w| {
+                        numbers::exact(
+                            w,
+                            e.error,
+                            RATE_DECIMALS,
+                            report.exact_decimals.max(RATE_DECIMALS),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                None => "—".to_owned(),
+            });
+        }
         row.push(numbers::share(&s.draws));
         row.push(numbers::mean(
             s.rounds_mean,
@@ -364,6 +310,49 @@ fn results_table(md: &mut Markdown, report: &Report) {
         row.push(s.rounds_p50.to_string());
         row.push(s.rounds_p90.to_string());
         md.row(&row);
+    }
+    md.blank();
+}
+
+/// Most cells not enumerated that the note on exact win rates names.
+const MAX_NOT_ENUMERATED: usize = 6;
+
+/// With `run --exact`: how many cells were enumerated, what that means, and
+/// why the others were not.
+fn exact_note(md: &mut Markdown, report: &Report) {
+    let cells = report.cells.len();
+    let solved = (0..cells).filter(|&i| report.exact_of(i).is_some()).count();
+    md.line(format!(
+        "Exact win rates (`--exact`, column `exact`): {solved} of {cells} cell{} enumerated: \
+         every outcome of every die, through the same rules code, so with no sampling error \
+         (`exact_win_rate_<side>` in [{CELLS_CSV}]({CELLS_CSV}), to the {} decimals their \
+         rounding allows). The sampled win rates' intervals should hold them about 95% of \
+         the time; on [{WIN_RATE_PNG}]({WIN_RATE_PNG}) they are black diamonds.",
+        if cells == 1 { "" } else { "s" },
+        report.exact_decimals
+    ));
+    let refused: Vec<(usize, &String)> = report
+        .exact
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| e.as_ref().err().map(|why| (i, why)))
+        .collect();
+    if !refused.is_empty() {
+        md.blank();
+        md.line(
+            "Not enumerated, too large for the limits of `--max-states` and \
+             `--max-outcomes` (column `exact`: —):",
+        );
+        md.blank();
+        for (i, why) in refused.iter().take(MAX_NOT_ENUMERATED) {
+            md.line(format!("- {}: {why}", cell_label(&report.cells[*i])));
+        }
+        if refused.len() > MAX_NOT_ENUMERATED {
+            md.line(format!(
+                "- … and {} more cells",
+                refused.len() - MAX_NOT_ENUMERATED
+            ));
+        }
     }
     md.blank();
 }
@@ -502,7 +491,7 @@ fn effect_row(md: &mut Markdown, report: &Report, effect: &Effect) {
 mod tests {
     use super::*;
     use crate::engine::tally::{BatchStat, Tally};
-    use crate::results::{RunResults, ScenarioInfo, Setup, SideInfo};
+    use crate::results::{CellResult, RunResults, ScenarioInfo, Setup, SideInfo};
 
     const COVER: &str = "sides.defenders.rifleman.cover";
 
@@ -598,6 +587,7 @@ mod tests {
                 cell(3, ["half", "none"], 200),
             ],
             fights: Vec::new(),
+            exact: Vec::new(),
         }
     }
 

@@ -3,7 +3,11 @@
 //!
 //! Column order: `cell`, one column per axis (its dotted path), `fights`, per
 //! side `wins_<side>`, `win_rate_<side>`, `win_rate_<side>_lo`,
-//! `win_rate_<side>_hi`, then `draws`, `draw_rate`, `draws_at_cap` and
+//! `win_rate_<side>_hi` (with `run --exact` also `exact_win_rate_<side>`:
+//! the cell's fight enumerated, empty for a cell too large to enumerate,
+//! to the decimals the largest rounding bound allows, see
+//! [`decimals_good_to`](crate::report::labels::decimals_good_to)), then
+//! `draws`, `draw_rate`, `draws_at_cap` and
 //! `draws_at_cap_rate` (the draws still running at the round cap, a part
 //! of `draws`: the rest had no side standing), `rounds_mean`,
 //! `rounds_p50`, `rounds_p90`, per side `survivors_<side>`, per side
@@ -54,6 +58,16 @@ pub(crate) fn table(report: &Report) -> Result<Table, ReportError> {
                 &format!("win_rate_{name}{suffix}"),
                 floats(&|s| value(&win(s))),
                 RATE_DECIMALS,
+            );
+        }
+        if !report.exact.is_empty() {
+            let exact = (0..report.cells.len())
+                .map(|c| report.exact_of(c).and_then(|e| e.wins.get(i).copied()))
+                .collect();
+            b.optional_floats(
+                &format!("exact_win_rate_{name}"),
+                exact,
+                report.exact_decimals,
             );
         }
     }

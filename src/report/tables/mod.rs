@@ -3,6 +3,8 @@
 
 pub(crate) mod cells_csv;
 pub(crate) mod diff_csv;
+pub(crate) mod exact_cells_csv;
+pub(crate) mod exact_rounds_csv;
 pub(crate) mod frame;
 pub(crate) mod probes_csv;
 pub(crate) mod rounds_csv;
