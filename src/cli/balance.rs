@@ -66,7 +66,7 @@ pub(super) struct BalanceArgs {
     #[arg(long)]
     exact: bool,
     #[command(flatten)]
-    limits: super::ExactLimits,
+    limits: super::exact::ExactLimits,
     /// Folder the report goes in, as `<name>-balance/`.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -97,14 +97,14 @@ fn bad(e: anyhow::Error) -> Failure {
 /// Why a probe could not be made.
 enum ProbeError {
     /// The value makes the scenario invalid.
-    Scenario(ScenarioError),
+    Scenario(Box<ScenarioError>),
     /// `--exact`: the probe at this value does not fit the limits.
     Exact(f64, crate::exact::ExactError),
 }
 
 impl From<ScenarioError> for ProbeError {
     fn from(e: ScenarioError) -> Self {
-        ProbeError::Scenario(e)
+        ProbeError::Scenario(Box::new(e))
     }
 }
 
@@ -166,7 +166,12 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
             "--exact enumerates every fight: --fights and --seed would change nothing"
         )));
     }
-    let limits = args.limits.limits(args.exact)?;
+    if !args.exact && args.limits.given() {
+        return Err(bad(anyhow!(
+            "--max-states and --max-outcomes limit an exact enumeration: give --exact too"
+        )));
+    }
+    let limits = args.limits.limits();
     let pool = super::worker_pool(args.sim.threads)?;
     let fights = args.sim.fights.unwrap_or(s.fights);
     let seed = args.sim.seed.unwrap_or(s.seed);
@@ -217,7 +222,7 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
     bar.finish_and_clear();
     let crossing = match outcome {
         Ok(c) => c,
-        Err(SearchError::Probe(ProbeError::Scenario(e))) => return Err(e.into()),
+        Err(SearchError::Probe(ProbeError::Scenario(e))) => return Err((*e).into()),
         Err(SearchError::Probe(ProbeError::Exact(value, e))) => {
             return Err(bad(anyhow!(
                 "{}: --exact: the probe at `{path}` = {} does not fit: {e}; search a \
@@ -293,15 +298,15 @@ pub(super) fn balance(args: &BalanceArgs) -> Result<ExitCode, Failure> {
         format!("{probes} probes, exact, in {seconds:.2} s")
     } else {
         format!(
-        "{probes} probes, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
-        crate::report::numbers::grouped(total),
-        progress::human(total as f64 / seconds.max(1e-9)),
-        pool.current_num_threads(),
-        if pool.current_num_threads() == 1 {
-            ""
-        } else {
-            "s"
-        },
+            "{probes} probes, {} fights in {seconds:.2} s: {} fights/s on {} thread{}",
+            crate::report::numbers::grouped(total),
+            progress::human(total as f64 / seconds.max(1e-9)),
+            pool.current_num_threads(),
+            if pool.current_num_threads() == 1 {
+                ""
+            } else {
+                "s"
+            },
         )
     };
     say!("{}: {}", s.name, report::answer(&results));

@@ -57,7 +57,7 @@ pub(super) struct ExactArgs {
     quiet: bool,
 }
 
-/// How far an enumeration may go (`exact`, `run --exact`).
+/// How far an enumeration may go (`exact`, `run --exact`, `balance --exact`).
 #[derive(Args, Debug)]
 pub(crate) struct ExactLimits {
     /// Refuse a cell whose fight reaches more distinct states than this
@@ -65,7 +65,7 @@ pub(crate) struct ExactLimits {
     #[arg(long, value_name = "N", value_parser = parse_limit)]
     max_states: Option<u64>,
     /// Refuse a cell whose enumeration would run more outcomes of turns'
-    /// dice than this (time; default 2,000,000,000).
+    /// dice than this (time; default 200,000,000).
     #[arg(long, value_name = "N", value_parser = parse_limit)]
     max_outcomes: Option<u64>,
 }

@@ -122,54 +122,6 @@ pub(crate) struct Simulation {
     quiet: bool,
 }
 
-/// The limits of an exact enumeration (`exact`, `run --exact`, `balance
-/// --exact`).
-#[derive(Args, Debug)]
-pub(crate) struct ExactLimits {
-    /// With --exact: most distinct fight states a cell may reach before it
-    /// is refused.
-    #[arg(long, value_parser = parse_count)]
-    max_states: Option<u64>,
-    /// With --exact: most outcomes of turns' dice a cell may run (the work)
-    /// before it is refused.
-    #[arg(long, value_parser = parse_count)]
-    max_outcomes: Option<u64>,
-}
-
-impl ExactLimits {
-    /// The limits asked for; refused when given to a command that is not
-    /// enumerating (`exact` = false), since they would change nothing.
-    pub(crate) fn limits(&self, exact: bool) -> Result<crate::exact::Limits, Failure> {
-        if !exact && (self.max_states.is_some() || self.max_outcomes.is_some()) {
-            return Err(Failure::BadInput(anyhow::anyhow!(
-                "--max-states and --max-outcomes limit an exact enumeration: give --exact too"
-            )));
-        }
-        let d = crate::exact::Limits::default();
-        Ok(crate::exact::Limits {
-            max_states: self.max_states.unwrap_or(d.max_states),
-            max_outcomes: self.max_outcomes.unwrap_or(d.max_outcomes),
-        })
-    }
-}
-
-/// `--max-states`, `--max-outcomes`: a whole number from 1, written as in a
-/// scenario (`4_000_000`) or in powers of ten (`4e6`).
-pub(crate) fn parse_count(text: &str) -> Result<u64, String> {
-    let digits: String = text.chars().filter(|&c| c != '_').collect();
-    let value = match digits.split_once(['e', 'E']) {
-        None => digits.parse::<u64>().ok(),
-        Some(_) => digits
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.fract() == 0.0 && *v >= 1.0 && *v <= 1e18)
-            .map(|v| v as u64),
-    };
-    value.filter(|&v| v >= 1).ok_or_else(|| {
-        format!("expected a whole number from 1 (e.g. 4000000, 4_000_000 or 4e6), found `{text}`")
-    })
-}
-
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
     /// Scenario files (TOML).

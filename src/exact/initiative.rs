@@ -44,7 +44,11 @@ pub fn openings<R: Ruleset>(
         fight.load(start, units, order, 1);
         fight.choose_opening_for_exact(enc, dice);
         super::solve::check_run(dice, &mut count, "the choice of the opening side")?;
-        found.push((fight.save(start.cursor), dice.probability(), dice.roundings()));
+        found.push((
+            fight.save(start.cursor),
+            dice.probability(),
+            dice.roundings(),
+        ));
         if !dice.advance() {
             return Ok(found);
         }

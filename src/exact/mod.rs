@@ -39,7 +39,6 @@ pub use sum::{gamma, Sum, UNIT_ROUNDOFF};
 
 use crate::engine::{MAX_COUNTERS, MAX_SIDES};
 
-
 /// Default of [`Limits::max_states`] (`--max-states`): a few seconds of
 /// work and a few hundred megabytes at most for the rulesets' states.
 pub const DEFAULT_MAX_STATES: u64 = 4_000_000;
@@ -48,9 +47,11 @@ pub const DEFAULT_MAX_STATES: u64 = 4_000_000;
 /// have: a turn with more is refused rather than enumerated for hours.
 pub const MAX_OUTCOMES: u64 = 1 << 24;
 
-/// Default of [`Limits::max_outcomes`] (`--max-outcomes`): at the 10 to
-/// 100 ns an outcome of a turn's dice costs, seconds to a minute or two.
-pub const DEFAULT_MAX_OUTCOMES: u64 = 2_000_000_000;
+/// Default of [`Limits::max_outcomes`] (`--max-outcomes`): at the 100 ns
+/// to 1 µs an outcome of a turn's dice costs (its run and its state's
+/// share of the rounds), seconds to a few minutes, so that a cell too
+/// large is refused in that time rather than worked at for hours.
+pub const DEFAULT_MAX_OUTCOMES: u64 = 200_000_000;
 
 /// How far an enumeration may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,7 +48,9 @@ pub fn solve<R: Ruleset>(enc: &Encounter<R>, limits: &Limits) -> Result<Answer, 
     let fight = &mut worker.fight;
     if fight.is_over() {
         let kept = fight.save(fight.round_start_for_exact()).kept;
-        chain.totals.end(fight, enc, fight.outcome(enc.sides, 0), &kept, 1.0, 0);
+        chain
+            .totals
+            .end(fight, enc, fight.outcome(enc.sides, 0), &kept, 1.0, 0);
         return Ok(chain.answer(0));
     }
     let start = fight.save(fight.round_start_for_exact());
@@ -83,7 +85,12 @@ pub fn solve<R: Ruleset>(enc: &Encounter<R>, limits: &Limits) -> Result<Answer, 
         live = chain.round(&mut worker, live, round)?;
         if std::env::var_os("SKIRMISH_EXACT_TRACE").is_some() {
             let mass: f64 = live.iter().map(|a| a.1).sum();
-            eprintln!("round {round}: {} alive (mass {mass:.3e}), {} states, {} outcomes", live.len(), chain.created, chain.outcomes);
+            eprintln!(
+                "round {round}: {} alive (mass {mass:.3e}), {} states, {} outcomes",
+                live.len(),
+                chain.created,
+                chain.outcomes
+            );
         }
     }
     Ok(chain.answer(chain.last_round))
@@ -569,7 +576,11 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                 for s in 0..enc.sides {
                     let d = fight.damage[s];
                     if d != 0 {
-                        add(&mut sums[slots.damage(s) as usize], q * f64::from(d), kq + 1);
+                        add(
+                            &mut sums[slots.damage(s) as usize],
+                            q * f64::from(d),
+                            kq + 1,
+                        );
                     }
                 }
                 let mut kept = [0u32; MAX_COUNTERS];
@@ -579,7 +590,11 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                 for c in 0..R::COUNTERS.len() {
                     let d = fight.counters[c] - kept[c];
                     if d != 0 {
-                        add(&mut sums[slots.counter(c) as usize], q * f64::from(d), kq + 1);
+                        add(
+                            &mut sums[slots.counter(c) as usize],
+                            q * f64::from(d),
+                            kq + 1,
+                        );
                     }
                 }
                 if !dice.advance() {
@@ -702,10 +717,11 @@ impl Totals {
         for (&c, &v) in R::COUNTERS_READ.iter().zip(kept) {
             before[c] = v;
         }
-        for c in 0..R::COUNTERS.len() {
-            let d = fight.counters[c] - before[c];
-            if d != 0 {
-                self.counters[c].add(w * f64::from(d));
+        let used = R::COUNTERS.len();
+        let now = &fight.counters[..used];
+        for ((sum, &now), &was) in self.counters.iter_mut().zip(now).zip(&before) {
+            if now != was {
+                sum.add(w * f64::from(now - was));
             }
         }
         match outcome.winner {

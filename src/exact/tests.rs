@@ -35,7 +35,10 @@ fighter = { count = 1 }
 fn the_duel_sums_to_one_and_the_simulator_agrees() {
     let enc = encounter::<Trenches>(DUEL);
     let answer = solve(&enc, &Limits::default()).expect("the duel fits");
-    assert!((answer.total() - 1.0).abs() <= 4.0 * answer.error(), "{answer:?}");
+    assert!(
+        (answer.total() - 1.0).abs() <= 4.0 * answer.error(),
+        "{answer:?}"
+    );
     let mut fight = Fight::<Trenches>::new();
     let mut tally = Tally::default();
     let mut dice = crate::dice::RngDice::for_batch(7, 0);
@@ -43,7 +46,10 @@ fn the_duel_sums_to_one_and_the_simulator_agrees() {
     fight.run_into(&enc, &mut dice, n, &mut tally);
     let p = answer.wins[0];
     let sim = tally.wins[0] as f64 / n as f64;
-    assert!((sim - p).abs() <= crate::testkit::four_se(p, n), "sim {sim} exact {p}");
+    assert!(
+        (sim - p).abs() <= crate::testkit::four_se(p, n),
+        "sim {sim} exact {p}"
+    );
     eprintln!("{answer:#?}");
 }
 
@@ -68,12 +74,23 @@ fn measure() {
         let p = crate::run::plan(&s).unwrap();
         for c in 0..p.cells.len().min(2) {
             let t = std::time::Instant::now();
-            let a = p.exact(c, &Limits { max_states: 20_000_000, max_outcomes: 400_000_000 });
+            let a = p.exact(
+                c,
+                &Limits {
+                    max_states: 20_000_000,
+                    max_outcomes: 400_000_000,
+                },
+            );
             let secs = t.elapsed().as_secs_f64();
             match a {
                 Ok(a) => eprintln!(
                     "{} cell {c}: {} states {} outcomes {:.3}s win {:.6} err {:.1e}",
-                    s.name, a.states, a.outcomes, secs, a.wins[0], a.error()
+                    s.name,
+                    a.states,
+                    a.outcomes,
+                    secs,
+                    a.wins[0],
+                    a.error()
                 ),
                 Err(e) => eprintln!("{} cell {c}: {e} ({secs:.3}s)", s.name),
             }

@@ -151,6 +151,20 @@ fn exact_decimals(value: f64, error: f64, decimals: usize, most: usize) -> usize
     d
 }
 
+/// Decimals an exact value with absolute error at most `error` is good to:
+/// the most, up to 12, whose last digit is at least ten times the error.
+pub fn decimals_good_to(error: f64) -> usize {
+    (1..=12)
+        .rev()
+        .find(|&d| 10f64.powi(-(d as i32)) >= 10.0 * error)
+        .unwrap_or(1)
+}
+
+/// A small positive number as `3.5e-13` (two significant digits).
+pub fn scientific(x: f64) -> String {
+    format!("{x:.1e}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,18 +259,4 @@ mod tests {
         assert_eq!(mean(4.123_45, 0.5), "4.1");
         assert_eq!(mean(37.4, 3.0), "37");
     }
-}
-
-/// Decimals an exact value with absolute error at most `error` is good to:
-/// the most, up to 12, whose last digit is at least ten times the error.
-pub fn exact_decimals(error: f64) -> usize {
-    (1..=12)
-        .rev()
-        .find(|&d| 10f64.powi(-(d as i32)) >= 10.0 * error)
-        .unwrap_or(1)
-}
-
-/// A small positive number as `3.5e-13` (two significant digits).
-pub fn scientific(x: f64) -> String {
-    format!("{x:.1e}")
 }

@@ -20,7 +20,7 @@ pub(crate) fn render(results: &BalanceResults) -> Result<Vec<u8>, ReportError> {
     let probes = &results.crossing.probes;
     let mut b = TableBuilder::new(PROBES_CSV);
     if let Some(error) = results.exact {
-        let decimals = crate::report::numbers::exact_decimals(error);
+        let decimals = crate::report::numbers::decimals_good_to(error);
         b.ints("probe", (1..=probes.len() as u64).collect())
             .texts(
                 "value",
