@@ -112,32 +112,49 @@ pub(crate) fn render(r: &BalanceResults) -> String {
             r.tolerance.map_or_else(String::new, |t| format!("{t}"))
         )
     };
-    let how = match r.exact {
-        Some(error) => format!(
-            "exact win rates (every outcome of every die enumerated with the rules' own \
-             code, `skirmish exact`; each within {} of the true value, by its rounding)",
-            crate::report::numbers::scientific(error)
-        ),
-        None => format!(
-            "seed {}, {} fights per probe; every probe draws the same random numbers \
-             batch by batch (common random numbers), so probes differ by the value only",
-            info.seed, info.fights
-        ),
-    };
-    let _ = writeln!(
-        md,
-        "**Question.** At which value of `{}` does the win rate of side `{}` cross {}?\n\n\
-         Searched from {} to {} ({method}); rules `{}`, {how}; fights longer than {} \
-         rounds are draws (not wins). The scenario's `[matrix]` is ignored: each probe \
-         is the base scenario with this one value changed.\n",
-        r.axis,
-        r.side,
-        r.target,
-        r.value_label(r.from),
-        r.value_label(r.to),
-        info.rules,
-        info.max_rounds,
-    );
+    match r.exact {
+        Some(error) => {
+            let _ = writeln!(
+                md,
+                "**Question.** At which value of `{}` does the win rate of side `{}` cross \
+                 {}?\n\n\
+                 Searched from {} to {} ({method}); rules `{}`, exact win rates (every outcome \
+                 of every die enumerated with the rules' own code, `skirmish exact`; each \
+                 within {} of the true value, by its rounding); fights longer than {} rounds \
+                 are draws (not wins). The scenario's `[matrix]` is ignored: each probe is \
+                 the base scenario with this one value changed.\n",
+                r.axis,
+                r.side,
+                r.target,
+                r.value_label(r.from),
+                r.value_label(r.to),
+                info.rules,
+                crate::report::numbers::scientific(error),
+                info.max_rounds,
+            );
+        }
+        None => {
+            let _ = writeln!(
+                md,
+                "**Question.** At which value of `{}` does the win rate of side `{}` cross \
+                 {}?\n\n\
+                 Searched from {} to {} ({method}); rules `{}`, seed {}, {} fights per probe, \
+                 fights longer than {} rounds are draws (not wins). Every probe draws the \
+                 same random numbers batch by batch (common random numbers), so probes \
+                 differ by the value only. The scenario's `[matrix]` is ignored: each probe \
+                 is the base scenario with this one value changed.\n",
+                r.axis,
+                r.side,
+                r.target,
+                r.value_label(r.from),
+                r.value_label(r.to),
+                info.rules,
+                info.seed,
+                info.fights,
+                info.max_rounds,
+            );
+        }
+    }
     if let Some(side) = &r.side_copy {
         let _ = writeln!(
             md,
