@@ -56,6 +56,25 @@ pub trait Dice {
         }
     }
 
+    /// Dice whose faces matter only through the value `roll` computes
+    /// from them: a 2d6 total, the best two of 3d6, a d20 attack's hit or
+    /// miss. `roll` must read nothing but its dice and the values it
+    /// captured, and change nothing; the rules go on from the value it
+    /// returns alone.
+    ///
+    /// Sampling sources just run `roll` (the same rolls as without it, at
+    /// no cost). The exact engine's dice ([`crate::exact::PathDice`])
+    /// enumerate `roll` apart and branch once per distinct value it
+    /// returns, with the probability of the faces giving it: a 2d6 total
+    /// is 11 outcomes of the turn instead of 36.
+    #[inline(always)]
+    fn pool<T: Copy + PartialEq>(&mut self, mut roll: impl FnMut(&mut Self) -> T) -> T
+    where
+        Self: Sized,
+    {
+        roll(self)
+    }
+
     /// Run `body` on these dice, or on a copy of them in a local of the
     /// caller's own that replaces them afterwards (the same rolls either
     /// way). For a hot loop that calls nothing out of line with the dice:
@@ -505,7 +524,9 @@ impl DiceExpr {
         if self.single != 0 {
             return dice.roll(self.single as u32) as i32;
         }
-        self.roll_groups(dice)
+        // Only the total counts: the exact engine branches on it (2d6 is
+        // 11 outcomes, not 36).
+        dice.pool(|d| self.roll_groups(d))
     }
 
     /// [`DiceExpr::roll_dice`] for anything but a single plain die.
