@@ -972,6 +972,15 @@ impl<R: Ruleset> Fight<R> {
         (&self.units[..self.n], &self.order[..self.n])
     }
 
+    /// Make the round numbers the units' states hold relative to `round`
+    /// ([`Ruleset::forget_round`]), before they are saved as a state of
+    /// that round. The fight is loaded afresh before it plays on.
+    pub(crate) fn forget_round(&mut self, round: u32) {
+        for u in &mut self.units[..self.n] {
+            R::forget_round(&mut u.state, round);
+        }
+    }
+
     /// This fight between two turns, `cursor` being where its round stands.
     pub(crate) fn save(&self, cursor: RoundCursor) -> Between {
         let mut kept = [0; MAX_KEPT];
@@ -1001,6 +1010,9 @@ impl<R: Ruleset> Fight<R> {
     ) {
         let n = self.n;
         self.units[..n].copy_from_slice(units);
+        for u in &mut self.units[..n] {
+            R::recall_round(&mut u.state, round);
+        }
         self.order[..n].copy_from_slice(order);
         self.round = round;
         self.standing = between.standing;

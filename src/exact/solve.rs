@@ -13,11 +13,12 @@
 //! moves to the next round (through every new turn order with `rerolled`
 //! initiative), or, at the round cap, ends in a draw.
 //!
-//! Where the rules do not read the round number
-//! ([`Ruleset::READS_ROUND`]), a state's transitions are the same in every
-//! round and are worked out once for the whole fight: a long fight costs
-//! its distinct states, not its rounds times them. Where they do, what was
-//! worked out is dropped at the end of each round.
+//! States hold round numbers relative to the round they are in
+//! ([`Ruleset::forget_round`]), and rounds of one class
+//! ([`Ruleset::round_class`]) play alike, so a state's transitions are
+//! worked out once for every round of its class: a long fight costs its
+//! distinct states, not its rounds times them. Where the next round is of
+//! another class, what was worked out is dropped at the end of the round.
 //!
 //! New states of a layer are worked out in chunks of [`CHUNK`] on rayon's
 //! threads, and their results numbered in chunk order, so the answer (its
@@ -55,7 +56,10 @@ pub fn solve<R: Ruleset>(enc: &Encounter<R>, limits: &Limits) -> Result<Answer, 
     }
     let start = fight.save(fight.round_start_for_exact());
     let (units, order) = fight.units_and_order();
-    let (units, order) = (units.to_vec(), order.to_vec());
+    let (mut units, order) = (units.to_vec(), order.to_vec());
+    for u in &mut units {
+        R::forget_round(&mut u.state, 1);
+    }
     let dice = &mut worker.dice;
     let opened = openings(fight, enc, dice, &start, &units, &order)?;
     let orders = orders(fight, enc, dice)?;
@@ -317,14 +321,15 @@ impl<'a, R: Ruleset> Chain<'a, R> {
             layer = turned.drain();
         }
         let next = next_round.drain();
-        if R::READS_ROUND && !next.is_empty() {
+        if R::round_class(round + 1) != R::round_class(round) && !next.is_empty() {
             return Ok(self.renumber(next));
         }
         Ok(next)
     }
 
-    /// Rules that read the round: the states of the next round are new
-    /// states; keep only them, numbered afresh, and forget the rest.
+    /// The next round is of another class ([`Ruleset::round_class`]): its
+    /// states play anew; keep only them, numbered afresh, and forget the
+    /// rest.
     fn renumber(&mut self, next: Vec<Alive>) -> Vec<Alive> {
         let mut states = StateTable::new(self.enc.n);
         let renumbered = next
@@ -496,6 +501,9 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                 // in each new one.
                 let mut between = before;
                 between.cursor = fight.round_start_for_exact();
+                // The units as of the next round.
+                fight.forget_round(round + 1);
+                let (units, _) = fight.units_and_order();
                 let same = [(order.to_vec(), 1.0, 0)];
                 let orders: &[Order] = if self.reorders.is_empty() {
                     &same
@@ -548,6 +556,7 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                         }
                     }
                 } else {
+                    fight.forget_round(round);
                     let (units, order) = fight.units_and_order();
                     let between = fight.save(cursor);
                     let key = Key {

@@ -106,13 +106,32 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// most [`crate::engine::MAX_KEPT`]. Default: none.
     const COUNTERS_READ: &'static [usize] = &[];
 
-    /// Whether the rules read the round number ([`Fight::round`]), in
-    /// their turns or at the end of a fight: stamps of the round something
-    /// happened in, a clock counted in rounds. The exact engine reuses what
-    /// it worked out for a fight state in one round in every later round
-    /// only for rules that do not (tests/exact.rs checks both ways agree
-    /// for those). Default: they do.
-    const READS_ROUND: bool = true;
+    /// The class of round `round` for the exact engine: two rounds of one
+    /// class play alike from equal fight states, so what the engine worked
+    /// out for a state in one is reused in the other. Rules that read the
+    /// round number ([`Fight::round`]) only through stamps that
+    /// [`Ruleset::forget_round`] makes relative, or not at all, put every
+    /// round in one class (`0`); a rule for the first round only puts it
+    /// in a class of its own. tests/exact.rs checks the classes against
+    /// the simulator. Default: every round its own class (nothing reused).
+    #[inline]
+    fn round_class(round: u32) -> u32 {
+        round
+    }
+
+    /// For the exact engine: the round numbers `state` holds (stamps of
+    /// the round something happened in, the round a clock started),
+    /// rewritten relative to `round`, the round it is saved in, so that
+    /// states that differ only in when things happened compare equal.
+    /// [`Ruleset::recall_round`] undoes it for a later round of the same
+    /// class: the rules must then play alike. Default: nothing to rewrite.
+    #[inline]
+    fn forget_round(_state: &mut Self::State, _round: u32) {}
+
+    /// The inverse of [`Ruleset::forget_round`]: a state saved relative to
+    /// a round, made absolute for round `round`.
+    #[inline]
+    fn recall_round(_state: &mut Self::State, _round: u32) {}
 
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
