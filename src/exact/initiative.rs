@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 
 use super::paths::PathDice;
-use super::{ExactError, MAX_OUTCOMES};
+use super::{ExactError, Limits};
 use crate::engine::{Between, Encounter, Fight, InitiativeKind, InitiativeRoll};
 use crate::rules::Ruleset;
 
@@ -61,6 +61,7 @@ pub fn orders<R: Ruleset>(
     fight: &mut Fight<R>,
     enc: &Encounter<R>,
     dice: &mut PathDice,
+    limits: &Limits,
 ) -> Result<Vec<Order>, ExactError> {
     let mut merged = Merged::default();
     let mut count = 0u64;
@@ -72,7 +73,7 @@ pub fn orders<R: Ruleset>(
                 .map(|spec| unit_rolls::<R>(&spec.stats, dice))
                 .collect::<Result<_, _>>()?;
             let n = rolls.len();
-            for (ranking, p, k) in rankings(&rolls)? {
+            for (ranking, p, k) in rankings(&rolls, limits.max_states)? {
                 // Stand-in rolls with the ranking's order and ties: the
                 // engine's sort sees only which roll is higher and which
                 // are equal, so it makes the same orders from them.
@@ -119,9 +120,12 @@ type Ranking = Vec<u64>;
 /// Every ranking the units' independent rolls can give, with its
 /// probability: the rolls' values are visited from the highest down, and
 /// at each the units not yet ranked that roll it (any subset of those who
-/// can) form the next group.
+/// can) form the next group. More than `most` rankings at once are
+/// refused: eight units or more have hundreds of thousands, and each
+/// ranking is a turn order the fight starts from.
 fn rankings(
     rolls: &[Vec<(InitiativeRoll, f64, u32)>],
+    most: u64,
 ) -> Result<Vec<(Ranking, f64, u32)>, ExactError> {
     let mut values: Vec<InitiativeRoll> = rolls.iter().flatten().map(|r| r.0).collect();
     values.sort_unstable_by(|a, b| b.cmp(a));
@@ -166,17 +170,17 @@ fn rankings(
                     slot.0 += r;
                     slot.1 = slot.1.max(k) + 1;
                 }
+                if next.len() as u64 > most {
+                    return Err(ExactError::TooManyRankings {
+                        units: rolls.len(),
+                        limit: most,
+                    });
+                }
                 if group == 0 {
                     break;
                 }
                 group = (group - 1) & open;
             }
-        }
-        if next.len() as u64 > MAX_OUTCOMES {
-            return Err(ExactError::TooManyOutcomes {
-                what: format!("the initiative of {} units", rolls.len()),
-                limit: MAX_OUTCOMES,
-            });
         }
         found = next;
     }

@@ -56,8 +56,9 @@ pub const DEFAULT_MAX_OUTCOMES: u64 = 200_000_000;
 /// How far an enumeration may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Most distinct fight states (with rules that read the round number,
-    /// counted afresh in every round and summed).
+    /// Most distinct fight states (counted afresh and summed when a round
+    /// of another class begins), and most rankings of the units'
+    /// initiative rolls followed at once: the memory.
     pub max_states: u64,
     /// Most outcomes of turns' dice run, all together: the work.
     pub max_outcomes: u64,
@@ -96,6 +97,24 @@ pub enum ExactError {
         round: u32,
         max_rounds: u32,
     },
+    #[error(
+        "more than {limit} outcomes of turns' dice to run (--max-outcomes): {outcomes} run, and \
+         about {ahead} more ahead for the {states} new states of round {round} of {max_rounds} \
+         (at the outcomes per state of the first of them)"
+    )]
+    WorkAhead {
+        limit: u64,
+        outcomes: u64,
+        ahead: u64,
+        states: u64,
+        round: u32,
+        max_rounds: u32,
+    },
+    #[error(
+        "the initiative of {units} units has more than {limit} rankings of their rolls to follow \
+         (--max-states)"
+    )]
+    TooManyRankings { units: usize, limit: u64 },
     #[error("{what} has more than {limit} outcomes of its dice: too many to enumerate")]
     TooManyOutcomes { what: String, limit: u64 },
     #[error("{what} read more than {limit} dice in one outcome: rules that roll until a face comes up cannot be enumerated")]

@@ -62,7 +62,7 @@ pub fn solve<R: Ruleset>(enc: &Encounter<R>, limits: &Limits) -> Result<Answer, 
     }
     let dice = &mut worker.dice;
     let opened = openings(fight, enc, dice, &start, &units, &order)?;
-    let orders = orders(fight, enc, dice)?;
+    let orders = orders(fight, enc, dice, limits)?;
     chain.outcomes += (opened.len() * orders.len()) as u64;
     let mut live = Layer::default();
     for (between, po, ko) in &opened {
@@ -252,6 +252,8 @@ struct Chain<'a, R: Ruleset> {
     /// States numbered so far, in every round.
     created: u64,
     outcomes: u64,
+    /// Outcomes the last chunk merged ran.
+    outcomes_last_chunk: u64,
     last_round: u32,
     totals: Totals,
 }
@@ -278,6 +280,7 @@ impl<'a, R: Ruleset> Chain<'a, R> {
             tallies: Vec::new(),
             created: 0,
             outcomes: 0,
+            outcomes_last_chunk: 0,
             last_round: 0,
             totals: Totals::new(enc.max_rounds, enc.sides),
         }
@@ -386,22 +389,53 @@ impl<'a, R: Ruleset> Chain<'a, R> {
         if new.is_empty() {
             return Ok(());
         }
-        let parts: Vec<Result<Worked<R::State>, ExactError>> = if new.len() <= CHUNK {
-            vec![self.work_chunk(worker, &new, round)]
-        } else {
-            let this = &*self;
-            new.par_chunks(CHUNK)
-                .map_init(
-                    || Worker::new(this.enc),
-                    |w, ids| this.work_chunk(w, ids, round),
-                )
-                .collect()
-        };
-        let mut ids = new.chunks(CHUNK);
-        for part in parts {
+        // The first chunk alone: its outcomes per state project what the
+        // rest of the layer will run, and a layer that would run past the
+        // budget is refused before it is run rather than after minutes.
+        let (first, rest) = new.split_at(new.len().min(CHUNK));
+        let part = self.work_chunk(worker, first, round);
+        self.merge(first, part, round)?;
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let per_state = self.outcomes_last_chunk / first.len() as u64;
+        let ahead = per_state.saturating_mul(rest.len() as u64);
+        if self.outcomes.saturating_add(ahead) > self.limits.max_outcomes {
+            return Err(ExactError::WorkAhead {
+                limit: self.limits.max_outcomes,
+                outcomes: self.outcomes,
+                ahead,
+                states: rest.len() as u64,
+                round,
+                max_rounds: self.enc.max_rounds,
+            });
+        }
+        let this = &*self;
+        let parts: Vec<Result<Worked<R::State>, ExactError>> = rest
+            .par_chunks(CHUNK)
+            .map_init(
+                || Worker::new(this.enc),
+                |w, ids| this.work_chunk(w, ids, round),
+            )
+            .collect();
+        for (ids, part) in rest.chunks(CHUNK).zip(parts) {
+            self.merge(ids, part, round)?;
+        }
+        Ok(())
+    }
+
+    /// Take in what a chunk of new states gave: count its work, number the
+    /// states it found, and record the transitions of `ids`.
+    fn merge(
+        &mut self,
+        ids: &[u32],
+        part: Result<Worked<R::State>, ExactError>,
+        round: u32,
+    ) -> Result<(), ExactError> {
+        {
             let part = part?;
-            let ids = ids.next().expect("a chunk per part");
             self.outcomes += part.outcomes;
+            self.outcomes_last_chunk = part.outcomes;
             if self.outcomes > self.limits.max_outcomes {
                 return Err(self.too_much_work(round));
             }
