@@ -885,6 +885,9 @@ pub struct Between {
     opening: u8,
     /// Where the round stands.
     pub cursor: RoundCursor,
+    /// A turn under way ([`Ruleset::begin_turn`]): its unit, and what it
+    /// keeps until its next step.
+    pub turn: Option<(u8, crate::rules::TurnStep)>,
     /// The counters the rules read ([`Ruleset::COUNTERS_READ`], in its
     /// order): part of the state for those rules, unlike the others, which
     /// only count.
@@ -938,15 +941,38 @@ impl<R: Ruleset> Fight<R> {
         }
     }
 
-    /// Play unit `actor`'s turn (the ruleset's full turn, as a watched
-    /// fight plays it); true if the fight is over after it.
-    pub(crate) fn play_turn<D: Dice>(
+    /// Begin `actor`'s turn in steps ([`Ruleset::begin_turn`]).
+    pub(crate) fn begin_turn<D: Dice>(
         &mut self,
         enc: &Encounter<R>,
         dice: &mut D,
         actor: usize,
-    ) -> bool {
-        self.turn::<D, false>(enc, dice, actor)
+    ) -> Option<crate::rules::TurnStep> {
+        R::begin_turn(&mut Turn {
+            enc,
+            fight: self,
+            dice,
+            actor,
+        })
+    }
+
+    /// The next step of `actor`'s turn ([`Ruleset::step_turn`]).
+    pub(crate) fn step_turn<D: Dice>(
+        &mut self,
+        enc: &Encounter<R>,
+        dice: &mut D,
+        actor: usize,
+        step: crate::rules::TurnStep,
+    ) -> Option<crate::rules::TurnStep> {
+        R::step_turn(
+            &mut Turn {
+                enc,
+                fight: self,
+                dice,
+                actor,
+            },
+            step,
+        )
     }
 
     /// Whether the fight is over (at most one side standing).
@@ -994,6 +1020,7 @@ impl<R: Ruleset> Fight<R> {
             focus: self.focus,
             opening: self.opening,
             cursor,
+            turn: None,
             kept,
         }
     }

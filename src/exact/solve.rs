@@ -304,6 +304,14 @@ impl<'a, R: Ruleset> Chain<'a, R> {
         let mut next_round = Layer::default();
         while !layer.is_empty() {
             self.work_out(worker, &layer, round)?;
+            if std::env::var_os("SKIRMISH_EXACT_TRACE").is_some() {
+                eprintln!(
+                    "  round {round}, a layer: {} alive, {} states, {} outcomes",
+                    layer.len(),
+                    self.created,
+                    self.outcomes
+                );
+            }
             for &(id, p, k) in &layer {
                 let t = self.transitions[id as usize];
                 if t.round_over && round == self.enc.max_rounds {
@@ -530,7 +538,13 @@ impl<'a, R: Ruleset> Chain<'a, R> {
             fight.load(&before, units, order, round);
             let mut cursor = before.cursor;
             let first_child = out.children.len();
-            let Some(actor) = fight.next_actor(enc, &mut cursor) else {
+            // A turn under way goes on from its step; otherwise the next
+            // unit begins its turn.
+            let (actor, step) = match before.turn {
+                Some((actor, step)) => (Some(actor as usize), Some(step)),
+                None => (fight.next_actor(enc, &mut cursor), None),
+            };
+            let Some(actor) = actor else {
                 // The round is over: on to the next, in the same order or
                 // in each new one.
                 let mut between = before;
@@ -571,7 +585,13 @@ impl<'a, R: Ruleset> Chain<'a, R> {
             loop {
                 dice.rewind();
                 fight.load(&before, units, order, round);
-                let over = fight.play_turn(enc, dice, actor);
+                let next = match step {
+                    Some(step) => fight.step_turn(enc, dice, actor, step),
+                    None => fight.begin_turn(enc, dice, actor),
+                };
+                // The fight is judged when a turn is over, not between its
+                // steps (what the end of a turn does can change who stands).
+                let over = next.is_none() && fight.is_over();
                 check_run(dice, &mut count, "a turn")?;
                 let (q, kq) = (dice.probability(), dice.roundings());
                 if over {
@@ -592,7 +612,8 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                 } else {
                     fight.forget_round(round);
                     let (units, order) = fight.units_and_order();
-                    let between = fight.save(cursor);
+                    let mut between = fight.save(cursor);
+                    between.turn = next.map(|step| (actor as u8, step));
                     let key = Key {
                         units,
                         order,

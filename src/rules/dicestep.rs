@@ -52,7 +52,7 @@ use crate::engine::{
 };
 use crate::results::CounterInfo;
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
-use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Ruleset, TurnStep, MAX_WEAPONS};
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -1154,37 +1154,26 @@ impl Ruleset for Dicestep {
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
-        let me = turn.actor;
-        // A unit that cannot act has no turn (the engine still calls, at no
-        // team's cost, once activations run out): nothing starts, so its
-        // reaction is not recovered and a Guard or Wait is not ended.
-        if !Dicestep::can_act(turn.fight, turn.enc, me) {
-            return;
+        if let Some(mut b) = start_turn(turn) {
+            while act(turn, &mut b) {}
+            end_turn(turn, &mut b);
         }
-        let (actions, reactions, reach) = {
-            let o = turn.options();
-            (o.actions, o.reactions, o.reach)
-        };
-        {
-            let st = &mut turn.unit_mut(me).state;
-            st.reactions = reactions;
-            st.guarding = false;
-            st.covered = false;
+    }
+
+    // In steps for the exact engine: one action a step, so that fight
+    // states merge between a turn's actions.
+    fn begin_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Option<TurnStep> {
+        start_turn(turn).map(Budget::pack)
+    }
+
+    fn step_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, step: TurnStep) -> Option<TurnStep> {
+        let mut b = Budget::unpack(step);
+        if act(turn, &mut b) {
+            Some(b.pack())
+        } else {
+            end_turn(turn, &mut b);
+            None
         }
-        let mut b = Budget::new(actions);
-        finish_reload(turn, &mut b, actions);
-        let stats = &turn.enc.units[me].stats;
-        let hangs_back = matches!(turn.spec(me).tactic, Tactic::Hold | Tactic::KeepRange);
-        if turn.unit(me).conditions.has(Condition::Prone) {
-            if !stats.drop_prone || !hangs_back {
-                stand_up(turn, &mut b);
-            }
-        } else if stats.drop_prone && hangs_back && turn.enemies_within(me, reach) == 0 {
-            // Drop Prone: a free action.
-            turn.unit_mut(me).conditions.set(Condition::Prone);
-        }
-        while act(turn, &mut b) {}
-        end_turn(turn, &mut b);
     }
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
@@ -1316,6 +1305,43 @@ fn surprised(options: &Options, round: u32, side: u8, stats: &Unit) -> bool {
     }
 }
 
+/// A turn up to its first action: the unit's reaction recovered, Guard and
+/// cover ended, an extended reload paid, standing up or dropping prone; its
+/// action budget, or `None` if it cannot act.
+#[inline(always)]
+fn start_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>) -> Option<Budget> {
+    let me = turn.actor;
+    // A unit that cannot act has no turn (the engine still calls, at no
+    // team's cost, once activations run out): nothing starts, so its
+    // reaction is not recovered and a Guard or Wait is not ended.
+    if !Dicestep::can_act(turn.fight, turn.enc, me) {
+        return None;
+    }
+    let (actions, reactions, reach) = {
+        let o = turn.options();
+        (o.actions, o.reactions, o.reach)
+    };
+    {
+        let st = &mut turn.unit_mut(me).state;
+        st.reactions = reactions;
+        st.guarding = false;
+        st.covered = false;
+    }
+    let mut b = Budget::new(actions);
+    finish_reload(turn, &mut b, actions);
+    let stats = &turn.enc.units[me].stats;
+    let hangs_back = matches!(turn.spec(me).tactic, Tactic::Hold | Tactic::KeepRange);
+    if turn.unit(me).conditions.has(Condition::Prone) {
+        if !stats.drop_prone || !hangs_back {
+            stand_up(turn, &mut b);
+        }
+    } else if stats.drop_prone && hangs_back && turn.enemies_within(me, reach) == 0 {
+        // Drop Prone: a free action.
+        turn.unit_mut(me).conditions.set(Condition::Prone);
+    }
+    Some(b)
+}
+
 /// The acting unit's action budget for this turn.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
@@ -1335,6 +1361,23 @@ impl Budget {
             moved: false,
             attacks: 0,
             commanded: 0,
+        }
+    }
+
+    /// Packed for the exact engine's turns in steps.
+    fn pack(self) -> TurnStep {
+        TurnStep::from(self.actions)
+            | TurnStep::from(self.moved) << 8
+            | TurnStep::from(self.attacks) << 16
+            | TurnStep::from(self.commanded) << 64
+    }
+
+    fn unpack(step: TurnStep) -> Budget {
+        Budget {
+            actions: step as u8,
+            moved: (step >> 8) & 1 != 0,
+            attacks: (step >> 16) as u8,
+            commanded: (step >> 64) as u64,
         }
     }
 }

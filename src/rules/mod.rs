@@ -51,6 +51,10 @@ pub use trenches::Trenches;
 /// Most weapons on one stat block.
 pub const MAX_WEAPONS: usize = 4;
 
+/// What a turn played in steps keeps between them, packed by its ruleset
+/// ([`Ruleset::begin_turn`]).
+pub type TurnStep = u128;
+
 /// A game system.
 pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Name used in scenario files (`rules = "..."`).
@@ -225,6 +229,27 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// out of it that the ruleset marked `lingering` (e.g. dying units that
     /// roll death saves).
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>);
+
+    /// For the exact engine, a turn in steps: play the turn up to its
+    /// first step and return what its code keeps between steps (an action
+    /// budget, packed), or `None` if the turn is over. The exact engine
+    /// then merges equal fight states between a turn's actions too, not
+    /// only between turns: a turn of three attacks costs the outcomes of
+    /// one attack three times over, not their product. `begin_turn`, then
+    /// [`Ruleset::step_turn`] until it returns `None`, must do what
+    /// [`Ruleset::take_turn`] does, with the same dice. Default: the whole
+    /// turn at once.
+    fn begin_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Option<TurnStep> {
+        Self::take_turn(turn);
+        None
+    }
+
+    /// The next step of a turn [`Ruleset::begin_turn`] began, from what it
+    /// kept (`step`): what it keeps for the one after, or `None` once the
+    /// turn is over.
+    fn step_turn<D: Dice>(_turn: &mut Turn<'_, Self, D>, _step: TurnStep) -> Option<TurnStep> {
+        unreachable!("{} takes its turns whole", Self::NAME)
+    }
 
     /// Optional fast path for the commonest turn, tried before
     /// [`Ruleset::take_turn`]. The engine inlines it into its loop (no call,
