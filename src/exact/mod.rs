@@ -39,6 +39,12 @@ pub use sum::{gamma, Sum, UNIT_ROUNDOFF};
 
 use crate::engine::{MAX_COUNTERS, MAX_SIDES};
 
+/// The enumeration stops following fights once the probability that any
+/// is still running is below this (2⁻¹⁰⁰, about 8·10⁻³¹): far below the
+/// rounding of any value it reports, and the rounds of a long cap after
+/// that would cost as much as the rest.
+pub const UNFINISHED_BELOW: f64 = 1.0 / (1u128 << 100) as f64;
+
 /// Default of [`Limits::max_states`] (`--max-states`): a few seconds of
 /// work and a few hundred megabytes at most for the rulesets' states.
 pub const DEFAULT_MAX_STATES: u64 = 4_000_000;
@@ -145,8 +151,18 @@ pub struct Answer {
     pub states: u64,
     /// Outcomes of turns' dice run.
     pub outcomes: u64,
-    /// The last round any fight reached.
+    /// The last round any fight reached, or the round after which the
+    /// enumeration stopped following the fights still running (see
+    /// `unfinished`).
     pub last_round: u32,
+    /// The probability of the fights still running when the enumeration
+    /// stopped following them: once it is below [`UNFINISHED_BELOW`]
+    /// (2⁻¹⁰⁰), rounds before the cap, the rest of the chain cannot move
+    /// any value by more than that times what a fight can count. They
+    /// count in no outcome (so every probability may be low by as much,
+    /// which [`Answer::error`] includes), and expectations count what they
+    /// did up to `last_round`. 0 when every fight was followed to its end.
+    pub unfinished: f64,
     /// Relative rounding bound of every value above: the exact value `x`
     /// of a reported `x̂` has `|x̂ − x| ≤ relative_error · x̂ / (1 −
     /// relative_error)`; for probabilities, at most `error()` absolutely.
@@ -154,9 +170,10 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Absolute bound on the rounding error of any probability reported.
+    /// Absolute bound on the error of any probability reported: its
+    /// rounding, and the fights left unfinished.
     pub fn error(&self) -> f64 {
-        self.relative_error / (1.0 - self.relative_error).max(f64::MIN_POSITIVE)
+        self.relative_error / (1.0 - self.relative_error).max(f64::MIN_POSITIVE) + self.unfinished
     }
 
     /// The sum of every outcome's probability (1, within [`Answer::error`]

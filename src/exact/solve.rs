@@ -30,7 +30,7 @@ use super::initiative::{openings, orders, Order};
 use super::paths::{PathDice, MAX_ROLLS};
 use super::sum::{gamma, Sum};
 use super::table::{Key, StateTable};
-use super::{Answer, ExactError, Limits, MAX_OUTCOMES};
+use super::{Answer, ExactError, Limits, MAX_OUTCOMES, UNFINISHED_BELOW};
 use crate::engine::{Encounter, Fight, InitiativeKind, Outcome, MAX_COUNTERS, MAX_SIDES};
 use crate::rules::Ruleset;
 
@@ -87,6 +87,14 @@ pub fn solve<R: Ruleset>(enc: &Encounter<R>, limits: &Limits) -> Result<Answer, 
         }
         chain.last_round = round;
         live = chain.round(&mut worker, live, round)?;
+        let mut unfinished = Sum::default();
+        for &(_, p, _) in &live {
+            unfinished.add(p);
+        }
+        if unfinished.value() < UNFINISHED_BELOW && round < enc.max_rounds {
+            chain.totals.unfinished = unfinished.value();
+            break;
+        }
         if std::env::var_os("SKIRMISH_EXACT_TRACE").is_some() {
             let mass: f64 = live.iter().map(|a| a.1).sum();
             eprintln!(
@@ -719,6 +727,8 @@ struct Totals {
     /// The most roundings in any term summed.
     roundings: u64,
     sides: usize,
+    /// The probability of the fights left running ([`Answer::unfinished`]).
+    unfinished: f64,
 }
 
 impl Totals {
@@ -733,6 +743,7 @@ impl Totals {
             damage: [Sum::default(); MAX_SIDES],
             counters: [Sum::default(); MAX_COUNTERS],
             roundings: 0,
+            unfinished: 0.0,
         }
     }
 
@@ -831,6 +842,7 @@ impl Totals {
             states,
             outcomes,
             last_round,
+            unfinished: self.unfinished,
             // The terms' roundings, the compensated sums' own (2), and one
             // for their second-order term.
             relative_error: gamma(self.roundings + 3),

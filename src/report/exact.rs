@@ -135,6 +135,7 @@ mod tests {
             states,
             outcomes: states * 10,
             last_round: rounds.len() as u32 - 1,
+            unfinished: 0.0,
             relative_error,
         }
     }

@@ -231,6 +231,29 @@ fn exactness(md: &mut String, m: &ExactModel) {
          states, not its paths. There is no sampling error, no seed and no interval: these \
          are the probabilities of the scenario as written.\n\n",
     );
+    // Stopping short of the cap is part of the answer: say where.
+    let stopped: Vec<u32> = m
+        .cells
+        .iter()
+        .filter(|c| c.answer.unfinished > 0.0)
+        .map(|c| c.answer.last_round)
+        .collect();
+    if let (Some(lo), Some(hi)) = (stopped.iter().min(), stopped.iter().max()) {
+        let after = if lo == hi {
+            format!("round {lo}")
+        } else {
+            format!("rounds {lo} to {hi}")
+        };
+        let _ = writeln!(
+            md,
+            "In {} of the {} cells the enumeration stopped following the fights after {after}, \
+             before the round cap, once fewer than 2⁻¹⁰⁰ (about 8·10⁻³¹) of them were still \
+             running: those count in no outcome, so a probability may be low by that much \
+             (part of its `error`), and expected values count what they did up to then.\n",
+            stopped.len(),
+            m.cells.len()
+        );
+    }
     md.push_str("## How many digits are right\n\n");
     let _ = writeln!(
         md,
