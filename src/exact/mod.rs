@@ -13,10 +13,20 @@
 //! and so are the random choices the engine makes (initiative, its ties,
 //! random targets, the opening side).
 //!
+//! Two things keep the outcomes few without a second model of the rules.
+//! Rules code marks dice whose faces matter only through a value
+//! ([`Dice::pool`](crate::dice::Dice::pool): a d20 attack's verdict, a 2d6
+//! total), and the enumerating dice branch once per distinct value, not
+//! per face. And a ruleset whose turn takes several actions may play it in
+//! steps ([`Ruleset::begin_turn`](crate::rules::Ruleset::begin_turn)):
+//! fight states then merge between the actions, and a turn of three
+//! attacks costs three attacks' outcomes, not their product.
+//!
 //! The states are kept in layers, a layer per round and number of turns
-//! taken in it ([`solve`]): a turn leads from one layer to the next, the
-//! end of a round to the next round's first layer, and the round cap ends
-//! the chain. What a fight tallies (harm, the ruleset's counters) is not
+//! (or steps) taken in it ([`solve`]): a turn leads from one layer to the
+//! next, the end of a round to the next round's first layer, and the round
+//! cap ends the chain; fights still running with a probability below
+//! [`UNFINISHED_BELOW`] are not followed further. What a fight tallies (harm, the ruleset's counters) is not
 //! part of its state: its expected value is summed as the turns happen, by
 //! linearity, so that states differing only in what they have tallied
 //! merge. Counters the rules also read are the exception
