@@ -373,7 +373,9 @@ pub struct State {
     /// Stunned stacks.
     pub stunned: u8,
     pub wounds: u8,
-    /// In its stance.
+    /// In its stance. A stance that gives no boons and no banes
+    /// (`stance_offence` and `stance_defence` 0) is never left: nothing
+    /// reads it, and fight states that differ only in it would not merge.
     pub stance: bool,
     pub incapacitated: bool,
     /// Removed from combat (three wounds).
@@ -1141,12 +1143,26 @@ pub struct AttackResult {
     pub hit: bool,
 }
 
-/// The acting unit attacks `target` with `ability`.
+/// The acting unit attacks `target` with `ability`; the result has both
+/// rolls' totals (for the tests).
+pub fn attack<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    target: usize,
+    ability: &Ability,
+) -> AttackResult {
+    strike::<D, true>(turn, target, ability)
+}
+
+/// [`attack`], with the defence total and a critical against a defence
+/// other than Evasion (which no rule reads) worked out only if `TOTALS` or
+/// the fight is watched: the rest of the fight reads the attack's verdict
+/// alone, so the exact engine branches on its two or three verdicts, not
+/// on every defence total. The fight loop calls it without `TOTALS`.
 // Always inlined: a turn's attack is its commonest work, and its callers in
 // the fight loop ignore the result (built for the tests), which inlining
 // drops.
 #[inline(always)]
-pub fn attack<D: Dice>(
+fn strike<D: Dice, const TOTALS: bool>(
     turn: &mut Turn<'_, Thrum, D>,
     target: usize,
     ability: &Ability,
@@ -1193,7 +1209,10 @@ pub fn attack<D: Dice>(
         banes += opts.cover_bane;
     }
     let net = net_boons(boons, banes, opts.cancel);
-    let offence_dice = roll_2d6(turn.dice, net, opts.boon_effect);
+    let effect = opts.boon_effect;
+    // Only the total counts (the kept pair's sum): the exact engine
+    // branches on its 11 values, not on the 6^(2 + |net|) faces.
+    let offence_dice = turn.dice.pool(|d| roll_2d6(d, net, effect));
     let offence = offence_dice + stats.art + ability.bonus;
     turn.note_roll(target, "offence (2d6 + Art + ability)", offence);
 
@@ -1211,7 +1230,19 @@ pub fn attack<D: Dice>(
         (false, false) => tstats.resolve,
     };
     let net = net_boons(boons, banes, opts.cancel);
-    let defence = roll_2d6(turn.dice, net, opts.boon_effect) + modifier;
+    // The defence counts only through the verdict (taken or avoided, and
+    // for Evasion, critically or not): the exact engine branches on two or
+    // three verdicts. Its total is kept only where it is read: a watched
+    // fight's notes, and the tests' result.
+    let keep = TOTALS || D::WATCHED;
+    let (ties, crit_margin) = (opts.ties_to_defender, opts.crit_margin);
+    let (hit, crit, defence) = turn.dice.pool(|d| {
+        let defence = roll_2d6(d, net, effect) + modifier;
+        let margin = defence - offence;
+        let avoids = margin > 0 || (margin == 0 && ties);
+        let crit = (evade || keep) && margin >= crit_margin;
+        (!avoids, crit, if keep { defence } else { 0 })
+    });
     if D::WATCHED {
         let rule = match (evade, physical) {
             (true, _) => "defence (2d6 + Evasion)",
@@ -1228,10 +1259,6 @@ pub fn attack<D: Dice>(
     }
 
     turn.count(counter::ATTACKS);
-    let margin = defence - offence;
-    let avoids = margin > 0 || (margin == 0 && opts.ties_to_defender);
-    let crit = margin >= opts.crit_margin;
-    let hit = !avoids;
     turn.note_check(
         target,
         "attack (offence vs defence)",
@@ -1365,9 +1392,13 @@ fn load_roll_fails<D: Dice>(
     tie_holds: bool,
 ) -> bool {
     turn.count(counter);
-    let dice = roll_2d6(turn.dice, 0, BoonEffect::ExtraDie);
     let needed = load + i32::from(!tie_holds);
-    let passed = dice + stat >= needed;
+    // Only pass or fail counts: the exact engine branches on the two, not
+    // on 36 faces; the dice's total is kept for a watched fight's note.
+    let (passed, dice) = turn.dice.pool(|d| {
+        let dice = roll_2d6(d, 0, BoonEffect::ExtraDie);
+        (dice + stat >= needed, if D::WATCHED { dice } else { 0 })
+    });
     turn.note_check_by(unit, NO_TARGET, rule, dice, stat, needed, passed);
     !passed
 }
@@ -1377,9 +1408,15 @@ fn load_roll_fails<D: Dice>(
 fn incapacitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
     turn.count(counter::INCAPACITATIONS);
     turn.note_unit(unit, "incapacitated");
+    // The stance ends, unless it gives no boons and no banes: ending that
+    // one changes no roll, and an incapacitated unit cannot take it again
+    // anyway; kept, it spares the exact engine states that differ only in
+    // it (a unit back on its feet before its next stance phase).
+    let stats = &turn.spec(unit).stats;
+    let stanceless = stats.stance_offence == 0 && stats.stance_defence == 0;
     let c = turn.unit_mut(unit);
     c.state.incapacitated = true;
-    c.state.stance = false;
+    c.state.stance &= stanceless;
     c.lingering = true;
     turn.take_out(unit);
     decay(turn, unit);
@@ -1570,7 +1607,7 @@ fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     let Some((_, target, ability)) = best else {
         return false;
     };
-    attack(turn, target, &ability);
+    strike::<D, false>(turn, target, &ability);
     true
 }
 
@@ -1646,7 +1683,7 @@ fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
 fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> bool {
     match usable(turn, target, turn.enemy_distance(target)) {
         Some(ability) => {
-            attack(turn, target, &ability);
+            strike::<D, false>(turn, target, &ability);
             true
         }
         None => false,

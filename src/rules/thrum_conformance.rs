@@ -250,7 +250,7 @@ pub const TABLE: &[Clause] = &[
         section: "Incapacitated",
         rule: "the Stance ends; cannot move, act or take stances; statuses tick as normal",
         modelled: Modelled::AsWritten,
-        how: "out of the fight but keeps its turns (decay, ticking); under team-alternating activation it never takes its team's activation (`can_act`), its turn comes after the activations; the shared `incapacitated`, `paralyzed` and `unconscious` conditions likewise stop moving and acting (still in the fight and targetable)",
+        how: "the stance ends (one of no boons and no banes is kept: ending it would change no roll); out of the fight but keeps its turns (decay, ticking); under team-alternating activation it never takes its team's activation (`can_act`), its turn comes after the activations; the shared `incapacitated`, `paralyzed` and `unconscious` conditions likewise stop moving and acting (still in the fight and targetable)",
         tests: &["exhausted_units_roll_for_incapacity_after_acting_exceed_not_tie", "a_member_who_cannot_act_never_costs_its_team_an_activation", "who_can_act_when_its_team_is_activated", "a_team_with_a_member_down_races_at_the_exact_rate_under_alternating_activation"],
     },
     Clause {

@@ -583,14 +583,17 @@ fn exhausted_units_roll_for_incapacity_after_acting_exceed_not_tie() {
     // 5 → 4; at the end of the same turn again: 1 and 3.
     let mut f = fight(&enc);
     f.units[1].state.fatigue_load = 5;
-    play(
-        &enc,
-        &mut f,
-        1,
-        &rolls(&[&d(1, 1), &[(6, 1)], &d(6, 6), &d(2, 2)]),
-    );
+    let falls = rolls(&[&d(1, 1), &[(6, 1)], &d(6, 6), &d(2, 2)]);
+    play(&enc, &mut f, 1, &falls);
     let u = f.units[1];
-    assert!(u.out && u.lingering && u.state.incapacitated && !u.state.stance);
+    // Its stance ends; b's gives no boons or banes, and is kept (ending it
+    // would change no roll).
+    assert!(u.out && u.lingering && u.state.incapacitated && u.state.stance);
+    let stanced = plain("", "resilience = 1\nstance_defence = 1");
+    let mut g = fight(&stanced);
+    g.units[1].state.fatigue_load = 5;
+    play(&stanced, &mut g, 1, &falls);
+    assert!(g.units[1].state.incapacitated && !g.units[1].state.stance);
     assert_eq!((u.state.fatigue_tolerance, u.state.fatigue_load), (1, 3));
     assert_eq!(f.counters[counter::INCAPACITATIONS], 1);
     assert_eq!(f.standing(1), 0);
@@ -721,8 +724,21 @@ fn fatigue_load_reaching_zero_ends_incapacity() {
     assert_eq!((u.state.fatigue_tolerance, u.state.wounds), (0, 1));
     assert_eq!(f.counters[counter::SELF_REVIVALS], 1);
     assert_eq!(f.standing(1), 1);
-    // Without a stance until its next stance phase.
-    assert!(!u.state.stance);
+    // A stance of no boons or banes is never left (ending it would change
+    // no roll).
+    assert!(u.state.stance);
+    // One that gives something: without it until its next stance phase.
+    let enc = duel("", "finisher = true", "", "stance_offence = 1", "");
+    let mut f = fight(&enc);
+    f.units[1].state.fatigue_tolerance = 5;
+    f.units[1].state.fatigue_load = 5;
+    swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &d(1, 1), &d(1, 1)]));
+    assert!(f.units[1].state.incapacitated && !f.units[1].state.stance);
+    for _ in 0..5 {
+        play(&enc, &mut f, 1, &[]);
+    }
+    let u = f.units[1];
+    assert!(!u.state.incapacitated && !u.out && !u.state.stance);
 }
 
 #[test]
