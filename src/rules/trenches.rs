@@ -2034,13 +2034,23 @@ fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
         _ => unit.state.failures += 1,
     }
     let unit = turn.unit_mut(me);
-    if unit.state.failures >= 3 {
+    let dead = unit.state.failures >= 3;
+    // Stable: unconscious, out of the fight, no longer rolling.
+    let stable = !dead && unit.state.saves >= 3;
+    if dead || stable {
+        // Out for good: its tally of saves and its reaction are never read
+        // again. Cleared, so that the exact engine merges the fights that
+        // differ only there (a unit dead of 3 failures or of 4, one stable
+        // after 0, 1 or 2).
         unit.lingering = false;
+        unit.state.saves = 0;
+        unit.state.failures = 0;
+        unit.state.reacted = false;
+    }
+    if dead {
         turn.count(counter::DEATHS);
         turn.note_that(NO_TARGET, "dies (three failed death saves)");
-    } else if unit.state.saves >= 3 {
-        // Stable: unconscious, out of the fight, no longer rolling.
-        unit.lingering = false;
+    } else if stable {
         turn.note_that(NO_TARGET, "stable (three death saves)");
     } else if roll == 20 {
         turn.note_that(NO_TARGET, "back on its feet with 1 HP (natural 20)");
