@@ -61,17 +61,19 @@ const LEFT_OUT: &[(&str, &str)] = &[
     ),
     (
         "gas_attack",
-        "8 units: the initiative's rankings alone take 20-130 s before the first limit check",
+        "8 units: the initiative's rankings of their rolls pass the states' limit (refused \
+         within 1 s a cell)",
     ),
     ("osr_death_clock", "8 units: as gas_attack"),
     ("osr_patrol", "10 units: as gas_attack"),
     (
         "over_the_top",
-        "6 units of trenches: beyond 2e5 states in round 1",
+        "6 units of trenches: beyond 2e5 states in round 1 (refused after 1-2.5 s a cell)",
     ),
     (
         "raiders_vs_dugout",
-        "4 to 8 units: 2e5 states in round 1 already for 2 raiders (2.6 s)",
+        "4 to 8 units: 2e5 states in round 1 already for 2 raiders, or (8 units) the \
+         initiative's rankings: refused after 1-12 s a cell",
     ),
     (
         "thrum_panic",
@@ -82,12 +84,15 @@ const LEFT_OUT: &[(&str, &str)] = &[
     (
         "trench_matrix",
         "4 to 8 units: the 8 cells of 2 attackers with side initiative fit (90,882 to 191,956 \
-         states, 3-9 s); the other 2v2s have 1.1e6 to 2.5e6 states (24 turn orders times the \
-         units' HP: 25-85 s unlimited) and are refused after 0.5-2.5 s; 3 to 6 attackers are \
-         refused after 1-6 s with side initiative, otherwise after 0.7-5 s (3 or 4) or 6-140 s \
-         (5 or 6: the initiative of 7 or 8 units)",
+         states, 2-10 s); the other 2v2s have 1.1e6 to 2.5e6 states (24 turn orders times the \
+         units' HP: 25-85 s unlimited) and are refused after 1-3 s, 3 to 5 attackers after \
+         0.6-25 s, 6 after 0.3-6 s: 8 minutes for the file",
     ),
-    ("trench_raid", "8 units: as gas_attack"),
+    (
+        "trench_raid",
+        "8 units: as gas_attack, or 2e5 states in round 1: refused after 0.5-6 s a cell, 3 \
+         minutes for its 96",
+    ),
 ];
 
 fn toml_files(dir: &str) -> Vec<PathBuf> {
