@@ -204,7 +204,7 @@ fn a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility() {
     // 9 + 2 = 11 = 10 + 1: hit, 1d8 = 5.
     let (r, f) = swing(&enc, &[(20, 9), (8, 5)]);
     assert!(r.hit);
-    assert_eq!((r.total, r.target_number, r.damage), (11, 11, 5));
+    assert_eq!((9 + r.modifier, r.target_number, r.damage), (11, 11, 5));
     assert_eq!(f.units[1].state.hp, 25);
     assert_eq!(f.damage[0], 5);
     // 8 + 2 = 10: miss.
@@ -214,7 +214,7 @@ fn a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility() {
     let enc = duel("", "aim = \"center-mass\"", "");
     let (r, _) = swing(&enc, &[(20, 8), (8, 5)]);
     assert!(r.hit);
-    assert_eq!(r.total, 11);
+    assert_eq!(8 + r.modifier, 11);
     // Weapon accuracy and Strength on melee damage.
     let enc = duel("", "strength = 2", "");
     let (r, _) = swing(&enc, &[(20, 9), (8, 5)]);
@@ -308,7 +308,7 @@ fn flanking_gives_plus_one() {
         attack(t, 2, &w, Swing::Main)
     });
     dice.assert_done();
-    assert_eq!(r.total, 10, "two enemies in its zone: flanked, +1");
+    assert_eq!(9 + r.modifier, 10, "two enemies in its zone: flanked, +1");
     assert!(r.hit);
     // The second attacker steps away: no flank.
     f.units[1].position = -5;
@@ -316,7 +316,7 @@ fn flanking_gives_plus_one() {
     let r = as_turn(&enc, &mut f, &mut dice, 0, |t| {
         attack(t, 2, &w, Swing::Main)
     });
-    assert_eq!(r.total, 9);
+    assert_eq!(9 + r.modifier, 9);
     assert!(!r.hit);
 }
 
@@ -866,7 +866,12 @@ fn each_aim_has_its_wound_effect() {
     assert_eq!(r.damage, 7);
     let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 3), (4, 4)]);
     assert_eq!(r.damage, 6 + 16);
-    let enc = duel("fatal_bonus_multiplied = true", "aim = \"fatal\"", "");
+    // (A target of 50 HP: the damage dealt stops at the target's HP.)
+    let enc = duel(
+        "fatal_bonus_multiplied = true",
+        "aim = \"fatal\"",
+        "hp = 50",
+    );
     let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 3), (4, 4)]);
     assert_eq!(r.damage, 6 + 32);
     // Slowing: −2 spaces, −1 Agility (defence and slots).
@@ -896,7 +901,7 @@ fn knife_total(enc: &Encounter<Escalation>, f: &mut Fight<Escalation>, round: u3
     let mut dice = ScriptedDice::new(&[(20, 10), (6, 1)]);
     let r = as_turn(enc, f, &mut dice, 1, |t| attack(t, 0, &knife, Swing::Free));
     dice.assert_done();
-    r.total
+    10 + r.modifier
 }
 
 #[test]
@@ -1122,7 +1127,7 @@ fn zero_hp_defeats_and_the_fight_ends() {
     f.round = 1;
     f.units[1].state.hp = 3;
     let r = swing_as(&enc, &mut f, Swing::Main, &[(20, 12), (8, 7)]);
-    assert_eq!(r.damage, 7);
+    assert_eq!(r.damage, 3, "a 7 deals only the HP it had");
     assert!(f.units[1].out);
     assert_eq!(f.damage[0], 3, "only the HP it had is booked");
     // Whole fights run to a winner.
@@ -1639,12 +1644,12 @@ fn option_center_mass_accuracy_is_center_mass_aims_bonus() {
     // "Wounds/Aiming": "aiming for the center mass adds +1 accuracy to the
     // attack itself". At +3, a's 6 + 2 + 3 = 11 hits; at +1, 9 misses.
     let (r, _) = swing(&duel("", "aim = \"center-mass\"", ""), &[(20, 6)]);
-    assert_eq!((r.total, r.hit), (9, false));
+    assert_eq!((6 + r.modifier, r.hit), (9, false));
     let (r, _) = swing(
         &duel("center_mass_accuracy = 3", "aim = \"center-mass\"", ""),
         &[(20, 6), (8, 1)],
     );
-    assert_eq!((r.total, r.hit), (11, true));
+    assert_eq!((6 + r.modifier, r.hit), (11, true));
 }
 
 #[test]
@@ -1662,7 +1667,7 @@ fn option_flanking_accuracy_is_flankings_bonus() {
             attack(t, 2, &w, Swing::Main)
         });
         dice.assert_done();
-        assert_eq!((r.total, r.hit), (total, hit), "[{opts}]");
+        assert_eq!((8 + r.modifier, r.hit), (total, hit), "[{opts}]");
     }
 }
 
@@ -1703,14 +1708,15 @@ fn option_fatal_die_is_the_fatal_aims_one_in_four() {
 #[test]
 fn option_fatal_bonus_is_the_fatal_aims_sixteen() {
     // "Wounds/Aiming", Fatal Targets: "add 16 additional damage": 7 + 16 at
-    // the text's value, 7 + 30 at 30.
+    // the text's value, 7 + 30 at 30 (on a target of 50 HP: the damage
+    // dealt stops at the target's HP).
     let (r, _) = swing(
         &duel("", "aim = \"fatal\"", ""),
         &[(20, 12), (8, 7), (4, 4)],
     );
     assert_eq!(r.damage, 7 + 16);
     let (r, _) = swing(
-        &duel("fatal_bonus = 30", "aim = \"fatal\"", ""),
+        &duel("fatal_bonus = 30", "aim = \"fatal\"", "hp = 50"),
         &[(20, 12), (8, 7), (4, 4)],
     );
     assert_eq!(r.damage, 7 + 30);
