@@ -32,7 +32,7 @@ use crate::engine::{
 use crate::results::CounterInfo;
 use crate::rules::common::{best_first, provoking_move};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
-use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
+use crate::rules::{Clause, Ruleset, TurnStep, MAX_WEAPONS};
 
 /// The ruleset marker type.
 #[derive(Clone, Copy, Debug, Default)]
@@ -869,11 +869,10 @@ impl Ruleset for Escalation {
     /// tells an old stamp from none: each is only ever compared with the
     /// current round's). What only a stamp of the current round lets the
     /// rules read (slots used, the damage boost, disrupting wounds of the
-    /// round) is cleared with an old stamp, the Attack Action's accuracy
-    /// boost always (read only in the unit's own turn, which resets it
-    /// first), and a defeated unit's whole state (no rule reads it again:
-    /// nothing heals, and an out unit neither acts nor is targeted), so
-    /// that states differing only there merge.
+    /// round) is cleared with an old stamp, and so is a defeated unit's
+    /// whole state (no rule reads it again: nothing heals, and an out unit
+    /// neither acts nor is targeted), so that states differing only there
+    /// merge.
     fn forget_round(s: &mut State, round: u32) {
         if s.hp <= 0 {
             *s = State::default();
@@ -894,7 +893,6 @@ impl Ruleset for Escalation {
             s.disrupted_now = 0;
         }
         relative(&mut s.disengaged_round);
-        s.hit_bonus = 0;
     }
 
     /// [`THIS_ROUND`] stamps become `round`'s again.
@@ -921,11 +919,41 @@ impl Ruleset for Escalation {
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
+        play::<D, false>(turn);
+    }
+
+    // In steps for the exact engine: the extra attack (Move Action and both
+    // Bonus Actions) is a step of its own, so that fight states merge after
+    // the Attack Action: a turn of two attacks costs the outcomes of each,
+    // not their product.
+    fn begin_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Option<TurnStep> {
+        play::<D, true>(turn).map(|(target, bonus)| target as TurnStep | TurnStep::from(bonus) << 8)
+    }
+
+    fn step_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, step: TurnStep) -> Option<TurnStep> {
+        let (target, bonus) = (step as u8 as usize, (step >> 8) as u8);
+        extra_attack(turn, target);
+        end_turn(turn, bonus);
+        None
+    }
+
+    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
+        (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
+    }
+}
+
+/// A unit's turn ([`Ruleset::take_turn`]); in `STEPS` (the exact engine's
+/// [`Ruleset::begin_turn`]) it stops before an extra attack it bought and
+/// returns what the rest of the turn needs: the Attack Action's target and
+/// the Bonus Actions left ([`Escalation::step_turn`] plays the rest).
+#[inline(always)]
+fn play<D: Dice, const STEPS: bool>(turn: &mut Turn<'_, Escalation, D>) -> Option<(usize, u8)> {
+    {
         let me = turn.actor;
         if turn.unit(me).state.first_turn_pending && turn.fight.round == 1 {
             before_the_first_turn(turn);
             if turn.unit(me).out {
-                return;
+                return None;
             }
         }
         let (weakened, owed) = {
@@ -935,7 +963,7 @@ impl Ruleset for Escalation {
             (s.weakened, std::mem::take(&mut s.owed_bonus))
         };
         if turn.unit(me).conditions.any(HELPLESS) {
-            return;
+            return None;
         }
         let opts = turn.options();
         let lost = weakened.saturating_mul(opts.weakening_bonus_actions);
@@ -946,7 +974,7 @@ impl Ruleset for Escalation {
         };
         if loses_will(turn) {
             flee(turn, &mut eco);
-            return;
+            return None;
         }
         if turn.unit(me).conditions.has(Condition::Prone) {
             // Stand up with the cheapest action left.
@@ -957,23 +985,30 @@ impl Ruleset for Escalation {
             }
             turn.unit_mut(me).conditions.clear(Condition::Prone);
         }
-        match turn.spec(me).tactic {
-            Tactic::Advance => advance(turn, &mut eco),
-            Tactic::Hold | Tactic::Auto => hold(turn, &mut eco),
-            Tactic::KeepRange => keep_range(turn, &mut eco),
+        let extra = match turn.spec(me).tactic {
+            Tactic::Advance => advance::<D, STEPS>(turn, &mut eco),
+            Tactic::Hold | Tactic::Auto => hold::<D, STEPS>(turn, &mut eco),
+            Tactic::KeepRange => keep_range::<D, STEPS>(turn, &mut eco),
+        };
+        if let (true, Some(target)) = (STEPS, extra) {
+            return Some((target, eco.bonus));
         }
-        if !turn.unit(me).out {
-            // Bonus Actions left on a turn without attacks go to dodging.
-            let opts = turn.options();
-            let dodge = boost(eco.bonus, opts.bonus_stacks) * opts.bonus_dodge;
-            let s = &mut turn.unit_mut(me).state;
-            s.dodge += dodge;
-            s.hit_bonus = 0;
-        }
+        end_turn(turn, eco.bonus);
+        None
     }
+}
 
-    fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
-        (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
+/// The end of a turn: Bonus Actions left (`bonus`) on a turn without
+/// attacks go to dodging.
+#[inline(always)]
+fn end_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>, bonus: u8) {
+    let me = turn.actor;
+    if !turn.unit(me).out {
+        let opts = turn.options();
+        let dodge = boost(bonus, opts.bonus_stacks) * opts.bonus_dodge;
+        let s = &mut turn.unit_mut(me).state;
+        s.dodge += dodge;
+        s.hit_bonus = 0;
     }
 }
 
@@ -1174,11 +1209,14 @@ fn close_in<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, budget: 
 
 /// Advance: close to the melee zone with the Move Action, then with extra
 /// spaces (2 per Bonus Action) if that is not enough; fight if in reach.
-fn advance<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+/// Returns an extra attack left for a step of its own (`STEPS`; see
+/// [`play`]).
+fn advance<D: Dice, const STEPS: bool>(
+    turn: &mut Turn<'_, Escalation, D>,
+    eco: &mut Economy,
+) -> Option<usize> {
     let me = turn.actor;
-    let Some(target) = turn.choose_target(|_, _| true) else {
-        return;
-    };
+    let target = turn.choose_target(|_, _| true)?;
     let reach = turn.spec(me).stats.advance_reach;
     let gap = turn.enemy_distance(target) - reach;
     if gap > 0 && eco.moves {
@@ -1191,20 +1229,26 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
         }
         close_in(turn, target, budget, reach);
         if turn.unit(me).out {
-            return;
+            return None;
         }
     }
-    fight_from_here(turn, eco, Some(target));
+    fight_from_here::<D, STEPS>(turn, eco, Some(target))
 }
 
 /// Hold: stay put, fight whatever is in range.
-fn hold<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
-    fight_from_here(turn, eco, None);
+fn hold<D: Dice, const STEPS: bool>(
+    turn: &mut Turn<'_, Escalation, D>,
+    eco: &mut Economy,
+) -> Option<usize> {
+    fight_from_here::<D, STEPS>(turn, eco, None)
 }
 
 /// Keep range: in an enemy's melee zone, disengage (by policy) and back off
 /// a Move Action; out of range of everything, close to range; then fight.
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+fn keep_range<D: Dice, const STEPS: bool>(
+    turn: &mut Turn<'_, Escalation, D>,
+    eco: &mut Economy,
+) -> Option<usize> {
     let me = turn.actor;
     if in_enemy_zone(turn) && eco.moves {
         disengage(turn, eco);
@@ -1212,7 +1256,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
         let budget = speed(turn, me);
         retreat(turn, budget);
         if turn.unit(me).out {
-            return;
+            return None;
         }
     }
     let range = turn.spec(me).stats.max_range;
@@ -1226,29 +1270,30 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
             let budget = speed(turn, me);
             close_in(turn, t, budget, range);
             if turn.unit(me).out {
-                return;
+                return None;
             }
         }
     }
-    fight_from_here(turn, eco, None);
+    fight_from_here::<D, STEPS>(turn, eco, None)
 }
 
 /// Attack from where the unit stands: the preferred target if a weapon
 /// reaches it, else one in range. Bonus Actions go by the unit's policy; the
-/// extra attack takes another target in range if the first is down.
+/// extra attack takes another target in range if the first is down (in
+/// `STEPS`, it is left to a step of its own: the first target is returned).
 // Always inlined into the turn (every turn that attacks runs it): as a
 // call, the turn saved and restored its registers around it and passed the
 // economy through memory (escalation_duel ran 7.5% more instructions per
 // fight).
 #[inline(always)]
-fn fight_from_here<D: Dice>(
+fn fight_from_here<D: Dice, const STEPS: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
     preferred: Option<usize>,
-) {
+) -> Option<usize> {
     let me = turn.actor;
     if !eco.attack {
-        return;
+        return None;
     }
     let stats = &turn.spec(me).stats;
     let range = stats.max_range;
@@ -1256,9 +1301,7 @@ fn fight_from_here<D: Dice>(
         Some(t) if turn.enemy_distance(t) <= range => Some(t),
         _ => turn.choose_target(|t, i| t.enemy_distance(i) <= range),
     };
-    let Some(target) = target else {
-        return;
-    };
+    let target = target?;
     // Measured before the Bonus Actions are spent (they move nobody): after
     // their stores the positions were loaded again (escalation_duel ran 3%
     // more instructions per fight).
@@ -1269,17 +1312,30 @@ fn fight_from_here<D: Dice>(
         attack_at(turn, target, w, distance, Swing::Main, 0);
     }
     if extra && !turn.unit(me).out {
-        let next = if turn.unit(target).out {
-            turn.choose_target(|t, i| t.enemy_distance(i) <= range)
-        } else {
-            Some(target)
-        };
-        if let Some(next) = next {
-            let distance = turn.enemy_distance(next);
-            if let Some(w) = stats.weapon_for(distance) {
-                turn.count(counter::EXTRA_ATTACKS);
-                attack_at(turn, next, w, distance, Swing::Extra, 0);
-            }
+        if STEPS {
+            return Some(target);
+        }
+        extra_attack(turn, target);
+    }
+    None
+}
+
+/// The extra attack, after the Attack Action's on `target`: on it, or on
+/// another target in range if it is down.
+#[inline(always)]
+fn extra_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize) {
+    let stats = &turn.spec(turn.actor).stats;
+    let range = stats.max_range;
+    let next = if turn.unit(target).out {
+        turn.choose_target(|t, i| t.enemy_distance(i) <= range)
+    } else {
+        Some(target)
+    };
+    if let Some(next) = next {
+        let distance = turn.enemy_distance(next);
+        if let Some(w) = stats.weapon_for(distance) {
+            turn.count(counter::EXTRA_ATTACKS);
+            attack_at(turn, next, w, distance, Swing::Extra, 0);
         }
     }
 }

@@ -2072,3 +2072,131 @@ fn every_option_names_its_section_of_the_text() {
     let d = Options::default();
     assert_eq!(format!("{compiled:?}"), format!("{d:?}"));
 }
+
+/// `f` as the exact engine saves and loads it between turns or steps in
+/// round `round`: round stamps made relative and back.
+fn saved(mut f: Fight<Escalation>, round: u32) -> Fight<Escalation> {
+    for u in &mut f.units {
+        Escalation::forget_round(&mut u.state, round);
+        Escalation::recall_round(&mut u.state, round);
+    }
+    f
+}
+
+#[test]
+fn a_turn_in_steps_is_the_whole_turn_with_the_same_dice() {
+    // The exact engine plays a turn whose Bonus Actions bought the extra
+    // attack in two steps (`begin_turn`, then `step_turn` for the extra
+    // attack), the fight saved in between; other turns in one. Either way,
+    // the dice and the fight are those of `take_turn`.
+    let extra = duel("", "bonus = \"extra-attack\"\nstrength = 3", "");
+    let plain = duel("", "", "");
+    // The encounter, b's HP, the dice, whether the turn takes two steps.
+    type Case<'a> = (&'a Encounter<Escalation>, i32, &'a [(u32, u32)], bool);
+    let cases: &[Case] = &[
+        // Two hits.
+        (&extra, 30, &[(20, 9), (8, 4), (20, 9), (8, 4)], true),
+        // A fumble: no tragedy, b's free hit misses (2 vs 10); then the
+        // extra attack hits.
+        (
+            &extra,
+            30,
+            &[(20, 1), (4, 1), (20, 2), (20, 9), (8, 4)],
+            true,
+        ),
+        // The first attack defeats b: the extra attack finds no target.
+        (&extra, 3, &[(20, 9), (8, 4)], true),
+        // No extra attack: one step.
+        (&plain, 30, &[(20, 9), (8, 4)], false),
+    ];
+    for &(enc, hp, rolls, two) in cases {
+        let start = || {
+            let mut f = fight(enc);
+            f.round = 1;
+            f.units[1].state.hp = hp;
+            f
+        };
+        let mut whole = start();
+        play(enc, &mut whole, 0, rolls);
+        let mut stepped = start();
+        let mut dice = ScriptedDice::new(rolls);
+        let step = as_turn(enc, &mut stepped, &mut dice, 0, Escalation::begin_turn);
+        assert_eq!(step.is_some(), two, "{rolls:?}");
+        if let Some(step) = step {
+            stepped = saved(stepped, 1);
+            let next = as_turn(enc, &mut stepped, &mut dice, 0, |t| {
+                Escalation::step_turn(t, step)
+            });
+            assert_eq!(next, None);
+        }
+        dice.assert_done();
+        let (whole, stepped) = (saved(whole, 1), saved(stepped, 1));
+        assert_eq!(whole.units, stepped.units, "{rolls:?}");
+        assert_eq!(whole.counters, stepped.counters, "{rolls:?}");
+        assert_eq!(whole.damage, stepped.damage, "{rolls:?}");
+    }
+}
+
+#[test]
+fn stamps_made_relative_to_a_round_play_alike_in_a_later_one() {
+    // The exact engine saves a state with its round stamps relative to its
+    // round (`forget_round`) and reuses what it worked out for it in later
+    // rounds of the same class (`recall_round`): what the stamps let the
+    // rules read must be the same there.
+    let enc = duel("", "", "");
+    let (stats, opts) = (&enc.units[1].stats, &enc.options);
+    let s = State {
+        hp: 20,
+        slots_used: 1,
+        slot_round: stamp(3),
+        damage_bonus: 2,
+        damage_round: stamp(3),
+        disrupted: 1,
+        disrupted_now: 1,
+        disrupted_round: stamp(3),
+        disengaged_round: stamp(3),
+        detected: true,
+        ..State::default()
+    };
+    let mut later = s;
+    Escalation::forget_round(&mut later, 3);
+    Escalation::recall_round(&mut later, 7);
+    assert_eq!(
+        later.slots_left(stats, 7, opts),
+        s.slots_left(stats, 3, opts)
+    );
+    let stamps = |s: &State| {
+        (
+            s.slot_round,
+            s.damage_round,
+            s.disrupted_round,
+            s.disengaged_round,
+        )
+    };
+    assert_eq!(stamps(&later), (stamp(7), stamp(7), stamp(7), stamp(7)));
+    assert_eq!(
+        (later.slots_used, later.damage_bonus, later.disrupted_now),
+        (1, 2, 1)
+    );
+    // Saved for round 4 (at the end of round 3): the stamps are of a round
+    // past, which the rules read as none; what they kept goes with them, so
+    // the state is the one that was never stamped.
+    let mut next = s;
+    Escalation::forget_round(&mut next, 4);
+    Escalation::recall_round(&mut next, 9);
+    let unstamped = State {
+        hp: 20,
+        disrupted: 1,
+        detected: true,
+        ..State::default()
+    };
+    assert_eq!(next, unstamped);
+    // A defeated unit: nothing of it is read again.
+    let mut defeated = State { hp: 0, ..s };
+    Escalation::forget_round(&mut defeated, 3);
+    assert_eq!(defeated, State::default());
+    // Round 1 (its first turn runs what comes before the fight) apart from
+    // the rest, which play alike.
+    assert_ne!(Escalation::round_class(1), Escalation::round_class(2));
+    assert_eq!(Escalation::round_class(2), Escalation::round_class(60));
+}
