@@ -204,7 +204,7 @@ fn a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility() {
     // 9 + 2 = 11 = 10 + 1: hit, 1d8 = 5.
     let (r, f) = swing(&enc, &[(20, 9), (8, 5)]);
     assert!(r.hit);
-    assert_eq!((r.total, r.target_number, r.damage), (11, 11, 5));
+    assert_eq!((9 + r.modifier, r.target_number, r.damage), (11, 11, 5));
     assert_eq!(f.units[1].state.hp, 25);
     assert_eq!(f.damage[0], 5);
     // 8 + 2 = 10: miss.
@@ -214,7 +214,7 @@ fn a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility() {
     let enc = duel("", "aim = \"center-mass\"", "");
     let (r, _) = swing(&enc, &[(20, 8), (8, 5)]);
     assert!(r.hit);
-    assert_eq!(r.total, 11);
+    assert_eq!(8 + r.modifier, 11);
     // Weapon accuracy and Strength on melee damage.
     let enc = duel("", "strength = 2", "");
     let (r, _) = swing(&enc, &[(20, 9), (8, 5)]);
@@ -308,7 +308,7 @@ fn flanking_gives_plus_one() {
         attack(t, 2, &w, Swing::Main)
     });
     dice.assert_done();
-    assert_eq!(r.total, 10, "two enemies in its zone: flanked, +1");
+    assert_eq!(9 + r.modifier, 10, "two enemies in its zone: flanked, +1");
     assert!(r.hit);
     // The second attacker steps away: no flank.
     f.units[1].position = -5;
@@ -316,7 +316,7 @@ fn flanking_gives_plus_one() {
     let r = as_turn(&enc, &mut f, &mut dice, 0, |t| {
         attack(t, 2, &w, Swing::Main)
     });
-    assert_eq!(r.total, 9);
+    assert_eq!(9 + r.modifier, 9);
     assert!(!r.hit);
 }
 
@@ -866,7 +866,12 @@ fn each_aim_has_its_wound_effect() {
     assert_eq!(r.damage, 7);
     let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 3), (4, 4)]);
     assert_eq!(r.damage, 6 + 16);
-    let enc = duel("fatal_bonus_multiplied = true", "aim = \"fatal\"", "");
+    // (A target of 50 HP: the damage dealt stops at the target's HP.)
+    let enc = duel(
+        "fatal_bonus_multiplied = true",
+        "aim = \"fatal\"",
+        "hp = 50",
+    );
     let (r, _) = swing(&enc, &[(20, 20), (4, 1), (8, 3), (4, 4)]);
     assert_eq!(r.damage, 6 + 32);
     // Slowing: −2 spaces, −1 Agility (defence and slots).
@@ -896,7 +901,7 @@ fn knife_total(enc: &Encounter<Escalation>, f: &mut Fight<Escalation>, round: u3
     let mut dice = ScriptedDice::new(&[(20, 10), (6, 1)]);
     let r = as_turn(enc, f, &mut dice, 1, |t| attack(t, 0, &knife, Swing::Free));
     dice.assert_done();
-    r.total
+    10 + r.modifier
 }
 
 #[test]
@@ -1122,7 +1127,7 @@ fn zero_hp_defeats_and_the_fight_ends() {
     f.round = 1;
     f.units[1].state.hp = 3;
     let r = swing_as(&enc, &mut f, Swing::Main, &[(20, 12), (8, 7)]);
-    assert_eq!(r.damage, 7);
+    assert_eq!(r.damage, 3, "a 7 deals only the HP it had");
     assert!(f.units[1].out);
     assert_eq!(f.damage[0], 3, "only the HP it had is booked");
     // Whole fights run to a winner.
@@ -1639,12 +1644,12 @@ fn option_center_mass_accuracy_is_center_mass_aims_bonus() {
     // "Wounds/Aiming": "aiming for the center mass adds +1 accuracy to the
     // attack itself". At +3, a's 6 + 2 + 3 = 11 hits; at +1, 9 misses.
     let (r, _) = swing(&duel("", "aim = \"center-mass\"", ""), &[(20, 6)]);
-    assert_eq!((r.total, r.hit), (9, false));
+    assert_eq!((6 + r.modifier, r.hit), (9, false));
     let (r, _) = swing(
         &duel("center_mass_accuracy = 3", "aim = \"center-mass\"", ""),
         &[(20, 6), (8, 1)],
     );
-    assert_eq!((r.total, r.hit), (11, true));
+    assert_eq!((6 + r.modifier, r.hit), (11, true));
 }
 
 #[test]
@@ -1662,7 +1667,7 @@ fn option_flanking_accuracy_is_flankings_bonus() {
             attack(t, 2, &w, Swing::Main)
         });
         dice.assert_done();
-        assert_eq!((r.total, r.hit), (total, hit), "[{opts}]");
+        assert_eq!((8 + r.modifier, r.hit), (total, hit), "[{opts}]");
     }
 }
 
@@ -1703,14 +1708,15 @@ fn option_fatal_die_is_the_fatal_aims_one_in_four() {
 #[test]
 fn option_fatal_bonus_is_the_fatal_aims_sixteen() {
     // "Wounds/Aiming", Fatal Targets: "add 16 additional damage": 7 + 16 at
-    // the text's value, 7 + 30 at 30.
+    // the text's value, 7 + 30 at 30 (on a target of 50 HP: the damage
+    // dealt stops at the target's HP).
     let (r, _) = swing(
         &duel("", "aim = \"fatal\"", ""),
         &[(20, 12), (8, 7), (4, 4)],
     );
     assert_eq!(r.damage, 7 + 16);
     let (r, _) = swing(
-        &duel("fatal_bonus = 30", "aim = \"fatal\"", ""),
+        &duel("fatal_bonus = 30", "aim = \"fatal\"", "hp = 50"),
         &[(20, 12), (8, 7), (4, 4)],
     );
     assert_eq!(r.damage, 7 + 30);
@@ -2065,4 +2071,132 @@ fn every_option_names_its_section_of_the_text() {
     let compiled = duel("", "", "").options;
     let d = Options::default();
     assert_eq!(format!("{compiled:?}"), format!("{d:?}"));
+}
+
+/// `f` as the exact engine saves and loads it between turns or steps in
+/// round `round`: round stamps made relative and back.
+fn saved(mut f: Fight<Escalation>, round: u32) -> Fight<Escalation> {
+    for u in &mut f.units {
+        Escalation::forget_round(&mut u.state, round);
+        Escalation::recall_round(&mut u.state, round);
+    }
+    f
+}
+
+#[test]
+fn a_turn_in_steps_is_the_whole_turn_with_the_same_dice() {
+    // The exact engine plays a turn whose Bonus Actions bought the extra
+    // attack in two steps (`begin_turn`, then `step_turn` for the extra
+    // attack), the fight saved in between; other turns in one. Either way,
+    // the dice and the fight are those of `take_turn`.
+    let extra = duel("", "bonus = \"extra-attack\"\nstrength = 3", "");
+    let plain = duel("", "", "");
+    // The encounter, b's HP, the dice, whether the turn takes two steps.
+    type Case<'a> = (&'a Encounter<Escalation>, i32, &'a [(u32, u32)], bool);
+    let cases: &[Case] = &[
+        // Two hits.
+        (&extra, 30, &[(20, 9), (8, 4), (20, 9), (8, 4)], true),
+        // A fumble: no tragedy, b's free hit misses (2 vs 10); then the
+        // extra attack hits.
+        (
+            &extra,
+            30,
+            &[(20, 1), (4, 1), (20, 2), (20, 9), (8, 4)],
+            true,
+        ),
+        // The first attack defeats b: the extra attack finds no target.
+        (&extra, 3, &[(20, 9), (8, 4)], true),
+        // No extra attack: one step.
+        (&plain, 30, &[(20, 9), (8, 4)], false),
+    ];
+    for &(enc, hp, rolls, two) in cases {
+        let start = || {
+            let mut f = fight(enc);
+            f.round = 1;
+            f.units[1].state.hp = hp;
+            f
+        };
+        let mut whole = start();
+        play(enc, &mut whole, 0, rolls);
+        let mut stepped = start();
+        let mut dice = ScriptedDice::new(rolls);
+        let step = as_turn(enc, &mut stepped, &mut dice, 0, Escalation::begin_turn);
+        assert_eq!(step.is_some(), two, "{rolls:?}");
+        if let Some(step) = step {
+            stepped = saved(stepped, 1);
+            let next = as_turn(enc, &mut stepped, &mut dice, 0, |t| {
+                Escalation::step_turn(t, step)
+            });
+            assert_eq!(next, None);
+        }
+        dice.assert_done();
+        let (whole, stepped) = (saved(whole, 1), saved(stepped, 1));
+        assert_eq!(whole.units, stepped.units, "{rolls:?}");
+        assert_eq!(whole.counters, stepped.counters, "{rolls:?}");
+        assert_eq!(whole.damage, stepped.damage, "{rolls:?}");
+    }
+}
+
+#[test]
+fn stamps_made_relative_to_a_round_play_alike_in_a_later_one() {
+    // The exact engine saves a state with its round stamps relative to its
+    // round (`forget_round`) and reuses what it worked out for it in later
+    // rounds of the same class (`recall_round`): what the stamps let the
+    // rules read must be the same there.
+    let enc = duel("", "", "");
+    let (stats, opts) = (&enc.units[1].stats, &enc.options);
+    let s = State {
+        hp: 20,
+        slots_used: 1,
+        slot_round: stamp(3),
+        damage_bonus: 2,
+        damage_round: stamp(3),
+        disrupted: 1,
+        disrupted_now: 1,
+        disrupted_round: stamp(3),
+        disengaged_round: stamp(3),
+        detected: true,
+        ..State::default()
+    };
+    let mut later = s;
+    Escalation::forget_round(&mut later, 3);
+    Escalation::recall_round(&mut later, 7);
+    assert_eq!(
+        later.slots_left(stats, 7, opts),
+        s.slots_left(stats, 3, opts)
+    );
+    let stamps = |s: &State| {
+        (
+            s.slot_round,
+            s.damage_round,
+            s.disrupted_round,
+            s.disengaged_round,
+        )
+    };
+    assert_eq!(stamps(&later), (stamp(7), stamp(7), stamp(7), stamp(7)));
+    assert_eq!(
+        (later.slots_used, later.damage_bonus, later.disrupted_now),
+        (1, 2, 1)
+    );
+    // Saved for round 4 (at the end of round 3): the stamps are of a round
+    // past, which the rules read as none; what they kept goes with them, so
+    // the state is the one that was never stamped.
+    let mut next = s;
+    Escalation::forget_round(&mut next, 4);
+    Escalation::recall_round(&mut next, 9);
+    let unstamped = State {
+        hp: 20,
+        disrupted: 1,
+        detected: true,
+        ..State::default()
+    };
+    assert_eq!(next, unstamped);
+    // A defeated unit: nothing of it is read again.
+    let mut defeated = State { hp: 0, ..s };
+    Escalation::forget_round(&mut defeated, 3);
+    assert_eq!(defeated, State::default());
+    // Round 1 (its first turn runs what comes before the fight) apart from
+    // the rest, which play alike.
+    assert_ne!(Escalation::round_class(1), Escalation::round_class(2));
+    assert_eq!(Escalation::round_class(2), Escalation::round_class(60));
 }
