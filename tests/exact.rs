@@ -43,12 +43,13 @@ const SEED: u64 = 1_000_003;
 const LEFT_OUT: &[(&str, &str)] = &[
     (
         "dicestep_armour",
-        "a turn of 2v2 with three attacks, reactions and a d20 luck die has 1e6 to over 1.7e7 \
-         outcomes (MAX_OUTCOMES): refused after 3-23 s a cell",
+        "a 2v2 played an action a step, its dice pooled (an attack 22 outcomes or so): \
+         2e5 states within round 1 (every hit's damage, the 24 turn orders), refused after \
+         4.5-7 s a cell; cell 0 has 4.7e6 states by its 11th layer",
     ),
     (
         "dicestep_skirmish",
-        "8 to 10 units, with dicestep's turns: as above",
+        "8 to 10 units: the initiative's rankings alone pass 2e5 (refused in 0.3 s a cell)",
     ),
     (
         "escalation_hit_and_run",
@@ -327,19 +328,28 @@ fn fixture_cells_agree_with_the_simulator() {
     }
 }
 
+/// Fixtures the sweep is meant to answer but cannot yet, each with the
+/// reason in its header: `tests/fixtures/exact/large/`.
+const LARGE_FIXTURES: &str = "tests/fixtures/exact/large";
+
 /// Not part of the quick suite (minutes): the cells of the files
-/// [`LEFT_OUT`] leaves out are refused within [`LIMITS`], but for those
-/// their reason says fit; once every cell of a file fits, the file belongs
-/// in the sweep (`cargo test --release --test exact -- --ignored --nocapture`).
+/// [`LEFT_OUT`] leaves out, and of the [`LARGE_FIXTURES`], are refused
+/// within [`LIMITS`], but for those their reason says fit; once every cell
+/// of a file fits, the file belongs in the sweep
+/// (`cargo test --release --test exact -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn example_cells_left_out_are_refused() {
-    for file in toml_files("scenarios") {
-        let Some((_, why)) = LEFT_OUT.iter().find(|(f, _)| *f == stem(&file)) else {
-            continue;
-        };
-        let s = skirmish::scenario::load(&file).expect("an example loads");
-        let plan = skirmish::run::plan(&s).expect("an example compiles");
+    let left_out = toml_files("scenarios").into_iter().filter_map(|file| {
+        let (_, why) = LEFT_OUT.iter().find(|(f, _)| *f == stem(&file))?;
+        Some((file, *why))
+    });
+    let large = toml_files(LARGE_FIXTURES)
+        .into_iter()
+        .map(|file| (file, "a large fixture"));
+    for (file, why) in left_out.chain(large) {
+        let s = skirmish::scenario::load(&file).expect("a scenario loads");
+        let plan = skirmish::run::plan(&s).expect("a scenario compiles");
         let mut fit = 0;
         for c in 0..plan.cells.len() {
             let t = Instant::now();

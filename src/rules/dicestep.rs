@@ -78,6 +78,11 @@ pub const MAP: i32 = 2;
 pub const STEP: i32 = 1;
 /// Index of the shield in [`State::durability`].
 pub const SHIELD: usize = MAX_WEAPONS;
+/// Most surprise rounds the `surprise_rounds` option allows.
+pub const MAX_SURPRISE_ROUNDS: u32 = 10;
+/// [`State::round_seen`] of a state the exact engine saved, for "this
+/// round" ([`Ruleset::forget_round`]); any other round is 0.
+const THIS_ROUND: u32 = 1;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WeaponKind {
@@ -726,7 +731,7 @@ impl Ruleset for Dicestep {
         Field::flag("knock_out_prone", false, "a unit falling unconscious (\"Damage\", \"Death\") is also laid prone, so once resuscitated it must Stand Up (an action) and melee attacks on it have advantage until then; default false: the text lays nobody down but by Drop Prone and the rescuer's Resuscitate").section(S_DAMAGE),
         // The text's own numbers, added after the reports were checked in:
         // quiet (listed in a report's options in force only when written).
-        Field::int("surprise_rounds", 1, 10, 1, "rounds in which only the surprising side acts (with `surprise`); the text: 1 (\"a whole round\")").section(S_SURPRISE)
+        Field::int("surprise_rounds", 1, MAX_SURPRISE_ROUNDS as i64, 1, "rounds in which only the surprising side acts (with `surprise`); the text: 1 (\"a whole round\")").section(S_SURPRISE)
         .quiet(),
         Field::int("actions_per_turn", 1, 10, 3, "actions a unit takes each turn; the text: 3 (more: more attacks and moves a turn)").section(S_ACTIONS)
         .quiet(),
@@ -1096,6 +1101,44 @@ impl Ruleset for Dicestep {
         options.surprise.map(usize::from)
     }
 
+    /// The rules read the round number in two places: the surprise rounds
+    /// (the first `surprise_rounds`, at most [`MAX_SURPRISE_ROUNDS`]) and
+    /// the stamp of the round a unit's attacks were counted in
+    /// ([`State::round_seen`], made relative by
+    /// [`Dicestep::forget_round`]). So every round after the last that can
+    /// be a surprise round plays alike; the ones before each play their
+    /// own way (the class cannot see whether the scenario has surprise).
+    fn round_class(round: u32) -> u32 {
+        round.min(MAX_SURPRISE_ROUNDS + 1)
+    }
+
+    /// The attack count's stamp becomes "this round" ([`THIS_ROUND`]) or
+    /// "another" (0, its count 0: an attack in a new round starts the
+    /// count afresh, and `command` reads a stale count as none). A dead
+    /// unit's state is also set to one value: nothing reads it again (a
+    /// dead unit never returns, acts, reacts or is targeted; resuscitate,
+    /// killing strikes and misfires pass it over), so fights that differ
+    /// only in how a unit died are one state.
+    fn forget_round(state: &mut State, round: u32) {
+        if state.dead {
+            *state = State {
+                dead: true,
+                ..State::default()
+            };
+        } else if state.round_seen == round {
+            state.round_seen = THIS_ROUND;
+        } else {
+            state.round_seen = 0;
+            state.attacks_round = 0;
+        }
+    }
+
+    fn recall_round(state: &mut State, round: u32) {
+        if state.round_seen == THIS_ROUND {
+            state.round_seen = round;
+        }
+    }
+
     /// Puts in what the options say of the stat block: the luck die and
     /// bonus (for initiative), a melee weapon's unlisted reach, unlisted
     /// parry values and durabilities.
@@ -1259,11 +1302,15 @@ fn luck_bonus(luck: i32, high: i32, bonus: i32) -> i32 {
     }
 }
 
-/// A unit's luck roll: the luck die plus its luck modifier.
-#[inline]
-fn luck_roll<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) -> i32 {
-    let sides = turn.options().luck_die;
-    let luck = turn.dice.roll(sides) as i32 + turn.spec(unit).stats.luck;
+/// A unit's luck roll: the luck die plus its luck modifier `luck`.
+#[inline(always)]
+fn roll_luck<D: Dice>(dice: &mut D, sides: u32, luck: i32) -> i32 {
+    dice.roll(sides) as i32 + luck
+}
+
+/// A watched fight hears `unit`'s luck roll `luck`, the last die read.
+#[inline(always)]
+fn note_luck<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, luck: i32) {
     if D::WATCHED {
         turn.note(Event::Roll {
             unit: unit as u8,
@@ -1275,22 +1322,80 @@ fn luck_roll<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) -> i32 {
             dice: 1,
         });
     }
-    luck
 }
 
-/// A normal test by `unit`: dice `a` + `b` + `bonus`, the luck die alongside
-/// (+4 on 20 or more). Returns the result.
+/// A normal test by `unit` against `need`: dice `a` + `b` + `bonus`, the
+/// luck die alongside (+4 on 20 or more). Returns whether it reaches
+/// `need` and, for a watched fight only (0 otherwise), the result.
+// Out of line: the simulator's fight loop keeps its registers for attacks,
+// and the pools' closures inline here.
+#[inline(never)]
 pub fn test<D: Dice>(
     turn: &mut Turn<'_, Dicestep, D>,
     unit: usize,
     a: u32,
     b: u32,
     bonus: i32,
-) -> i32 {
+    need: i32,
+) -> (bool, i32) {
+    let (_, result, passed) = check::<D, 0>(turn, unit, a, b, bonus, need);
+    (passed, result)
+}
+
+/// [`test`] with `EDGE` levels of advantage: `(dice, result, passed)`,
+/// the dice (`a` + `b`, best kept) and the result for a watched fight
+/// only (0 otherwise).
+///
+/// The rules read a test only as its verdict, so its dice are two
+/// [`Dice::pool`]s whose values are what the verdict needs of them: the
+/// attribute and skill dice as whether their sum passes without the luck
+/// bonus and whether it passes with it (three cases), then the luck die as
+/// whether it gives the bonus, where that decides. The exact engine then
+/// branches at most four ways and enumerates 44 faces (a d6, a d4, a d20),
+/// where the faces of all three dice are 480 branches.
+// Always inlined, and what it reads read where it is used (in the pools,
+// after the dice): values loaded before the dice would stay live across
+// them, and cost the simulator's fight loop spills.
+#[inline(always)]
+fn check<D: Dice, const EDGE: i32>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    unit: usize,
+    a: u32,
+    b: u32,
+    bonus: i32,
+    need: i32,
+) -> (i32, i32, bool) {
     let opts = turn.options();
-    let (mode, high, plus) = (opts.advantage, opts.luck_high, opts.luck_bonus);
-    let pair = roll_pair(turn.dice, a, b, 0, mode);
-    pair + bonus + luck_bonus(luck_roll(turn, unit), high, plus)
+    let spec = turn.spec(unit);
+    // Both pools on dice lent to a local (`Dice::lend`), which the
+    // simulator keeps in registers between them.
+    let (pair, without, luck, saved) = turn.dice.lend(|dice| {
+        let (pair, without, with) = dice.pool(|d| {
+            let pair = roll_pair(d, a, b, EDGE, opts.advantage);
+            let sum = pair + bonus;
+            (
+                if D::WATCHED { pair } else { 0 },
+                sum >= need,
+                sum + opts.luck_bonus >= need,
+            )
+        });
+        // The bonus (never negative) passes what passes without it, so the
+        // luck roll decides only a test that passes with it and not
+        // without.
+        let (luck, saved) = dice.pool(|d| {
+            let luck = roll_luck(d, opts.luck_die, spec.stats.luck);
+            let saved = luck >= opts.luck_high && with && !without;
+            (if D::WATCHED { luck } else { 0 }, saved)
+        });
+        (pair, without, luck, saved)
+    });
+    note_luck(turn, unit, luck);
+    let result = if D::WATCHED {
+        pair + bonus + luck_bonus(luck, opts.luck_high, opts.luck_bonus)
+    } else {
+        0
+    };
+    (pair, result, without || saved)
 }
 
 /// Surprise: in round 1 ("a whole round where only their team may take
@@ -1473,7 +1578,7 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
     }
     b.actions -= 1;
     b.attacks += 1;
-    attack(turn, target, w);
+    swing::<D, false>(turn, target, w);
     true
 }
 
@@ -1623,20 +1728,20 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
     };
     b.actions -= cost;
     turn.unit_mut(me).conditions.set(Condition::Prone);
-    let result = test(turn, me, stats.str_die, stats.athletics, 0);
     let difficulty = match turn.options().resuscitate_difficulty {
         0 => turn.spec(patient).stats.health - turn.unit(patient).state.health,
         fixed => fixed,
     };
+    let (revived, result) = test(turn, me, stats.str_die, stats.athletics, 0, difficulty);
     turn.note_check(
         patient,
         "resuscitate (STR + athletics + luck)",
         result,
         0,
         difficulty,
-        result >= difficulty,
+        revived,
     );
-    if result >= difficulty {
+    if revived {
         turn.unit_mut(patient)
             .conditions
             .clear(Condition::Unconscious);
@@ -1670,34 +1775,24 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
     b.actions -= cost;
     let weapon = stats.weapons[w];
     turn.note_attack(me, victim, weapon.number);
-    let (mode, high, plus) = {
-        let o = turn.options();
-        (o.advantage, o.luck_high, o.luck_bonus)
-    };
-    let pair = roll_pair(
-        turn.dice,
-        stats.attribute_die(weapon.attribute),
-        stats.combat,
-        1,
-        mode,
-    );
-    let result = pair + stats.proficiency + luck_bonus(luck_roll(turn, me), high, plus);
+    let (a, b) = (stats.attribute_die(weapon.attribute), stats.combat);
     let constitution = turn.spec(victim).stats.constitution;
+    let (pair, result, kills) = check::<D, 1>(turn, me, a, b, stats.proficiency, constitution);
     turn.note_check(
         victim,
         "killing strike (attribute + skill + proficiency + luck vs constitution)",
         pair,
         result - pair,
         constitution,
-        result >= constitution,
+        kills,
     );
-    if result >= constitution {
+    if kills {
         turn.note_that(victim, "kills");
         turn.unit_mut(victim).state.dead = true;
         turn.count(counter::KILLING_STRIKES);
         turn.count(counter::DEATHS);
     } else {
-        attack(turn, victim, w);
+        swing::<D, false>(turn, victim, w);
     }
     true
 }
@@ -2008,6 +2103,16 @@ fn declare<D: Dice>(
 /// then the defender's Dodge test (DEX die, athletics die, luck die) if it
 /// dodges a hit, then its fortify test or cheat-death luck roll if any.
 pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize) -> AttackResult {
+    swing::<D, true>(turn, target, w)
+}
+
+/// [`attack`]; `SHOWN`: the caller reads the result's luck roll (otherwise
+/// 0: the rules' own attacks read nothing of the result).
+fn swing<D: Dice, const SHOWN: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+    w: usize,
+) -> AttackResult {
     let me = turn.actor;
     let enc = turn.enc;
     let opts = &enc.options;
@@ -2043,16 +2148,35 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         Declare::AfterHit => Defence::None,
     };
     let edge = edge(turn, target, &weapon);
-    let pair = roll_pair(
-        turn.dice,
-        stats.attribute_die(weapon.attribute),
-        stats.combat,
-        edge,
-        opts.advantage,
-    );
-    let luck = luck_roll(turn, me);
+    // The dice matter only through what they decide: the attribute and
+    // skill dice through the total (a hit's damage and a Dodge read it,
+    // and a critical's), the luck die through whether the attack is
+    // critical and whether it misfires. So they are two pools: the exact
+    // engine branches about 22 ways and enumerates 56 faces (a d6, a d6, a
+    // d20), where all the faces of the three are 720 branches. The faces
+    // themselves are kept only where they are read: a watched fight's
+    // notes, and the result of `attack` (`SHOWN`). What the pools read is
+    // read in them, after the dice, as in `check`.
+    let shown = SHOWN || D::WATCHED;
+    let (pair, total) = turn.dice.pool(|d| {
+        let a = stats.attribute_die(weapon.attribute);
+        let pair = roll_pair(d, a, stats.combat, edge, opts.advantage);
+        (
+            if shown { pair } else { 0 },
+            pair + stats.proficiency - penalty,
+        )
+    });
+    let (luck, crit, wild) = turn.dice.pool(|d| {
+        let luck = roll_luck(d, opts.luck_die, stats.luck);
+        (
+            if shown { luck } else { 0 },
+            luck >= weapon.crit,
+            weapon.kind != WeaponKind::Melee && luck <= opts.misfire_on,
+        )
+    });
+    note_luck(turn, me, luck);
     let mut misfire = false;
-    if weapon.kind != WeaponKind::Melee && luck <= opts.misfire_on {
+    if wild {
         if let Some(other) = misfire_target(turn, target) {
             // The new target chose no defence before the roll (it was not
             // attacked); the old one's is spent for nothing. Under
@@ -2066,7 +2190,6 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             turn.note_that(other, "misfire (luck die at its lowest): the shot goes to");
         }
     }
-    let total = pair + stats.proficiency - penalty;
     let their = &enc.units[target].stats;
     let size = stats.size - their.size;
     let guard = if turn.unit(target).state.guarding {
@@ -2075,7 +2198,6 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
         0
     };
     let evasion = their.evasion + size * opts.size_evasion + guard;
-    let crit = luck >= weapon.crit;
     let hit = crit || total >= evasion;
     turn.note_check(
         target,
@@ -2131,7 +2253,14 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
             } else {
                 opts.dodge_difficulty
             };
-            let dodge = test(turn, target, their.dex_die, their.athletics, guard);
+            let (dodged, dodge) = test(
+                turn,
+                target,
+                their.dex_die,
+                their.athletics,
+                guard,
+                difficulty,
+            );
             turn.note_check_by(
                 target,
                 me,
@@ -2139,9 +2268,9 @@ pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize
                 dodge,
                 0,
                 difficulty,
-                dodge >= difficulty,
+                dodged,
             );
-            if dodge >= difficulty {
+            if dodged {
                 turn.count(counter::DODGES);
                 result.dodged = true;
                 return result;
@@ -2282,14 +2411,15 @@ fn fortify<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize, missing: i32)
         st.reactions -= 1;
     }
     st.stamina -= opts.fortify_stamina;
-    let result = test(
+    let (fortified, _) = test(
         turn,
         unit,
         stats.str_die,
         stats.athletics,
         stats.fortitude + guard,
+        missing,
     );
-    if result >= missing {
+    if fortified {
         turn.count(counter::FORTIFIED);
         true
     } else {
@@ -2319,7 +2449,15 @@ fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
 /// Cheat death: a luck test against the unit's difficulty (10, +5 after
 /// each success), or it dies.
 fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
-    let luck = luck_roll(turn, unit);
+    let enc = turn.enc;
+    let dc = turn.unit(unit).state.death_dc;
+    // Only the verdict counts (a pool: the exact engine branches twice, not
+    // once per face); a watched fight's notes read the roll.
+    let (cheated, luck) = turn.dice.pool(|d| {
+        let luck = roll_luck(d, enc.options.luck_die, enc.units[unit].stats.luck);
+        (luck >= dc, if D::WATCHED { luck } else { 0 })
+    });
+    note_luck(turn, unit, luck);
     let step = turn.options().cheat_death_step;
     let st = turn.unit(unit).state;
     if st.dead {
@@ -2331,14 +2469,14 @@ fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
         "cheat death (luck vs death difficulty)",
         luck,
         0,
-        st.death_dc,
-        luck >= st.death_dc,
+        dc,
+        cheated,
     );
-    if luck < st.death_dc {
+    if !cheated {
         turn.note_unit(unit, "dies");
     }
     let st = &mut turn.unit_mut(unit).state;
-    if luck >= st.death_dc {
+    if cheated {
         st.death_dc += step;
     } else {
         st.dead = true;

@@ -358,11 +358,15 @@ fn luck_of_20_adds_4_to_normal_tests_but_not_to_attacks() {
     // greater ..." (the luck die on attacks).
     let enc = duel("", SPEAR, "", "evasion = 30");
     let mut f = fight(&enc);
+    // A test gives its verdict: the result `want` reaches `want`, not one
+    // more.
     for (luck, want) in [(20, 10), (19, 6)] {
-        let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
-        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1));
-        dice.assert_done();
-        assert_eq!(r, want, "luck {luck}");
+        for (need, passes) in [(want, true), (want + 1, false)] {
+            let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
+            let (r, _) = as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1, need));
+            dice.assert_done();
+            assert_eq!(r, passes, "luck {luck}, need {need}");
+        }
     }
     // An attack with luck 20 below the crit threshold (spear 19+ crits, so use
     // a weapon at 21): no +4.
@@ -2366,13 +2370,20 @@ fn luck_bonus_on_and_luck_bonus_set_the_luck_dies_bonus() {
     // "Attacks": "Instead of adding a +4 when the luck die rolls a 20 or
     // greater" (normal tests). From 18: a luck roll of 18 adds 4; a bonus
     // of 6 adds 6 on a 20.
+    // The result: the most a test passes against (it gives its verdict).
     let run = |opts: &str, luck: u32| {
         let enc = duel(opts, SPEAR, "", "");
         let mut f = fight(&enc);
-        let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
-        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1));
-        dice.assert_done();
-        r
+        (0..30)
+            .take_while(|&need| {
+                let mut dice = ScriptedDice::new(&[(6, 2), (4, 3), (20, luck)]);
+                let (passes, _) =
+                    as_turn(&enc, &mut f, &mut dice, 0, |t| test(t, 0, 6, 4, 1, need));
+                dice.assert_done();
+                passes
+            })
+            .last()
+            .expect("passes against 0")
     };
     assert_eq!(run("luck_bonus_on = 18", 18), 10);
     assert_eq!(run("", 18), 6);
