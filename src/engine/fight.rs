@@ -1007,6 +1007,47 @@ impl<R: Ruleset> Fight<R> {
         }
     }
 
+    /// Replace the turn order (a new round's, rerolled).
+    pub(crate) fn set_order_for_exact(&mut self, order: &[u8]) {
+        self.order[..self.n].copy_from_slice(order);
+    }
+
+    /// Units gone for good ([`Ruleset::gone_for_good`]) moved to the end
+    /// of the turn order, in unit order, and forgotten in `cursor`'s units
+    /// that have acted this round; `cursor` stays on the same next unit.
+    /// Such a unit never takes a turn, so the fight plays alike wherever it
+    /// stood: fights that differ only there then compare equal. (The rules
+    /// never read the order but to pick who acts next.)
+    pub(crate) fn settle_order(&mut self, cursor: &mut RoundCursor) {
+        let n = self.n;
+        let mut gone = 0u64;
+        for (i, u) in self.units[..n].iter().enumerate() {
+            if R::gone_for_good(u) {
+                gone |= 1 << i;
+            }
+        }
+        if gone == 0 {
+            return;
+        }
+        let mut settled = [0u8; MAX_UNITS];
+        let (mut k, mut passed) = (0, 0u8);
+        for (at, &u) in self.order[..n].iter().enumerate() {
+            if gone & (1 << slot(u as usize)) == 0 {
+                settled[k] = u;
+                k += 1;
+            } else if at < cursor.next as usize {
+                passed += 1;
+            }
+        }
+        for u in Bits(gone) {
+            settled[k] = u as u8;
+            k += 1;
+        }
+        self.order[..n].copy_from_slice(&settled[..n]);
+        cursor.next -= passed;
+        cursor.acted &= !gone;
+    }
+
     /// This fight between two turns, `cursor` being where its round stands.
     pub(crate) fn save(&self, cursor: RoundCursor) -> Between {
         let mut kept = [0; MAX_KEPT];

@@ -22,6 +22,13 @@
 //! fight states then merge between the actions, and a turn of three
 //! attacks costs three attacks' outcomes, not their product.
 //!
+//! States merge where the rules cannot tell them apart: round stamps made
+//! relative ([`Ruleset::forget_round`](crate::rules::Ruleset::forget_round)),
+//! and units gone for good
+//! ([`Ruleset::gone_for_good`](crate::rules::Ruleset::gone_for_good)) moved
+//! to the end of the turn order, where they stood there mattering no more
+//! (a 2v2 of trenches: 1,090,584 states to 859,248).
+//!
 //! The states are kept in layers, a layer per round and number of turns
 //! (or steps) taken in it ([`solve`]): a turn leads from one layer to the
 //! next, the end of a round to the next round's first layer, and the round

@@ -559,7 +559,6 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                 between.cursor = fight.round_start_for_exact();
                 // The units as of the next round.
                 fight.forget_round(round + 1);
-                let (units, _) = fight.units_and_order();
                 let same = [(order.to_vec(), 1.0, 0)];
                 let orders: &[Order] = if self.reorders.is_empty() {
                     &same
@@ -567,10 +566,15 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                     &self.reorders
                 };
                 for (order, q, kq) in orders {
+                    // A new round's order (rerolled) settled like any.
+                    fight.set_order_for_exact(order);
+                    let mut settled = between;
+                    fight.settle_order(&mut settled.cursor);
+                    let (units, order) = fight.units_and_order();
                     let key = Key {
                         units,
                         order,
-                        between: &between,
+                        between: &settled,
                     };
                     let (child, _) = out.found.add(key);
                     out.children.push(Child {
@@ -619,6 +623,8 @@ impl<'a, R: Ruleset> Chain<'a, R> {
                     }
                 } else {
                     fight.forget_round(round);
+                    let mut cursor = cursor;
+                    fight.settle_order(&mut cursor);
                     let (units, order) = fight.units_and_order();
                     let mut between = fight.save(cursor);
                     between.turn = next.map(|step| (actor as u8, step));

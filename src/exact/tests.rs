@@ -900,3 +900,71 @@ fn measure() {
         }
     }
 }
+
+/// `Fight::settle_order`: a unit gone for good (trenches: dead) goes to the
+/// end of the turn order and out of the round's units that have acted, so
+/// that two fights that differ only in where it stood, or whether it had
+/// acted, become one state; the round goes on with the same units next.
+#[test]
+fn a_unit_gone_for_good_moves_to_the_end_of_the_order() {
+    let enc: Encounter<Trenches> = encounter(
+        r#"
+name = "t"
+rules = "trenches"
+[options]
+initiative = "fixed"
+[weapons.w]
+damage = "1d6"
+[units.a]
+hp = 5
+dex = 3
+weapons = ["w"]
+[units.b]
+hp = 5
+dex = 2
+weapons = ["w"]
+[units.c]
+hp = 5
+dex = 1
+weapons = ["w"]
+[units.d]
+hp = 5
+dex = 0
+weapons = ["w"]
+[sides.red]
+a = {}
+b = {}
+[sides.blue]
+c = {}
+d = {}
+"#,
+    );
+    // Two fights two turns into a round, unit 0 dead in both: in one it
+    // acted first, in the other second (orders 0 1 2 3 and 1 0 2 3).
+    let mut first = crate::testkit::fight(&enc);
+    first.make_order(&enc, &mut crate::dice::ScriptedDice::new(&[]));
+    assert_eq!(first.turn_order(), &[0, 1, 2, 3]);
+    let mut second = first;
+    second.set_order_for_exact(&[1, 0, 2, 3]);
+    let mut cursors = [first.round_start_for_exact(); 2];
+    for (f, cursor) in [&mut first, &mut second].into_iter().zip(&mut cursors) {
+        for _ in 0..2 {
+            f.next_actor(&enc, cursor).expect("a unit to act");
+        }
+        f.units[0].out = true;
+        f.settle_order(cursor);
+        assert_eq!(f.turn_order(), &[1, 2, 3, 0]);
+    }
+    assert_eq!(cursors[0], cursors[1]);
+    // The round goes on with units 2 and 3, as it would have.
+    let rest: Vec<usize> = std::iter::from_fn(|| first.next_actor(&enc, &mut cursors[0])).collect();
+    assert_eq!(rest, [2, 3]);
+    // A dying unit (lingering: it rolls death saves) is not gone.
+    let mut dying = crate::testkit::fight(&enc);
+    dying.make_order(&enc, &mut crate::dice::ScriptedDice::new(&[]));
+    dying.units[0].out = true;
+    dying.units[0].lingering = true;
+    let mut cursor = dying.round_start_for_exact();
+    dying.settle_order(&mut cursor);
+    assert_eq!(dying.turn_order(), &[0, 1, 2, 3]);
+}

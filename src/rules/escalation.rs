@@ -429,6 +429,12 @@ const HELPLESS: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Escalation {
+    /// Defeated or fled: nothing in these rules brings a unit back.
+    #[inline]
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.out && !unit.lingering
+    }
+
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[
         super::Unmodelled::cover("the text has no cover rules"),

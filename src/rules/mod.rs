@@ -137,6 +137,17 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     #[inline]
     fn recall_round(_state: &mut Self::State, _round: u32) {}
 
+    /// For the exact engine: `unit` will never take a turn again nor come
+    /// back into the fight (dead, not dying), so where it stands in the
+    /// turn order no longer matters. The engine then moves it to the end of
+    /// the order, and fights that differ only in where it stood there merge.
+    /// Only say so when no rule can bring it back or give it a turn.
+    /// Default: never (nothing moved).
+    #[inline]
+    fn gone_for_good(_unit: &crate::engine::Combatant<Self::State>) -> bool {
+        false
+    }
+
     type Weapon: Copy + Default + Debug + Send + Sync;
     /// A compiled stat block.
     type Unit: Copy + Default + Debug + Send + Sync;

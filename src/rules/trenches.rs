@@ -416,6 +416,14 @@ const HAMPERED: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Trenches {
+    /// Dead, or stable of death saves: nothing in these rules brings a
+    /// unit back but a natural 20 on a death save, which only a dying
+    /// (lingering) unit rolls.
+    #[inline]
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.out && !unit.lingering
+    }
+
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[];
     const NAME: &'static str = "trenches";
