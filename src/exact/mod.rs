@@ -26,7 +26,8 @@
 //! relative ([`Ruleset::forget_round`](crate::rules::Ruleset::forget_round)),
 //! and units gone for good
 //! ([`Ruleset::gone_for_good`](crate::rules::Ruleset::gone_for_good)) moved
-//! to the end of the turn order, where they stood there mattering no more
+//! to the end of the turn order, since where they stood in it no longer
+//! matters
 //! (a 2v2 of trenches: 1,090,584 states to 859,248).
 //!
 //! The states are kept in layers, a layer per round and number of turns
