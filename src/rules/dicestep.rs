@@ -502,6 +502,13 @@ fn damage_type(index: usize) -> DamageType {
 }
 
 impl Ruleset for Dicestep {
+    /// Dead: a dead unit never returns or acts (resuscitate brings back
+    /// the unconscious, not the dead).
+    #[inline]
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.state.dead
+    }
+
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[
         super::Unmodelled::condition(Condition::Deafened, "the text has no deafened condition"),
