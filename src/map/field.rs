@@ -393,12 +393,13 @@ impl Graph {
         best.1
     }
 
-    /// The best square a mover at `from` (at `parity`) can reach with
+    /// The best square a mover at `start` (a square and its parity of
+    /// diagonals moved, 0 at the start of a move) can reach with
     /// `budget` of movement, towards the goals of `field`: never entering
     /// `blocked`, passing through but not stopping on `no_stop` (allies).
     /// Best is the lowest field value (read at parity 0: the next move starts
     /// its diagonal count afresh), then the least movement spent, then the
-    /// lowest row, then the lowest column. `from` itself (spent 0) is always
+    /// lowest row, then the lowest column. The start square (spent 0) is always
     /// a candidate, so a unit that cannot get closer stays put.
     ///
     /// The path to the answer is then [`Workspace::path`]. Allocates nothing.
@@ -406,12 +407,12 @@ impl Graph {
         &self,
         ws: &mut Workspace,
         field: &Field,
-        from: Square,
-        parity: u8,
+        start: (Square, u8),
         budget: u32,
         blocked: &SquareSet,
         no_stop: &SquareSet,
     ) -> Reach {
+        let (from, parity) = start;
         let n = self.cells();
         assert!(ws.fits(n) && self.contains(from));
         for &st in &ws.touched {

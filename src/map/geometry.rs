@@ -1,6 +1,7 @@
 //! Squares and what is measured between them: the 2-byte [`Square`], the
 //! distance metrics the texts ask for ([`Metric`]), adjacency and the
-//! flanking test by position ([`opposite_sides`], [`flanked`]).
+//! flanking test by position ([`opposite_sides`], [`flanked`]), and thrum's
+//! area shapes ([`Shape`]).
 //!
 //! Everything here is pure arithmetic on coordinates: no terrain (that is
 //! [`super::Map`]), no units. Coordinates are columns (`x`, left to right)
@@ -174,4 +175,83 @@ pub fn flanked(t: Square, mut flanker: impl FnMut(Square) -> bool) -> bool {
             _ => false,
         }
     })
+}
+
+/// thrum's areas of effect ("Movement": "its area of effect is either listed
+/// as Area X, Line X or Aura X"). Which squares a shape covers; who stands
+/// there, and where an attacker places it, are the engine's and the
+/// ruleset's business ("Abilities that target an Area affect all characters
+/// in the area unless otherwise specified").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// "An Area X consists of a square on the grid which is X unit squares on
+    /// a side": `size` × `size` squares with `corner` at the top left.
+    Area { corner: Square, size: u8 },
+    /// "A Line X consists of X consecutive squares sharing a row, column, or
+    /// diagonal": `len` squares from `start` (included) in direction
+    /// `STEPS[dir]`.
+    Line { start: Square, dir: u8, len: u8 },
+    /// "An Aura X area consists of all squares at a distance X or less from
+    /// the ability user other than the ability user's space itself":
+    /// Chebyshev distance 1..=`radius` from `centre`.
+    Aura { centre: Square, radius: u8 },
+}
+
+impl Shape {
+    /// Whether the shape covers `s`.
+    #[inline]
+    pub fn contains(self, s: Square) -> bool {
+        match self {
+            Shape::Area { corner, size } => {
+                let (dx, dy) = corner.delta(s);
+                (0..size as i32).contains(&dx) && (0..size as i32).contains(&dy)
+            }
+            Shape::Line { start, dir, len } => {
+                let (sx, sy) = STEPS[dir as usize % 8];
+                let (dx, dy) = start.delta(s);
+                // s = start + k (sx, sy) for some k in 0..len.
+                let k = if sx != 0 {
+                    dx * sx as i32
+                } else {
+                    dy * sy as i32
+                };
+                (0..len as i32).contains(&k) && dx == k * sx as i32 && dy == k * sy as i32
+            }
+            Shape::Aura { centre, radius } => {
+                let d = Metric::Chebyshev.distance(centre, s);
+                d >= 1 && d <= radius as u32
+            }
+        }
+    }
+
+    /// "Area and Line effects must have at least one space within the range
+    /// of the ability that places it" (for Range 0, the user's own square
+    /// must be in it): whether some square of the shape is within `range`
+    /// (Chebyshev) of `user`. An Aura is always centred on its user.
+    pub fn in_range(self, user: Square, range: u32) -> bool {
+        match self {
+            Shape::Area { corner, size } => {
+                // Nearest square of the box to the user, axis by axis.
+                let near = |u: u8, lo: u8| {
+                    let hi = lo as i32 + size as i32 - 1;
+                    (u as i32).clamp(lo as i32, hi.max(lo as i32))
+                };
+                let (x, y) = (near(user.x, corner.x), near(user.y, corner.y));
+                size > 0
+                    && (user.x as i32 - x)
+                        .unsigned_abs()
+                        .max((user.y as i32 - y).unsigned_abs())
+                        <= range
+            }
+            Shape::Line { start, dir, len } => {
+                let (sx, sy) = STEPS[dir as usize % 8];
+                (0..len as i32).any(|k| {
+                    start
+                        .offset(k * sx as i32, k * sy as i32)
+                        .is_some_and(|s| Metric::Chebyshev.distance(user, s) <= range)
+                })
+            }
+            Shape::Aura { .. } => true,
+        }
+    }
 }

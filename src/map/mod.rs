@@ -6,7 +6,8 @@
 //!   start cells of each lettered group; [`SquareSet`], a fixed-size bit set
 //!   of squares (occupied squares passed to sight, cover and paths).
 //! - [`terrain`]: what a cell is made of and the legend.
-//! - [`geometry`]: [`Square`], the distance [`Metric`]s, flanking by position.
+//! - [`geometry`]: [`Square`], the distance [`Metric`]s, flanking by position,
+//!   thrum's area shapes ([`Shape`]).
 //! - [`sight`]: the symmetric grid line, line of sight, cover between an
 //!   attacker and a target (trenches' by the place, thrum's exact rule).
 //! - [`field`]: distance fields and steps along them, allocation-free with a
@@ -27,7 +28,7 @@ mod tests;
 pub use field::{
     Corners, Costs, Difficult, Field, FieldCache, Graph, Reach, Workspace, UNREACHABLE,
 };
-pub use geometry::{flanked, opposite_sides, Metric, Square, STEPS};
+pub use geometry::{flanked, opposite_sides, Metric, Shape, Square, STEPS};
 pub use sight::{
     cover_between, line_of_sight, thrum_cover, walk_line, Crossing, SightTable, ThrumCover,
 };
@@ -164,7 +165,7 @@ impl Map {
                 });
             }
             let found = row.chars().count();
-            if found != width && width <= MAX_SIDE {
+            if found != width {
                 return Err(MapError::Ragged {
                     row: y + 1,
                     column: found.min(width) + 1,

@@ -4,7 +4,7 @@
 //! and searches that allocate nothing.
 
 use super::field::{Corners, Costs, Difficult, Graph, Workspace, UNREACHABLE};
-use super::geometry::{flanked, opposite_sides, Metric, Square, STEPS};
+use super::geometry::{flanked, opposite_sides, Metric, Shape, Square, STEPS};
 use super::sight::{
     cover_between, line_of_sight, thrum_cover, walk_line, Crossing, SightTable, ThrumCover,
 };
@@ -282,6 +282,50 @@ fn opposite_sides_and_flanking() {
     assert!(flanked(t, two(sq(4, 6), sq(6, 4))));
     assert!(!flanked(t, two(sq(4, 5), sq(6, 6))));
     assert!(!flanked(sq(0, 0), |_| true));
+}
+
+#[test]
+fn thrums_shapes() {
+    let count = |shape: Shape| {
+        (0..20u8)
+            .flat_map(|y| (0..20u8).map(move |x| sq(x, y)))
+            .filter(|&s| shape.contains(s))
+            .count()
+    };
+    // "an Aura 1 effect impacts a 3x3 square centered on the source, an Aura
+    // 2 effect impacts a 5x5 square, etc., with a 'hole' in the center".
+    let aura = Shape::Aura {
+        centre: sq(5, 5),
+        radius: 2,
+    };
+    assert_eq!(count(aura), 24);
+    assert!(!aura.contains(sq(5, 5)) && aura.contains(sq(3, 7)) && !aura.contains(sq(2, 5)));
+    // "Area 3 is a 3x3".
+    let area = Shape::Area {
+        corner: sq(4, 4),
+        size: 3,
+    };
+    assert_eq!(count(area), 9);
+    assert!(area.contains(sq(6, 6)) && !area.contains(sq(7, 6)) && !area.contains(sq(3, 4)));
+    assert!(area.in_range(sq(8, 8), 2) && !area.in_range(sq(9, 4), 2));
+    assert!(area.in_range(sq(5, 5), 0) && !area.in_range(sq(3, 5), 0));
+    // "X consecutive squares sharing a row, column, or diagonal".
+    let line = Shape::Line {
+        start: sq(2, 2),
+        dir: 5, // south-east
+        len: 4,
+    };
+    assert_eq!(count(line), 4);
+    assert!(line.contains(sq(2, 2)) && line.contains(sq(5, 5)) && !line.contains(sq(6, 6)));
+    assert!(!line.contains(sq(3, 2)) && !line.contains(sq(1, 1)));
+    let west = Shape::Line {
+        start: sq(9, 1),
+        dir: 3,
+        len: 3,
+    };
+    assert_eq!(count(west), 3);
+    assert!(west.contains(sq(7, 1)) && !west.contains(sq(6, 1)) && !west.contains(sq(10, 1)));
+    assert!(west.in_range(sq(4, 1), 3) && !west.in_range(sq(3, 1), 3));
 }
 
 // ---------------------------------------------------------------- sight
@@ -667,12 +711,11 @@ fn reach_is_the_best_square_within_the_budget() {
             let mut f = g.new_field();
             g.field(&mut ws, &[goal], &blocked, &mut f);
             let budget = rng.below(9) as u32;
-            let r = g.reach(&mut ws, &f, from, 0, budget, &blocked, &allies);
+            let r = g.reach(&mut ws, &f, (from, 0), budget, &blocked, &allies);
             let d = brute_from(&m, costs, from, 0, &blocked);
             let mut want = (f.at(from), 0, from.y, from.x);
             for &s in &squares {
-                for p in 0..2 {
-                    let spent = d[m.index(s)][p];
+                for spent in d[m.index(s)] {
                     if spent <= budget && !allies.contains(s) {
                         want = want.min((f.at(s), spent, s.y, s.x));
                     }
@@ -760,9 +803,9 @@ fn costs_follow_the_texts() {
     // passes through.
     let ally: SquareSet = [sq(2, 1)].into_iter().collect();
     g.field(&mut ws, &[sq(4, 1)], &SquareSet::new(), &mut f);
-    let r = g.reach(&mut ws, &f, sq(0, 1), 0, 2, &SquareSet::new(), &ally);
+    let r = g.reach(&mut ws, &f, (sq(0, 1), 0), 2, &SquareSet::new(), &ally);
     assert_eq!((r.to, r.spent, r.remaining), (sq(1, 1), 1, 3));
-    let r = g.reach(&mut ws, &f, sq(0, 1), 0, 3, &SquareSet::new(), &ally);
+    let r = g.reach(&mut ws, &f, (sq(0, 1), 0), 3, &SquareSet::new(), &ally);
     assert_eq!((r.to, r.spent, r.remaining), (sq(3, 1), 3, 1));
     let mut path: Vec<Square> = ws.path().collect();
     path.reverse();
@@ -809,7 +852,7 @@ fn searches_allocate_nothing_after_the_first() {
         blocked.insert(open[(i * 11) % open.len()]);
         g.field(&mut ws, &[goal], &blocked, &mut f);
         let from = open[(i * 53) % open.len()];
-        g.reach(&mut ws, &f, from, 0, 12, &blocked, &SquareSet::new());
+        g.reach(&mut ws, &f, (from, 0), 12, &blocked, &SquareSet::new());
         assert_eq!(ws.capacity(), ws_bytes);
     }
 }
