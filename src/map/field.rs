@@ -143,28 +143,54 @@ impl Costs {
 
 /// Every legal step of a map under a cost model, with its cost: the
 /// terrain-only part of path finding, computed once per map.
+///
+/// Internally the grid is padded with a border of cells with no legal step
+/// in or out, so the searches' inner loops index neighbours by a fixed
+/// offset with no bounds checks; [`Field`]s and the [`Workspace`] use the
+/// same padded layout.
 #[derive(Clone, Debug)]
 pub struct Graph {
     width: u8,
     height: u8,
+    /// Padded width (`width + 2`) and cells (`(width + 2) × (height + 2)`).
+    pw: usize,
+    n: usize,
     costs: Costs,
+    /// Index offset of each step of [`STEPS`] in the padded grid.
+    off: [isize; 8],
+    /// 1 where a step flips the parity of diagonals moved.
+    flip: [u8; 8],
     /// `cost[(cell * 2 + parity) * 8 + dir]`: the cost of the step
-    /// `STEPS[dir]` out of `cell` at that parity; 0 when it is not a move.
+    /// `STEPS[dir]` out of the padded `cell` at that parity; 0 when it is not
+    /// a move.
     cost: Vec<u8>,
-    /// Squares a unit can stand on.
-    passable: Vec<bool>,
+    /// Squares a unit can stand on, padded.
+    open: Vec<bool>,
 }
 
 impl Graph {
     pub fn new(map: &Map, costs: Costs) -> Graph {
-        let n = map.len();
-        let mut cost = vec![0u8; n * 16];
-        for i in 0..n {
-            let s = map.square(i);
+        let pw = map.width() + 2;
+        let n = pw * (map.height() + 2);
+        let alternating = costs.metric == Metric::Alternating;
+        let mut g = Graph {
+            width: map.width() as u8,
+            height: map.height() as u8,
+            pw,
+            n,
+            costs,
+            off: STEPS.map(|(dx, dy)| dy as isize * pw as isize + dx as isize),
+            flip: std::array::from_fn(|dir| (dir >= 4 && alternating) as u8),
+            cost: vec![0u8; n * 16],
+            open: vec![false; n],
+        };
+        for s in map.squares() {
             let ts = map.at(s);
             if !ts.passable() {
                 continue;
             }
+            let i = g.index(s);
+            g.open[i] = true;
             for (dir, &(dx, dy)) in STEPS.iter().enumerate() {
                 let Some(t) = map.neighbour(s, dx, dy) else {
                     continue;
@@ -178,6 +204,8 @@ impl Graph {
                     if !costs.metric.diagonals() {
                         continue;
                     }
+                    // The two squares beside the step are on the map: they
+                    // lie in the box of `s` and `t`.
                     let side = |x: i8, y: i8| !map.at(map.neighbour(s, x, y).unwrap()).passable();
                     let (a, b) = (side(dx, 0), side(0, dy));
                     let refused = match costs.corners {
@@ -191,7 +219,7 @@ impl Graph {
                 }
                 for parity in 0..2 {
                     let mut c: u32 = 1;
-                    if diagonal && parity == 1 && costs.metric == Metric::Alternating {
+                    if diagonal && parity == 1 && alternating {
                         c = 2;
                     }
                     match costs.difficult {
@@ -203,39 +231,29 @@ impl Graph {
                         let rise = (tt.elevation as i32 - ts.elevation as i32).unsigned_abs();
                         c += rise.saturating_sub(1);
                     }
+                    // At most 2 × 2 + 17 (elevations are -9..=9).
                     debug_assert!((c as usize) < BUCKETS);
-                    cost[(i * 2 + parity) * 8 + dir] = c as u8;
+                    g.cost[(i * 2 + parity) * 8 + dir] = c as u8;
                 }
             }
         }
-        Graph {
-            width: map.width() as u8,
-            height: map.height() as u8,
-            costs,
-            cost,
-            passable: (0..n).map(|i| map.at(map.square(i)).passable()).collect(),
-        }
+        g
     }
 
     pub fn costs(&self) -> Costs {
         self.costs
     }
 
-    /// Squares of the map.
-    #[inline]
-    pub fn cells(&self) -> usize {
-        self.passable.len()
-    }
-
+    /// Padded index of a square on the map.
     #[inline]
     fn index(&self, s: Square) -> usize {
-        s.y as usize * self.width as usize + s.x as usize
+        (s.y as usize + 1) * self.pw + s.x as usize + 1
     }
 
+    /// The square of a padded index inside the border.
     #[inline]
     fn square(&self, i: usize) -> Square {
-        let w = self.width as usize;
-        Square::new((i % w) as u8, (i / w) as u8)
+        Square::new((i % self.pw - 1) as u8, (i / self.pw - 1) as u8)
     }
 
     #[inline]
@@ -246,13 +264,15 @@ impl Graph {
     /// Whether the square is on the map and a unit can stand on it.
     #[inline]
     pub fn passable(&self, s: Square) -> bool {
-        self.contains(s) && self.passable[self.index(s)]
+        self.contains(s) && self.open[self.index(s)]
     }
 
-    /// The cost of one step `STEPS[dir]` out of `s` at `parity`, and the
-    /// parity after it; `None` when the step is not a legal move by terrain.
+    /// The cost of one step `STEPS[dir]` out of `s` at `parity`, the square
+    /// it lands on and the parity after it; `None` when the step is not a
+    /// legal move by terrain.
     #[inline]
     pub fn step(&self, s: Square, parity: u8, dir: usize) -> Option<(Square, u32, u8)> {
+        debug_assert!(self.contains(s));
         let c = self.cost[(self.index(s) * 2 + parity as usize) * 8 + dir];
         if c == 0 {
             return None;
@@ -262,22 +282,18 @@ impl Graph {
             (s.x as i32 + dx as i32) as u8,
             (s.y as i32 + dy as i32) as u8,
         );
-        Some((t, c as u32, parity ^ self.flips(dir)))
-    }
-
-    /// 1 when a step in `dir` changes the parity of diagonals moved.
-    #[inline]
-    fn flips(&self, dir: usize) -> u8 {
-        (dir >= 4 && self.costs.metric == Metric::Alternating) as u8
+        Some((t, c as u32, parity ^ self.flip[dir]))
     }
 
     /// A field sized for this graph (compute it with [`Graph::field`]).
     pub fn new_field(&self) -> Field {
         Field {
             width: self.width,
-            cells: self.cells() as u32,
+            height: self.height,
+            pw: self.pw as u32,
+            n: self.n as u32,
             layers: self.costs.layers() as u8,
-            dist: vec![UNREACHABLE; self.cells() * self.costs.layers()],
+            dist: vec![UNREACHABLE; self.n * self.costs.layers()],
         }
     }
 
@@ -297,8 +313,8 @@ impl Graph {
         out: &mut Field,
     ) {
         let layers = self.costs.layers();
-        let n = self.cells();
-        assert!(out.dist.len() == n * layers && ws.fits(n));
+        let nn = self.n;
+        assert!(out.dist.len() == nn * layers && out.pw as usize == self.pw && ws.fits(nn));
         out.dist.fill(UNREACHABLE);
         ws.head = [NIL; BUCKETS];
         let mut queued = 0usize;
@@ -307,12 +323,19 @@ impl Graph {
                 continue;
             }
             for p in 0..layers {
-                let st = p * n + self.index(g);
+                let st = p * nn + self.index(g);
                 if out.dist[st] != 0 {
                     out.dist[st] = 0;
                     ws.push(st as u32, 0);
                     queued += 1;
                 }
+            }
+        }
+        // Blocked squares get a fence: a distance of 0 no relaxation can
+        // improve, so the inner loop needs no test; lifted at the end.
+        for b in blocked.iter().filter(|&b| self.contains(b)) {
+            for p in 0..layers {
+                out.dist[p * nn + self.index(b)] = 0;
             }
         }
         let mut cur = 0u32;
@@ -326,25 +349,18 @@ impl Graph {
             };
             ws.unlink(st as u32, cur);
             queued -= 1;
-            let (p_to, t) = (st / n, st % n);
-            let t_sq = self.square(t);
-            // Relax every state from which one step reaches (t, p_to).
-            for (dir, &(dx, dy)) in STEPS.iter().enumerate() {
-                let sx = t_sq.x as i32 - dx as i32;
-                let sy = t_sq.y as i32 - dy as i32;
-                if sx < 0 || sy < 0 || sx >= self.width as i32 || sy >= self.height as i32 {
+            let p_to = (st >= nn) as usize;
+            let t = st - p_to * nn;
+            // Relax every state from which one step reaches (t, p_to): its
+            // square is `t - off[dir]`, its parity `p_to ^ flip[dir]`.
+            for dir in 0..8 {
+                let s = (t as isize - self.off[dir]) as usize;
+                let p = p_to ^ self.flip[dir] as usize;
+                let c = self.cost[(s * 2 + p) * 8 + dir];
+                if c == 0 {
                     continue;
                 }
-                let s = sy as usize * self.width as usize + sx as usize;
-                let p = p_to as u8 ^ self.flips(dir);
-                if p as usize >= layers {
-                    continue;
-                }
-                let c = self.cost[(s * 2 + p as usize) * 8 + dir];
-                if c == 0 || blocked.contains(Square::new(sx as u8, sy as u8)) {
-                    continue;
-                }
-                let from = p as usize * n + s;
+                let from = p * nn + s;
                 let d = cur + c as u32;
                 let old = out.dist[from];
                 if d < old {
@@ -355,6 +371,13 @@ impl Graph {
                     }
                     out.dist[from] = d;
                     ws.push(from as u32, d);
+                }
+            }
+        }
+        for b in blocked.iter().filter(|&b| self.contains(b)) {
+            if !goals.contains(&b) {
+                for p in 0..layers {
+                    out.dist[p * nn + self.index(b)] = UNREACHABLE;
                 }
             }
         }
@@ -402,7 +425,9 @@ impl Graph {
     /// lowest row, then the lowest column. The start square (spent 0) is always
     /// a candidate, so a unit that cannot get closer stays put.
     ///
-    /// The path to the answer is then [`Workspace::path`]. Allocates nothing.
+    /// The path to the answer is then [`Workspace::path`]. Allocates nothing;
+    /// the work is proportional to the squares within the budget, not to the
+    /// map.
     pub fn reach(
         &self,
         ws: &mut Workspace,
@@ -413,27 +438,29 @@ impl Graph {
         no_stop: &SquareSet,
     ) -> Reach {
         let (from, parity) = start;
-        let n = self.cells();
-        assert!(ws.fits(n) && self.contains(from));
+        let nn = self.n;
+        let layers = self.costs.layers();
+        assert!(ws.fits(nn) && self.contains(from) && field.pw as usize == self.pw);
         for &st in &ws.touched {
             ws.fwd[st as usize] = UNREACHABLE;
         }
         ws.touched.clear();
         ws.head = [NIL; BUCKETS];
-        let start = parity as usize * n + self.index(from);
+        // Fences on blocked squares, as in `field`.
+        for b in blocked.iter().filter(|&b| self.contains(b) && b != from) {
+            for p in 0..layers {
+                let st = p * nn + self.index(b);
+                ws.fwd[st] = 0;
+                ws.touched.push(st as u32);
+            }
+        }
+        let start = (parity as usize).min(layers - 1) * nn + self.index(from);
         ws.fwd[start] = 0;
         ws.parent[start] = NIL;
         ws.touched.push(start as u32);
         ws.push(start as u32, 0);
         let mut queued = 1usize;
-        let key = |s: Square, spent: u32| (field.get(s, 0), spent, s.y, s.x);
-        let mut best = Reach {
-            to: from,
-            parity,
-            spent: 0,
-            remaining: field.get(from, 0),
-        };
-        let mut best_key = key(from, 0);
+        let mut best_key = (field.dist[self.index(from)], 0, from.y, from.x);
         let mut best_state = start as u32;
         let mut cur = 0u32;
         while queued > 0 {
@@ -446,29 +473,23 @@ impl Graph {
             };
             ws.unlink(st as u32, cur);
             queued -= 1;
-            let (p, s) = ((st / n) as u8, self.square(st % n));
+            let p = (st >= nn) as usize;
+            let i = st - p * nn;
+            let s = self.square(i);
             if !no_stop.contains(s) {
-                let k = key(s, cur);
+                let k = (field.dist[i], cur, s.y, s.x);
                 if k < best_key {
                     best_key = k;
                     best_state = st as u32;
-                    best = Reach {
-                        to: s,
-                        parity: p,
-                        spent: cur,
-                        remaining: k.0,
-                    };
                 }
             }
             for dir in 0..8 {
-                let Some((t, c, q)) = self.step(s, p, dir) else {
-                    continue;
-                };
-                let d = cur + c;
-                if d > budget || blocked.contains(t) {
+                let c = self.cost[(i * 2 + p) * 8 + dir];
+                let d = cur + c as u32;
+                if c == 0 || d > budget {
                     continue;
                 }
-                let to = q as usize * n + self.index(t);
+                let to = (p ^ self.flip[dir] as usize) * nn + (i as isize + self.off[dir]) as usize;
                 let old = ws.fwd[to];
                 if d < old {
                     if old == UNREACHABLE {
@@ -484,9 +505,16 @@ impl Graph {
             }
         }
         ws.reached = best_state;
-        ws.reach_cells = n as u32;
-        ws.reach_width = self.width;
-        best
+        ws.reach_n = nn as u32;
+        ws.reach_pw = self.pw as u32;
+        let b = best_state as usize;
+        let p = (b >= nn) as usize;
+        Reach {
+            to: self.square(b - p * nn),
+            parity: p as u8,
+            spent: best_key.1,
+            remaining: best_key.0,
+        }
     }
 }
 
@@ -508,7 +536,10 @@ pub struct Reach {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     width: u8,
-    cells: u32,
+    height: u8,
+    /// The graph's padded layout: width and cells.
+    pw: u32,
+    n: u32,
     layers: u8,
     dist: Vec<u32>,
 }
@@ -524,12 +555,12 @@ impl Field {
     /// The value for a mover at `s` with that parity of diagonals moved.
     #[inline]
     pub fn get(&self, s: Square, parity: u8) -> u32 {
-        let p = (parity as usize).min(self.layers as usize - 1);
-        let i = s.y as usize * self.width as usize + s.x as usize;
-        if s.x >= self.width || i >= self.cells as usize {
+        if s.x >= self.width || s.y >= self.height {
             return UNREACHABLE;
         }
-        self.dist[p * self.cells as usize + i]
+        let p = (parity as usize).min(self.layers as usize - 1);
+        let i = (s.y as usize + 1) * self.pw as usize + s.x as usize + 1;
+        self.dist[p * self.n as usize + i]
     }
 }
 
@@ -546,14 +577,15 @@ pub struct Workspace {
     parent: Vec<u32>,
     touched: Vec<u32>,
     reached: u32,
-    reach_cells: u32,
-    reach_width: u8,
+    /// The padded layout of the last reach's graph.
+    reach_n: u32,
+    reach_pw: u32,
 }
 
 impl Workspace {
-    /// Buffers for a map of `map.len()` squares (any cost model).
+    /// Buffers for a map (any cost model).
     pub fn new(map: &Map) -> Workspace {
-        let states = map.len() * 2;
+        let states = (map.width() + 2) * (map.height() + 2) * 2;
         Workspace {
             head: [NIL; BUCKETS],
             next: vec![NIL; states],
@@ -562,13 +594,14 @@ impl Workspace {
             parent: vec![NIL; states],
             touched: Vec::with_capacity(states),
             reached: NIL,
-            reach_cells: 0,
-            reach_width: 0,
+            reach_n: 1,
+            reach_pw: 1,
         }
     }
 
-    fn fits(&self, cells: usize) -> bool {
-        self.next.len() >= cells * 2
+    /// Whether the buffers hold a graph of `n` padded cells.
+    fn fits(&self, n: usize) -> bool {
+        self.next.len() >= n * 2
     }
 
     /// The bytes of buffer this workspace holds (tests check it stays the
@@ -611,10 +644,7 @@ impl Workspace {
     /// destination back to (not including) the start: walk it in reverse
     /// for the move square by square.
     pub fn path(&self) -> impl Iterator<Item = Square> + '_ {
-        let (n, w) = (
-            self.reach_cells.max(1) as usize,
-            self.reach_width.max(1) as usize,
-        );
+        let (n, pw) = (self.reach_n as usize, self.reach_pw as usize);
         let mut st = self.reached;
         std::iter::from_fn(move || {
             if st == NIL || self.parent[st as usize] == NIL {
@@ -622,7 +652,7 @@ impl Workspace {
             }
             let i = st as usize % n;
             st = self.parent[st as usize];
-            Some(Square::new((i % w) as u8, (i / w) as u8))
+            Some(Square::new((i % pw - 1) as u8, (i / pw - 1) as u8))
         })
     }
 }
@@ -639,7 +669,8 @@ impl Workspace {
 #[derive(Clone, Debug)]
 pub struct FieldCache {
     graph: Graph,
-    /// Field index per square, `u32::MAX` when not cached.
+    /// Field index per square of the map (row-major, unpadded), `u32::MAX`
+    /// when not cached.
     slot: Vec<u32>,
     fields: Vec<Field>,
 }
@@ -683,7 +714,7 @@ impl FieldCache {
         if !self.graph.contains(goal) {
             return None;
         }
-        let i = self.slot[self.graph.index(goal)];
+        let i = self.slot[goal.y as usize * self.graph.width as usize + goal.x as usize];
         (i != u32::MAX).then(|| &self.fields[i as usize])
     }
 

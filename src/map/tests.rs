@@ -799,6 +799,10 @@ fn costs_follow_the_texts() {
     g.field(&mut ws, &[sq(4, 1)], &enemy, &mut f);
     assert_eq!(f.at(sq(0, 1)), UNREACHABLE);
     assert_eq!(f.at(sq(3, 1)), 1);
+    assert_eq!(f.at(sq(2, 1)), UNREACHABLE);
+    // A goal on the enemy's own square measures the way up to it.
+    g.field(&mut ws, &[sq(2, 1)], &enemy, &mut f);
+    assert_eq!((f.at(sq(0, 1)), f.at(sq(2, 1)), f.at(sq(4, 1))), (2, 0, 2));
     // Allies are passable but no place to stop: the mover stops short, or
     // passes through.
     let ally: SquareSet = [sq(2, 1)].into_iter().collect();
