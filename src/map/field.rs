@@ -663,9 +663,13 @@ impl Workspace {
 /// ([`FieldCache::distance`]), and the way towards a square when no unit is
 /// in the way.
 ///
-/// Memory: `4 × cells × layers` bytes per goal (64 KiB for a 64 × 64 map,
-/// twice that for the alternating metric); [`FieldCache::all`] keeps one
-/// field per passable square, which suits maps up to about 48 × 48.
+/// Memory: `4 × (width + 2) × (height + 2) × layers` bytes per goal (about
+/// 17 KiB for a 64 × 64 map, twice that for the alternating metric), and one
+/// Dijkstra per goal to build; [`FieldCache::all`] keeps one field per
+/// passable square (64 × 64 of open ground: 68 MiB, and seconds to build),
+/// which suits maps up to about 48 × 48; beyond, cache the squares that
+/// matter (start cells, chokepoints) and compute the rest per move with
+/// [`Graph::field`].
 #[derive(Clone, Debug)]
 pub struct FieldCache {
     graph: Graph,
