@@ -6,6 +6,9 @@
 //! - [`engine`] + [`rules`]: the kernel. Generic over the ruleset, no I/O, no
 //!   allocation per fight, integer [`engine::Tally`]s out.
 //! - [`run`]: the parallel, deterministic runner (rayon over cells × batches).
+//! - [`map`]: the battlefield in two dimensions (issue 29): terrain, squares,
+//!   distances, paths and sight, computed once per compiled cell where they
+//!   depend only on the terrain.
 //! - [`journal`]: the durable record of finished batches (resume, shards,
 //!   merge), aggregated with polars.
 //! - [`analysis`]: pure statistics, `Tally` → summaries.
@@ -20,6 +23,7 @@ pub mod engine;
 pub mod exact;
 pub mod files;
 pub mod journal;
+pub mod map;
 mod paths;
 pub mod process;
 pub mod replay;
