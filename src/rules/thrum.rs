@@ -806,6 +806,24 @@ impl Ruleset for Thrum {
     fn round_class(_round: u32) -> u32 {
         0
     }
+
+    /// No round stamps to rewrite (the rules read no round number), but a
+    /// unit removed from combat is set to one state: nothing reads its
+    /// Loads, Tolerances or statuses again (it takes no turns, and no rule
+    /// targets, counts, strikes or resuscitates a removed unit), so fights
+    /// that differ only in what a unit carried out of combat are one
+    /// state. Here, not at the removal: the simulator never reads them
+    /// either, and clearing them there cost every removal its stores.
+    fn forget_round(state: &mut State, _round: u32) {
+        if state.removed {
+            *state = State {
+                wounds: state.wounds,
+                stance: state.stance,
+                removed: true,
+                ..State::default()
+            };
+        }
+    }
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo {
             name: "attacks",
