@@ -433,6 +433,14 @@ const HELPLESS: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Thrum {
+    /// Removed from combat (its last Wound): it takes no turns, and no rule
+    /// brings it back (Resuscitate and self-revival end an incapacity, which
+    /// removal ends for good).
+    #[inline]
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.state.removed
+    }
+
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[
         super::Unmodelled::condition(Condition::Blinded, "the text has no blinded condition"),
