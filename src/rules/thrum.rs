@@ -433,6 +433,14 @@ const HELPLESS: Conditions = Conditions::of(&[
 ]);
 
 impl Ruleset for Thrum {
+    /// Removed from combat (its last Wound): it takes no turns, and no rule
+    /// brings it back (Resuscitate and self-revival end an incapacity, which
+    /// removal ends for good).
+    #[inline]
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.state.removed
+    }
+
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[
         super::Unmodelled::condition(Condition::Blinded, "the text has no blinded condition"),
@@ -805,6 +813,24 @@ impl Ruleset for Thrum {
     // No rule reads the round number: every round plays alike.
     fn round_class(_round: u32) -> u32 {
         0
+    }
+
+    /// No round stamps to rewrite (the rules read no round number), but a
+    /// unit removed from combat is set to one state: nothing reads its
+    /// Loads, Tolerances or statuses again (it takes no turns, and no rule
+    /// targets, counts, strikes or resuscitates a removed unit), so fights
+    /// that differ only in what a unit carried out of combat are one
+    /// state. Here, not at the removal: the simulator never reads them
+    /// either, and clearing them there cost every removal its stores.
+    fn forget_round(state: &mut State, _round: u32) {
+        if state.removed {
+            *state = State {
+                wounds: state.wounds,
+                stance: state.stance,
+                removed: true,
+                ..State::default()
+            };
+        }
     }
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo {
@@ -1209,10 +1235,16 @@ fn strike<D: Dice, const TOTALS: bool>(
         banes += opts.cover_bane;
     }
     let net = net_boons(boons, banes, opts.cancel);
-    let effect = opts.boon_effect;
     // Only the total counts (the kept pair's sum): the exact engine
-    // branches on its 11 values, not on the 6^(2 + |net|) faces.
-    let offence_dice = turn.dice.pool(|d| roll_2d6(d, net, effect));
+    // branches on its 11 values, not on the 6^(2 + |net|) faces. The
+    // pools' closures are inlined by force (left to the compiler they were
+    // calls, and a fight took a tenth more instructions), and read the
+    // options where they need them, as the rolls did before the pools: a
+    // value loaded ahead is held in a register across the rolls.
+    let offence_dice = turn.dice.pool(
+        #[inline(always)]
+        |d| roll_2d6(d, net, opts.boon_effect),
+    );
     let offence = offence_dice + stats.art + ability.bonus;
     turn.note_roll(target, "offence (2d6 + Art + ability)", offence);
 
@@ -1235,14 +1267,16 @@ fn strike<D: Dice, const TOTALS: bool>(
     // three verdicts. Its total is kept only where it is read: a watched
     // fight's notes, and the tests' result.
     let keep = TOTALS || D::WATCHED;
-    let (ties, crit_margin) = (opts.ties_to_defender, opts.crit_margin);
-    let (hit, crit, defence) = turn.dice.pool(|d| {
-        let defence = roll_2d6(d, net, effect) + modifier;
-        let margin = defence - offence;
-        let avoids = margin > 0 || (margin == 0 && ties);
-        let crit = (evade || keep) && margin >= crit_margin;
-        (!avoids, crit, if keep { defence } else { 0 })
-    });
+    let (hit, crit, defence) = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let defence = roll_2d6(d, net, opts.boon_effect) + modifier;
+            let margin = defence - offence;
+            let avoids = margin > 0 || (margin == 0 && opts.ties_to_defender);
+            let crit = (evade || keep) && margin >= opts.crit_margin;
+            (!avoids, crit, if keep { defence } else { 0 })
+        },
+    );
     if D::WATCHED {
         let rule = match (evade, physical) {
             (true, _) => "defence (2d6 + Evasion)",
@@ -1356,12 +1390,14 @@ fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
 
 /// Units of the sides other than unit `me`'s, in the fight or not, as a bit
 /// set: the candidates a rule about enemies scans (not every unit).
+// Every unit (units are numbered from 0, and a fight has at least one)
+// but those of `me`'s side: one mask, where a loop over the other sides
+// cost every ranged attack a dozen instructions.
 #[inline]
 fn enemy_units<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> u64 {
     let mine = turn.unit(me).side as usize;
-    (0..turn.enc.sides)
-        .filter(|&s| s != mine)
-        .fold(0, |m, s| m | turn.side_units(s))
+    let all = u64::MAX >> (64 - turn.enc.n.max(1));
+    all & !turn.side_units(mine)
 }
 
 /// An Incapacity Roll (2d6 + Resilience must exceed the Fatigue Load).
@@ -1392,19 +1428,26 @@ fn load_roll_fails<D: Dice>(
     tie_holds: bool,
 ) -> bool {
     turn.count(counter);
-    let needed = load + i32::from(!tie_holds);
     // Only pass or fail counts: the exact engine branches on the two, not
     // on 36 faces; the dice's total is kept for a watched fight's note.
-    let (passed, dice) = turn.dice.pool(|d| {
-        let dice = roll_2d6(d, 0, BoonEffect::ExtraDie);
-        (dice + stat >= needed, if D::WATCHED { dice } else { 0 })
-    });
+    let (passed, dice) = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let dice = roll_2d6(d, 0, BoonEffect::ExtraDie);
+            let passed = dice + stat >= load + i32::from(!tie_holds);
+            (passed, if D::WATCHED { dice } else { 0 })
+        },
+    );
+    let needed = load + i32::from(!tie_holds);
     turn.note_check_by(unit, NO_TARGET, rule, dice, stat, needed, passed);
     !passed
 }
 
 /// A unit becomes Incapacitated: its stance ends, Fatigue Tolerance and Load
 /// drop by 1, and it leaves the fight but keeps its turns.
+// Out of line: a unit falls a few times a fight, and inlined into the
+// Incapacity Rolls it cost their callers registers on every turn.
+#[inline(never)]
 fn incapacitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) {
     turn.count(counter::INCAPACITATIONS);
     turn.note_unit(unit, "incapacitated");

@@ -706,6 +706,34 @@ fn tolerance_decays_and_wounds_remove() {
     assert!(f.units[1].state.removed);
 }
 
+/// For the exact engine, a removed unit is one state and gone for good:
+/// what it carried out of combat (here Load 2 at Tolerance 0) is cleared,
+/// its Wounds kept; a unit still in the fight keeps everything.
+#[test]
+fn a_removed_unit_is_one_exact_state_and_gone_for_good() {
+    let (enc, mut f) = downed(2, 5);
+    let standing = f.units[0];
+    for _ in 0..3 {
+        play(&enc, &mut f, 1, &[]);
+    }
+    let mut u = f.units[1];
+    assert!(u.state.removed && u.state.fatigue_load > 0);
+    assert!(Thrum::gone_for_good(&u) && !Thrum::gone_for_good(&standing));
+    Thrum::forget_round(&mut u.state, 4);
+    assert_eq!(
+        u.state,
+        State {
+            wounds: 3,
+            stance: u.state.stance,
+            removed: true,
+            ..State::default()
+        }
+    );
+    let mut kept = standing.state;
+    Thrum::forget_round(&mut kept, 4);
+    assert_eq!(kept, standing.state);
+}
+
 #[test]
 fn fatigue_load_reaching_zero_ends_incapacity() {
     // Tolerance 5, Load 5 + 1: on falling 4 and 5. Load and Tolerance drop
