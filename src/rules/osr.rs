@@ -393,8 +393,11 @@ pub struct State {
     pub injured: bool,
     /// At 0 HP, not yet stabilised or dead.
     pub dying: bool,
-    /// The round it went down in (the death clock runs from it).
-    pub down_round: u32,
+    /// The round its death clock runs out: the round it went down in plus
+    /// `death_clock`. A deadline rather than the round it fell, so that
+    /// the exact engine's relative form of it (`forget_round`) stops
+    /// counting at 0, where every later round reads it alike.
+    pub clock_out: u32,
     /// The fight has begun (the battle-begins morale check is done); set on
     /// every unit by the first turn of the fight.
     pub begun: bool,
@@ -1062,20 +1065,47 @@ impl Ruleset for Osr {
         // One whose minute is still running, with allies standing, may yet
         // be stabilised after the fight, which is not simulated: it is
         // counted as `dying_at_end`, not as a death.
-        let clock = enc.options.death_clock;
         let round = fight.round;
         for i in 0..enc.n {
             let unit = fight.units[i];
             if !unit.state.dying {
                 continue;
             }
-            let minute_over = round >= unit.state.down_round + clock;
+            let minute_over = round >= unit.state.clock_out;
             if minute_over || fight.standing(unit.side as usize) == 0 {
                 fight.units[i].state.dying = false;
                 fight.counters[counter::DEATHS] += 1;
             } else {
                 fight.counters[counter::DYING_AT_END] += 1;
             }
+        }
+    }
+
+    // The rules read the round number only against `clock_out` (and
+    // stamp it there), which `forget_round` makes relative: every round
+    // plays alike.
+    fn round_class(_round: u32) -> u32 {
+        0
+    }
+
+    /// `clock_out` becomes the rounds left on a dying unit's clock, 0 once
+    /// it has run out: every rule reads it only as `round >= clock_out`,
+    /// which that keeps in any later round. A unit not dying never has it
+    /// read again (going down sets it afresh), so it is cleared and does
+    /// not split otherwise equal states.
+    fn forget_round(state: &mut State, round: u32) {
+        state.clock_out = if state.dying {
+            state.clock_out.saturating_sub(round)
+        } else {
+            0
+        };
+    }
+
+    /// Rounds left back to the round the clock runs out; one run out reads
+    /// as running out now, which plays alike from here on.
+    fn recall_round(state: &mut State, round: u32) {
+        if state.dying {
+            state.clock_out += round;
         }
     }
 
@@ -1145,6 +1175,16 @@ fn movement<D: Dice>(turn: &Turn<'_, Osr, D>) -> i32 {
 
 // ---- Checks ----
 
+/// Whether a pooled roll keeps its faces (the natural d20, the full damage)
+/// in the value it returns: for an observer's notes, and for the unit
+/// tests, which assert on them through `AttackResult`. Otherwise only what
+/// the fight reads is returned, so the exact engine's dice branch once per
+/// verdict. Either way the same dice are rolled and the fight goes the same.
+#[inline(always)]
+const fn keep_faces<D: Dice>() -> bool {
+    D::WATCHED || cfg!(test)
+}
+
 /// Disadvantage on all of this unit's checks: overloaded, or injured (14-19).
 #[inline]
 fn hampered(stats: &Unit, state: &State) -> bool {
@@ -1187,8 +1227,12 @@ fn check<D: Dice>(
     let state = &turn.fight.units[u].state;
     let edge = Edge::from_sources(advantage, disadvantage || hampered(stats, state));
     let modifier = modifier(state.abilities[ability]) + bonus;
-    let natural = edge.roll(turn.dice) as i32;
-    let passed = natural + modifier >= dc;
+    // Only the verdict matters to the fight (see `attack`).
+    let (passed, natural) = turn.dice.pool(|d| {
+        let natural = edge.roll(d) as i32;
+        let kept = if keep_faces::<D>() { natural } else { 0 };
+        (natural + modifier >= dc, kept)
+    });
     turn.note_check_by(u, target, rule, natural, modifier, dc, passed)
 }
 
@@ -1317,9 +1361,7 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     let mut due = 0u64;
     for a in Bits(turn.allies() & !turn.in_fight()) {
         let state = &turn.unit(a).state;
-        if state.dying
-            && (opts.stabilise_when == StabiliseWhen::First
-                || round >= state.down_round + opts.death_clock)
+        if state.dying && (opts.stabilise_when == StabiliseWhen::First || round >= state.clock_out)
         {
             due |= 1 << a;
         }
@@ -1361,7 +1403,22 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
     let opts = turn.options();
-    let roll = turn.dice.d20();
+    // Within the body-part and hampered bands the roll matters only
+    // through its band: unless someone reads the face, each band is one
+    // value (its highest roll), so the exact engine branches once per band
+    // there (the ability band's rolls each pick an ability, and are kept).
+    let roll = turn.dice.pool(|d| {
+        let roll = d.d20();
+        if keep_faces::<D>() || roll <= opts.injury_ability_max {
+            roll
+        } else if roll <= opts.injury_body_max {
+            opts.injury_body_max
+        } else if roll <= opts.injury_hampered_max {
+            opts.injury_hampered_max
+        } else {
+            roll
+        }
+    });
     turn.note_roll(u, "injury table", roll as i32);
     // "If not a 1 (dead), they return to 1 HP" (`stabilised_hp`); a 20
     // then "instantly heal[s] 1d8 HP" on top. The bands are options
@@ -1609,19 +1666,28 @@ pub fn attack<D: Dice>(
         )
     } else {
         let (light_adv, light_dis) = light_on_attack(turn, target, weapon);
-        let natural = Edge::from_sources(adv || light_adv, dis || light_dis).roll(turn.dice);
+        let edge = Edge::from_sources(adv || light_adv, dis || light_dis);
+        // The rest of the fight reads only the verdict (hit, critical): the
+        // exact engine then branches on at most three outcomes, not on 20
+        // (400 with an edge) faces. The natural die is kept in the value
+        // only for an observer's notes and the unit tests' `AttackResult`.
+        let (hit, critical, natural) = turn.dice.pool(|d| {
+            let natural = edge.roll(d);
+            let total = natural as i32 + bonus;
+            let meets = if opts.hit_must_beat {
+                total > target_stats.ac
+            } else {
+                total >= target_stats.ac
+            };
+            let critical = natural >= opts.crit_on;
+            let hit = match natural {
+                1 if opts.nat1_misses => false,
+                _ if critical && opts.nat20_hits => true,
+                _ => meets,
+            };
+            (hit, critical, if keep_faces::<D>() { natural } else { 0 })
+        });
         let total = natural as i32 + bonus;
-        let meets = if opts.hit_must_beat {
-            total > target_stats.ac
-        } else {
-            total >= target_stats.ac
-        };
-        let critical = natural >= opts.crit_on;
-        let hit = match natural {
-            1 if opts.nat1_misses => false,
-            _ if critical && opts.nat20_hits => true,
-            _ => meets,
-        };
         let need = target_stats.ac + i32::from(opts.hit_must_beat);
         turn.note_check(target, "attack", natural as i32, bonus, need, hit);
         (natural, total, target_stats.ac, hit, critical)
@@ -1639,18 +1705,29 @@ pub fn attack<D: Dice>(
         return result;
     }
     turn.count(counter::HITS);
-    let damage = if doubled {
+    if doubled {
         turn.count(counter::CRITS);
         turn.note_that(target, "damage doubled");
-        if defended {
-            opts.fumble_multiplier * (weapon.damage.roll(turn.dice) + ability_mod)
-        } else {
-            critical_damage(opts, weapon, ability_mod, turn.dice)
-        }
-    } else {
-        weapon.damage.roll(turn.dice) + ability_mod
     }
-    .max(0);
+    // Damage beyond the target's HP changes nothing (`apply_damage` stops
+    // at 0): unless someone reads the full roll, it is capped there, so the
+    // exact engine branches once per HP left, not once per face.
+    let left = turn.unit(target).state.hp.max(0);
+    let damage = turn.dice.pool(|d| {
+        let damage = if !doubled {
+            weapon.damage.roll(d) + ability_mod
+        } else if defended {
+            opts.fumble_multiplier * (weapon.damage.roll(d) + ability_mod)
+        } else {
+            critical_damage(opts, weapon, ability_mod, d)
+        }
+        .max(0);
+        if keep_faces::<D>() {
+            damage
+        } else {
+            damage.min(left)
+        }
+    });
     turn.note_roll(target, "damage", damage);
     result.doubled = doubled;
     result.damage = damage;
@@ -1686,7 +1763,7 @@ fn critical_damage<D: Dice>(
 }
 
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32) {
-    let round = turn.fight.round;
+    let clock_out = turn.fight.round + turn.options().death_clock;
     let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
     let unit = turn.unit_mut(target);
     let before = unit.state.hp;
@@ -1696,7 +1773,7 @@ fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32
     if before > 0 && turn.unit(target).state.hp == 0 {
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
-        unit.state.down_round = round;
+        unit.state.clock_out = clock_out;
         turn.count(counter::DOWNED);
         if !dying {
             turn.count(counter::DEATHS);
