@@ -403,6 +403,17 @@ pub struct State {
     pub begun: bool,
     /// Its side has made its "tide of battle" morale check this fight.
     pub tide_checked: bool,
+    /// A combatant has been killed this fight, as `morale_killed` counts
+    /// killed (dead, or fallen to 0 HP), so the next is not "the first
+    /// combatant killed"; set on every unit by `killed` (with
+    /// `morale_first_fall`, which reads it). A flag, not the
+    /// count of the killed, which no rule reads beyond its first: the
+    /// exact engine keeps whatever the rules read with each fight state,
+    /// and a count there would tell apart fights that differ only in how
+    /// many have fallen (a unit stabilised, back and down again adds one
+    /// every time, so the states of later rounds never met those of
+    /// earlier ones).
+    pub killed_seen: bool,
     /// It spent this turn's Movement action standing up (`stand_up =
     /// "movement"`); cleared when the turn ends.
     pub standing_up: bool,
@@ -739,9 +750,8 @@ impl Ruleset for Osr {
             .section("Retreat"),
     ];
 
-    // `killed` reads the downed and the deaths so far ("the first
-    // combatant is killed").
-    const COUNTERS_READ: &'static [usize] = &[counter::DOWNED, counter::DEATHS];
+    // No counter is read: "the first combatant is killed" is a flag of
+    // the units' (`State::killed_seen`).
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo { name: "attacks", doc: "attack rolls (or defense checks) per fight" },
         CounterInfo { name: "hits", doc: "attacks that hit, per fight" },
@@ -1175,16 +1185,6 @@ fn movement<D: Dice>(turn: &Turn<'_, Osr, D>) -> i32 {
 
 // ---- Checks ----
 
-/// Whether a pooled roll keeps its faces (the natural d20, the full damage)
-/// in the value it returns: for an observer's notes, and for the unit
-/// tests, which assert on them through `AttackResult`. Otherwise only what
-/// the fight reads is returned, so the exact engine's dice branch once per
-/// verdict. Either way the same dice are rolled and the fight goes the same.
-#[inline(always)]
-const fn keep_faces<D: Dice>() -> bool {
-    D::WATCHED || cfg!(test)
-}
-
 /// Disadvantage on all of this unit's checks: overloaded, or injured (14-19).
 #[inline]
 fn hampered(stats: &Unit, state: &State) -> bool {
@@ -1227,12 +1227,16 @@ fn check<D: Dice>(
     let state = &turn.fight.units[u].state;
     let edge = Edge::from_sources(advantage, disadvantage || hampered(stats, state));
     let modifier = modifier(state.abilities[ability]) + bonus;
-    // Only the verdict matters to the fight (see `attack`).
-    let (passed, natural) = turn.dice.pool(|d| {
-        let natural = edge.roll(d) as i32;
-        let kept = if keep_faces::<D>() { natural } else { 0 };
-        (natural + modifier >= dc, kept)
-    });
+    // Only the verdict matters to the fight (see `strike`); the natural
+    // die is kept in the value only for an observer's note.
+    let (passed, natural) = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let natural = edge.roll(d) as i32;
+            let kept = if D::WATCHED { natural } else { 0 };
+            (natural + modifier >= dc, kept)
+        },
+    );
     turn.note_check_by(u, target, rule, natural, modifier, dc, passed)
 }
 
@@ -1248,7 +1252,7 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize) -> bo
     let stats = &turn.enc.units[turn.actor].stats;
     match best_weapon(stats, turn.enemy_distance(target)) {
         Some(w) => {
-            attack(turn, target, w);
+            strike::<D, false>(turn, target, w);
             true
         }
         None => false,
@@ -1409,7 +1413,7 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     // there (the ability band's rolls each pick an ability, and are kept).
     let roll = turn.dice.pool(|d| {
         let roll = d.d20();
-        if keep_faces::<D>() || roll <= opts.injury_ability_max {
+        if D::WATCHED || roll <= opts.injury_ability_max {
             roll
         } else if roll <= opts.injury_body_max {
             opts.injury_body_max
@@ -1500,7 +1504,7 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
                 if turn.unit(e).conditions.any(NO_ACTIONS) {
                     continue;
                 }
-                if turn.as_actor(e, |t| attack(t, me, w)).hit {
+                if turn.as_actor(e, |t| strike::<D, false>(t, me, w)).hit {
                     return;
                 }
             }
@@ -1592,12 +1596,30 @@ fn light_on_defense(opts: &Options, defender: &Unit, ranged: bool) -> (bool, boo
     }
 }
 
-/// One attack by the acting unit on `target` with `weapon`.
+/// One attack by the acting unit on `target` with `weapon`, its rolls in
+/// the result as rolled (the natural die, the full damage).
 pub fn attack<D: Dice>(
     turn: &mut Turn<'_, Osr, D>,
     target: usize,
     weapon: &Weapon,
 ) -> AttackResult {
+    strike::<D, true>(turn, target, weapon)
+}
+
+/// One attack by the acting unit on `target` with `weapon`. `SHOWN`: the
+/// caller reads the rolls in the result ([`attack`]). A turn's attacks read
+/// only whether they hit: then, unless the dice are watched, the pools
+/// return only what the fight reads (the verdict; the damage cut at the
+/// target's HP), so that the exact engine branches once per verdict and
+/// per HP left, not per face, and the result's natural die is 0 and its
+/// damage the harm dealt. Either way the same dice are rolled and the
+/// fight goes the same.
+fn strike<D: Dice, const SHOWN: bool>(
+    turn: &mut Turn<'_, Osr, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> AttackResult {
+    let shown = SHOWN || D::WATCHED;
     let me = turn.actor;
     turn.note_attack(me, target, weapon.number);
     let enc = turn.enc;
@@ -1670,23 +1692,28 @@ pub fn attack<D: Dice>(
         // The rest of the fight reads only the verdict (hit, critical): the
         // exact engine then branches on at most three outcomes, not on 20
         // (400 with an edge) faces. The natural die is kept in the value
-        // only for an observer's notes and the unit tests' `AttackResult`.
-        let (hit, critical, natural) = turn.dice.pool(|d| {
-            let natural = edge.roll(d);
-            let total = natural as i32 + bonus;
-            let meets = if opts.hit_must_beat {
-                total > target_stats.ac
-            } else {
-                total >= target_stats.ac
-            };
-            let critical = natural >= opts.crit_on;
-            let hit = match natural {
-                1 if opts.nat1_misses => false,
-                _ if critical && opts.nat20_hits => true,
-                _ => meets,
-            };
-            (hit, critical, if keep_faces::<D>() { natural } else { 0 })
-        });
+        // only when shown.
+        // The closures are inlined by force: left to the compiler, the
+        // pools cost the plain attack instructions it did not take before.
+        let (hit, critical, natural) = turn.dice.pool(
+            #[inline(always)]
+            |d| {
+                let natural = edge.roll(d);
+                let total = natural as i32 + bonus;
+                let meets = if opts.hit_must_beat {
+                    total > target_stats.ac
+                } else {
+                    total >= target_stats.ac
+                };
+                let critical = natural >= opts.crit_on;
+                let hit = match natural {
+                    1 if opts.nat1_misses => false,
+                    _ if critical && opts.nat20_hits => true,
+                    _ => meets,
+                };
+                (hit, critical, if shown { natural } else { 0 })
+            },
+        );
         let total = natural as i32 + bonus;
         let need = target_stats.ac + i32::from(opts.hit_must_beat);
         turn.note_check(target, "attack", natural as i32, bonus, need, hit);
@@ -1710,24 +1737,29 @@ pub fn attack<D: Dice>(
         turn.note_that(target, "damage doubled");
     }
     // Damage beyond the target's HP changes nothing (`apply_damage` stops
-    // at 0): unless someone reads the full roll, it is capped there, so the
-    // exact engine branches once per HP left, not once per face.
-    let left = turn.unit(target).state.hp.max(0);
-    let damage = turn.dice.pool(|d| {
-        let damage = if !doubled {
-            weapon.damage.roll(d) + ability_mod
-        } else if defended {
-            opts.fumble_multiplier * (weapon.damage.roll(d) + ability_mod)
-        } else {
-            critical_damage(opts, weapon, ability_mod, d)
-        }
-        .max(0);
-        if keep_faces::<D>() {
-            damage
-        } else {
-            damage.min(left)
-        }
-    });
+    // at 0): unless shown, it is capped there, so the exact engine branches
+    // once per HP left, not once per face.
+    // The HP is read inside the pool, where it is used (read before, it
+    // was kept across the roll).
+    let hp = &turn.fight.units[target].state.hp;
+    let damage = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let damage = if !doubled {
+                weapon.damage.roll(d) + ability_mod
+            } else if defended {
+                opts.fumble_multiplier * (weapon.damage.roll(d) + ability_mod)
+            } else {
+                critical_damage(opts, weapon, ability_mod, d)
+            }
+            .max(0);
+            if shown {
+                damage
+            } else {
+                damage.min((*hp).max(0))
+            }
+        },
+    );
     turn.note_roll(target, "damage", damage);
     result.doubled = doubled;
     result.damage = damage;
@@ -1806,8 +1838,8 @@ fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
         return;
     }
     match opts.morale_killed {
-        Killed::Falls => killed(turn, u, counter::DOWNED),
-        Killed::Dies if died => killed(turn, u, counter::DEATHS),
+        Killed::Falls => killed(turn, u),
+        Killed::Dies if died => killed(turn, u),
         Killed::Dies => {}
     }
     let side = turn.unit(u).side as usize;
@@ -1819,17 +1851,23 @@ fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
 fn died<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let opts = turn.options();
     if opts.morale != Morale::Off && opts.morale_killed == Killed::Dies {
-        killed(turn, u, counter::DEATHS);
+        killed(turn, u);
     }
 }
 
-/// Unit `u` has just been killed, `tally` being the counter of such events
-/// (its first count is "the first combatant is killed"): the first-killed
-/// and leader triggers, its side checking.
-fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, tally: usize) {
+/// Unit `u` has just been killed, as `morale_killed` counts killed: the
+/// first-killed and leader triggers, its side checking. Every death (or
+/// fall) that `morale_killed` counts comes here, and only those, so the
+/// first call of a fight is "the first combatant is killed".
+fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let opts = turn.options();
     let side = turn.unit(u).side as usize;
-    if opts.morale_first_fall && turn.fight.counters[tally] == 1 {
+    // The flag is set only where it is read, so that it splits no states
+    // otherwise.
+    if opts.morale_first_fall && !turn.unit(u).state.killed_seen {
+        for v in &mut turn.fight.units[..turn.enc.n] {
+            v.state.killed_seen = true;
+        }
         side_morale(turn, side);
     }
     if opts.morale_leader && turn.spec(u).stats.leader {
