@@ -38,7 +38,7 @@ use crate::dice::{Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
-    Outcome, Tactic, Turn, UnitSpec,
+    Outcome, Tactic, Turn, UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, KitWeapon};
@@ -405,8 +405,8 @@ pub struct State {
     pub tide_checked: bool,
     /// A combatant has been killed this fight, as `morale_killed` counts
     /// killed (dead, or fallen to 0 HP), so the next is not "the first
-    /// combatant killed"; set on every unit by `killed` (with
-    /// `morale_first_fall`, which reads it). A flag, not the
+    /// combatant killed"; kept by the first unit only, set by `killed`
+    /// (with `morale_first_fall`, which reads it). A flag, not the
     /// count of the killed, which no rule reads beyond its first: the
     /// exact engine keeps whatever the rules read with each fight state,
     /// and a count there would tell apart fights that differ only in how
@@ -1740,8 +1740,9 @@ fn strike<D: Dice, const SHOWN: bool>(
     // at 0): unless shown, it is capped there, so the exact engine branches
     // once per HP left, not once per face.
     // The HP is read inside the pool, where it is used (read before, it
-    // was kept across the roll).
-    let hp = &turn.fight.units[target].state.hp;
+    // was kept across the roll); the mask is `Turn::unit`'s, an index below
+    // `MAX_UNITS` by construction, without a bounds check.
+    let hp = &turn.fight.units[target & (MAX_UNITS - 1)].state.hp;
     let damage = turn.dice.pool(
         #[inline(always)]
         |d| {
@@ -1756,7 +1757,8 @@ fn strike<D: Dice, const SHOWN: bool>(
             if shown {
                 damage
             } else {
-                damage.min((*hp).max(0))
+                // HP never falls below 0 (`apply_damage`).
+                damage.min(*hp)
             }
         },
     );
@@ -1795,14 +1797,14 @@ fn critical_damage<D: Dice>(
 }
 
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32) {
-    let clock_out = turn.fight.round + turn.options().death_clock;
-    let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
     let unit = turn.unit_mut(target);
     let before = unit.state.hp;
     unit.state.hp = (before - damage).max(0);
     let dealt = before - unit.state.hp;
     turn.harm(target, dealt as u32);
     if before > 0 && turn.unit(target).state.hp == 0 {
+        let clock_out = turn.fight.round + turn.options().death_clock;
+        let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
         unit.state.clock_out = clock_out;
@@ -1864,10 +1866,8 @@ fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let side = turn.unit(u).side as usize;
     // The flag is set only where it is read, so that it splits no states
     // otherwise.
-    if opts.morale_first_fall && !turn.unit(u).state.killed_seen {
-        for v in &mut turn.fight.units[..turn.enc.n] {
-            v.state.killed_seen = true;
-        }
+    if opts.morale_first_fall && !turn.unit(0).state.killed_seen {
+        turn.unit_mut(0).state.killed_seen = true;
         side_morale(turn, side);
     }
     if opts.morale_leader && turn.spec(u).stats.leader {
