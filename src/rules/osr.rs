@@ -405,8 +405,8 @@ pub struct State {
     pub tide_checked: bool,
     /// A combatant has been killed this fight, as `morale_killed` counts
     /// killed (dead, or fallen to 0 HP), so the next is not "the first
-    /// combatant killed"; kept by the first unit only, set by `killed`
-    /// (with `morale_first_fall`, which reads it). A flag, not the
+    /// combatant killed"; set on every unit by `killed` (with
+    /// `morale_first_fall`, which reads it). A flag, not the
     /// count of the killed, which no rule reads beyond its first: the
     /// exact engine keeps whatever the rules read with each fight state,
     /// and a count there would tell apart fights that differ only in how
@@ -1866,8 +1866,10 @@ fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let side = turn.unit(u).side as usize;
     // The flag is set only where it is read, so that it splits no states
     // otherwise.
-    if opts.morale_first_fall && !turn.unit(0).state.killed_seen {
-        turn.unit_mut(0).state.killed_seen = true;
+    if opts.morale_first_fall && !turn.unit(u).state.killed_seen {
+        for v in &mut turn.fight.units[..turn.enc.n] {
+            v.state.killed_seen = true;
+        }
         side_morale(turn, side);
     }
     if opts.morale_leader && turn.spec(u).stats.leader {
