@@ -1091,6 +1091,13 @@ impl Ruleset for Osr {
         }
     }
 
+    /// Out of the fight and not dying: dead, fled, or stabilised and kept
+    /// out (`rejoin = "standing"`). Only a dying unit comes back
+    /// (`stabilised`), and osr gives no turns to units out of the fight.
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.out && !unit.state.dying
+    }
+
     // The rules read the round number only against `clock_out` (and
     // stamp it there), which `forget_round` makes relative: every round
     // plays alike.
