@@ -38,7 +38,7 @@ use crate::dice::{Dice, DiceExpr};
 use crate::engine::observe::NO_TARGET;
 use crate::engine::{
     Bits, Combatant, Condition, Conditions, Encounter, Fight, InitiativeKind, InitiativeRoll,
-    Outcome, Tactic, Turn, UnitSpec,
+    Outcome, Tactic, Turn, UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, KitWeapon};
@@ -393,13 +393,27 @@ pub struct State {
     pub injured: bool,
     /// At 0 HP, not yet stabilised or dead.
     pub dying: bool,
-    /// The round it went down in (the death clock runs from it).
-    pub down_round: u32,
+    /// The round its death clock runs out: the round it went down in plus
+    /// `death_clock`. A deadline rather than the round it fell, so that
+    /// the exact engine's relative form of it (`forget_round`) stops
+    /// counting at 0, where every later round reads it alike.
+    pub clock_out: u32,
     /// The fight has begun (the battle-begins morale check is done); set on
     /// every unit by the first turn of the fight.
     pub begun: bool,
     /// Its side has made its "tide of battle" morale check this fight.
     pub tide_checked: bool,
+    /// A combatant has been killed this fight, as `morale_killed` counts
+    /// killed (dead, or fallen to 0 HP), so the next is not "the first
+    /// combatant killed"; set on every unit by `killed` (with
+    /// `morale_first_fall`, which reads it). A flag, not the
+    /// count of the killed, which no rule reads beyond its first: the
+    /// exact engine keeps whatever the rules read with each fight state,
+    /// and a count there would tell apart fights that differ only in how
+    /// many have fallen (a unit stabilised, back and down again adds one
+    /// every time, so the states of later rounds never met those of
+    /// earlier ones).
+    pub killed_seen: bool,
     /// It spent this turn's Movement action standing up (`stand_up =
     /// "movement"`); cleared when the turn ends.
     pub standing_up: bool,
@@ -736,9 +750,8 @@ impl Ruleset for Osr {
             .section("Retreat"),
     ];
 
-    // `killed` reads the downed and the deaths so far ("the first
-    // combatant is killed").
-    const COUNTERS_READ: &'static [usize] = &[counter::DOWNED, counter::DEATHS];
+    // No counter is read: "the first combatant is killed" is a flag of
+    // the units' (`State::killed_seen`).
     const COUNTERS: &'static [CounterInfo] = &[
         CounterInfo { name: "attacks", doc: "attack rolls (or defense checks) per fight" },
         CounterInfo { name: "hits", doc: "attacks that hit, per fight" },
@@ -1062,20 +1075,54 @@ impl Ruleset for Osr {
         // One whose minute is still running, with allies standing, may yet
         // be stabilised after the fight, which is not simulated: it is
         // counted as `dying_at_end`, not as a death.
-        let clock = enc.options.death_clock;
         let round = fight.round;
         for i in 0..enc.n {
             let unit = fight.units[i];
             if !unit.state.dying {
                 continue;
             }
-            let minute_over = round >= unit.state.down_round + clock;
+            let minute_over = round >= unit.state.clock_out;
             if minute_over || fight.standing(unit.side as usize) == 0 {
                 fight.units[i].state.dying = false;
                 fight.counters[counter::DEATHS] += 1;
             } else {
                 fight.counters[counter::DYING_AT_END] += 1;
             }
+        }
+    }
+
+    /// Out of the fight and not dying: dead, fled, or stabilised and kept
+    /// out (`rejoin = "standing"`). Only a dying unit comes back
+    /// (`stabilised`), and osr gives no turns to units out of the fight.
+    fn gone_for_good(unit: &Combatant<State>) -> bool {
+        unit.out && !unit.state.dying
+    }
+
+    // The rules read the round number only against `clock_out` (and
+    // stamp it there), which `forget_round` makes relative: every round
+    // plays alike.
+    fn round_class(_round: u32) -> u32 {
+        0
+    }
+
+    /// `clock_out` becomes the rounds left on a dying unit's clock, 0 once
+    /// it has run out: every rule reads it only as `round >= clock_out`,
+    /// which that keeps in any later round. A unit not dying never has it
+    /// read again (going down sets it afresh), so it is cleared and does
+    /// not split otherwise equal states.
+    fn forget_round(state: &mut State, round: u32) {
+        state.clock_out = if state.dying {
+            state.clock_out.saturating_sub(round)
+        } else {
+            0
+        };
+    }
+
+    /// Rounds left back to the round the clock runs out; one run out reads
+    /// as running out now, which plays alike from here on.
+    fn recall_round(state: &mut State, round: u32) {
+        if state.dying {
+            state.clock_out += round;
         }
     }
 
@@ -1187,8 +1234,16 @@ fn check<D: Dice>(
     let state = &turn.fight.units[u].state;
     let edge = Edge::from_sources(advantage, disadvantage || hampered(stats, state));
     let modifier = modifier(state.abilities[ability]) + bonus;
-    let natural = edge.roll(turn.dice) as i32;
-    let passed = natural + modifier >= dc;
+    // Only the verdict matters to the fight (see `strike`); the natural
+    // die is kept in the value only for an observer's note.
+    let (passed, natural) = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let natural = edge.roll(d) as i32;
+            let kept = if D::WATCHED { natural } else { 0 };
+            (natural + modifier >= dc, kept)
+        },
+    );
     turn.note_check_by(u, target, rule, natural, modifier, dc, passed)
 }
 
@@ -1204,7 +1259,7 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize) -> bo
     let stats = &turn.enc.units[turn.actor].stats;
     match best_weapon(stats, turn.enemy_distance(target)) {
         Some(w) => {
-            attack(turn, target, w);
+            strike::<D, false>(turn, target, w);
             true
         }
         None => false,
@@ -1317,9 +1372,7 @@ fn tend<D: Dice>(turn: &mut Turn<'_, Osr, D>) -> bool {
     let mut due = 0u64;
     for a in Bits(turn.allies() & !turn.in_fight()) {
         let state = &turn.unit(a).state;
-        if state.dying
-            && (opts.stabilise_when == StabiliseWhen::First
-                || round >= state.down_round + opts.death_clock)
+        if state.dying && (opts.stabilise_when == StabiliseWhen::First || round >= state.clock_out)
         {
             due |= 1 << a;
         }
@@ -1361,7 +1414,22 @@ pub fn stabilised<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     turn.count(counter::STABILISED);
     turn.unit_mut(u).state.dying = false;
     let opts = turn.options();
-    let roll = turn.dice.d20();
+    // Within the body-part and hampered bands the roll matters only
+    // through its band: unless someone reads the face, each band is one
+    // value (its highest roll), so the exact engine branches once per band
+    // there (the ability band's rolls each pick an ability, and are kept).
+    let roll = turn.dice.pool(|d| {
+        let roll = d.d20();
+        if D::WATCHED || roll <= opts.injury_ability_max {
+            roll
+        } else if roll <= opts.injury_body_max {
+            opts.injury_body_max
+        } else if roll <= opts.injury_hampered_max {
+            opts.injury_hampered_max
+        } else {
+            roll
+        }
+    });
     turn.note_roll(u, "injury table", roll as i32);
     // "If not a 1 (dead), they return to 1 HP" (`stabilised_hp`); a 20
     // then "instantly heal[s] 1d8 HP" on top. The bands are options
@@ -1443,7 +1511,7 @@ fn retreat<D: Dice>(turn: &mut Turn<'_, Osr, D>) {
                 if turn.unit(e).conditions.any(NO_ACTIONS) {
                     continue;
                 }
-                if turn.as_actor(e, |t| attack(t, me, w)).hit {
+                if turn.as_actor(e, |t| strike::<D, false>(t, me, w)).hit {
                     return;
                 }
             }
@@ -1535,12 +1603,30 @@ fn light_on_defense(opts: &Options, defender: &Unit, ranged: bool) -> (bool, boo
     }
 }
 
-/// One attack by the acting unit on `target` with `weapon`.
+/// One attack by the acting unit on `target` with `weapon`, its rolls in
+/// the result as rolled (the natural die, the full damage).
 pub fn attack<D: Dice>(
     turn: &mut Turn<'_, Osr, D>,
     target: usize,
     weapon: &Weapon,
 ) -> AttackResult {
+    strike::<D, true>(turn, target, weapon)
+}
+
+/// One attack by the acting unit on `target` with `weapon`. `SHOWN`: the
+/// caller reads the rolls in the result ([`attack`]). A turn's attacks read
+/// only whether they hit: then, unless the dice are watched, the pools
+/// return only what the fight reads (the verdict; the damage cut at the
+/// target's HP), so that the exact engine branches once per verdict and
+/// per HP left, not per face, and the result's natural die is 0 and its
+/// damage the harm dealt. Either way the same dice are rolled and the
+/// fight goes the same.
+fn strike<D: Dice, const SHOWN: bool>(
+    turn: &mut Turn<'_, Osr, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> AttackResult {
+    let shown = SHOWN || D::WATCHED;
     let me = turn.actor;
     turn.note_attack(me, target, weapon.number);
     let enc = turn.enc;
@@ -1609,19 +1695,33 @@ pub fn attack<D: Dice>(
         )
     } else {
         let (light_adv, light_dis) = light_on_attack(turn, target, weapon);
-        let natural = Edge::from_sources(adv || light_adv, dis || light_dis).roll(turn.dice);
+        let edge = Edge::from_sources(adv || light_adv, dis || light_dis);
+        // The rest of the fight reads only the verdict (hit, critical): the
+        // exact engine then branches on at most three outcomes, not on 20
+        // (400 with an edge) faces. The natural die is kept in the value
+        // only when shown.
+        // The closures are inlined by force: left to the compiler, the
+        // pools cost the plain attack instructions it did not take before.
+        let (hit, critical, natural) = turn.dice.pool(
+            #[inline(always)]
+            |d| {
+                let natural = edge.roll(d);
+                let total = natural as i32 + bonus;
+                let meets = if opts.hit_must_beat {
+                    total > target_stats.ac
+                } else {
+                    total >= target_stats.ac
+                };
+                let critical = natural >= opts.crit_on;
+                let hit = match natural {
+                    1 if opts.nat1_misses => false,
+                    _ if critical && opts.nat20_hits => true,
+                    _ => meets,
+                };
+                (hit, critical, if shown { natural } else { 0 })
+            },
+        );
         let total = natural as i32 + bonus;
-        let meets = if opts.hit_must_beat {
-            total > target_stats.ac
-        } else {
-            total >= target_stats.ac
-        };
-        let critical = natural >= opts.crit_on;
-        let hit = match natural {
-            1 if opts.nat1_misses => false,
-            _ if critical && opts.nat20_hits => true,
-            _ => meets,
-        };
         let need = target_stats.ac + i32::from(opts.hit_must_beat);
         turn.note_check(target, "attack", natural as i32, bonus, need, hit);
         (natural, total, target_stats.ac, hit, critical)
@@ -1639,18 +1739,36 @@ pub fn attack<D: Dice>(
         return result;
     }
     turn.count(counter::HITS);
-    let damage = if doubled {
+    if doubled {
         turn.count(counter::CRITS);
         turn.note_that(target, "damage doubled");
-        if defended {
-            opts.fumble_multiplier * (weapon.damage.roll(turn.dice) + ability_mod)
-        } else {
-            critical_damage(opts, weapon, ability_mod, turn.dice)
-        }
-    } else {
-        weapon.damage.roll(turn.dice) + ability_mod
     }
-    .max(0);
+    // Damage beyond the target's HP changes nothing (`apply_damage` stops
+    // at 0): unless shown, it is capped there, so the exact engine branches
+    // once per HP left, not once per face.
+    // The HP is read inside the pool, where it is used (read before, it
+    // was kept across the roll); the mask is `Turn::unit`'s, an index below
+    // `MAX_UNITS` by construction, without a bounds check.
+    let hp = &turn.fight.units[target & (MAX_UNITS - 1)].state.hp;
+    let damage = turn.dice.pool(
+        #[inline(always)]
+        |d| {
+            let damage = if !doubled {
+                weapon.damage.roll(d) + ability_mod
+            } else if defended {
+                opts.fumble_multiplier * (weapon.damage.roll(d) + ability_mod)
+            } else {
+                critical_damage(opts, weapon, ability_mod, d)
+            }
+            .max(0);
+            if shown {
+                damage
+            } else {
+                // HP never falls below 0 (`apply_damage`).
+                damage.min(*hp)
+            }
+        },
+    );
     turn.note_roll(target, "damage", damage);
     result.doubled = doubled;
     result.damage = damage;
@@ -1686,17 +1804,17 @@ fn critical_damage<D: Dice>(
 }
 
 fn apply_damage<D: Dice>(turn: &mut Turn<'_, Osr, D>, target: usize, damage: i32) {
-    let round = turn.fight.round;
-    let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
     let unit = turn.unit_mut(target);
     let before = unit.state.hp;
     unit.state.hp = (before - damage).max(0);
     let dealt = before - unit.state.hp;
     turn.harm(target, dealt as u32);
     if before > 0 && turn.unit(target).state.hp == 0 {
+        let clock_out = turn.fight.round + turn.options().death_clock;
+        let dying = turn.options().at_zero_hp == AtZeroHp::DeathClock;
         let unit = turn.unit_mut(target);
         unit.state.dying = dying;
-        unit.state.down_round = round;
+        unit.state.clock_out = clock_out;
         turn.count(counter::DOWNED);
         if !dying {
             turn.count(counter::DEATHS);
@@ -1729,8 +1847,8 @@ fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
         return;
     }
     match opts.morale_killed {
-        Killed::Falls => killed(turn, u, counter::DOWNED),
-        Killed::Dies if died => killed(turn, u, counter::DEATHS),
+        Killed::Falls => killed(turn, u),
+        Killed::Dies if died => killed(turn, u),
         Killed::Dies => {}
     }
     let side = turn.unit(u).side as usize;
@@ -1742,17 +1860,23 @@ fn fallen<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, died: bool) {
 fn died<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let opts = turn.options();
     if opts.morale != Morale::Off && opts.morale_killed == Killed::Dies {
-        killed(turn, u, counter::DEATHS);
+        killed(turn, u);
     }
 }
 
-/// Unit `u` has just been killed, `tally` being the counter of such events
-/// (its first count is "the first combatant is killed"): the first-killed
-/// and leader triggers, its side checking.
-fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize, tally: usize) {
+/// Unit `u` has just been killed, as `morale_killed` counts killed: the
+/// first-killed and leader triggers, its side checking. Every death (or
+/// fall) that `morale_killed` counts comes here, and only those, so the
+/// first call of a fight is "the first combatant is killed".
+fn killed<D: Dice>(turn: &mut Turn<'_, Osr, D>, u: usize) {
     let opts = turn.options();
     let side = turn.unit(u).side as usize;
-    if opts.morale_first_fall && turn.fight.counters[tally] == 1 {
+    // The flag is set only where it is read, so that it splits no states
+    // otherwise.
+    if opts.morale_first_fall && !turn.unit(u).state.killed_seen {
+        for v in &mut turn.fight.units[..turn.enc.n] {
+            v.state.killed_seen = true;
+        }
         side_morale(turn, side);
     }
     if opts.morale_leader && turn.spec(u).stats.leader {

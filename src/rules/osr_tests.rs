@@ -1345,7 +1345,8 @@ fn statistically_a_due_ally_is_back_after_the_minute() {
         f.reset(&enc);
         f.units[0].state.hp = 0;
         f.units[0].state.dying = true;
-        f.units[0].state.down_round = 1;
+        // Down in round 1 with a 3-round clock.
+        f.units[0].state.clock_out = 4;
         as_turn(&enc, &mut f, &mut dice, 0, |t| t.take_out(0));
         for round in 1..=6 {
             f.round = round;
