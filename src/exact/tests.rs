@@ -541,11 +541,9 @@ fn too_many_states_is_refused_with_the_states_and_round_named() {
     assert!(message.contains("more than 10 fight states"), "{message}");
 }
 
-/// A 1v1 osr fight of 24 HP a side. The rules read the round (and keep
-/// counters in the state), so every round's states are new ones, and from
-/// round 3 on more than a chunk's 256 of them start a round
-/// (`SKIRMISH_EXACT_TRACE=1` prints them), so those layers are split among
-/// the threads.
+/// A 1v1 osr fight of 40 HP a side: more than a chunk's 256 states start
+/// most rounds (`SKIRMISH_EXACT_TRACE=1` prints them), so those layers are
+/// split among the threads.
 const OSR_DUEL: &str = r#"
 name = "t"
 rules = "osr"
@@ -555,13 +553,13 @@ morale = "off"
 [weapons.sword]
 damage = "1d8"
 [units.a]
-hp = 24
+hp = 40
 ac = 13
 str = 14
 dex = 12
 weapons = ["sword"]
 [units.b]
-hp = 24
+hp = 40
 ac = 12
 str = 12
 weapons = ["sword"]
@@ -595,6 +593,7 @@ fn the_answer_does_not_depend_on_the_number_of_threads() {
             .expect("a pool")
             .install(solve)
     }
+    // Osr: every round one class, a death clock in the states.
     let osr = encounter::<crate::rules::Osr>(OSR_DUEL);
     let solve_o = || solve_all(&osr);
     let (one, two) = (on(1, &solve_o), on(2, &solve_o));

@@ -104,8 +104,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     const CONTRARY_STATS: &'static [Contrary] = &[];
 
     /// The counters (indices into [`Ruleset::COUNTERS`]) the rules read
-    /// as well as count (osr's "the first combatant is killed" reads the
-    /// deaths so far): the exact engine keeps their values with each fight
+    /// as well as count (a rule on "the first death" that read the deaths
+    /// so far; osr keeps a flag in the units' states instead, which states
+    /// past it share): the exact engine keeps their values with each fight
     /// state, where it keeps only the expected value of the others. At
     /// most [`crate::engine::MAX_KEPT`]. Default: none.
     const COUNTERS_READ: &'static [usize] = &[];
