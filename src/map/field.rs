@@ -340,14 +340,7 @@ impl Graph {
         }
         let mut cur = 0u32;
         while queued > 0 {
-            let st = loop {
-                let h = ws.head[cur as usize % BUCKETS];
-                if h != NIL {
-                    break h as usize;
-                }
-                cur += 1;
-            };
-            ws.unlink(st as u32, cur);
+            let st = ws.pop(&mut cur);
             queued -= 1;
             let p_to = (st >= nn) as usize;
             let t = st - p_to * nn;
@@ -464,14 +457,7 @@ impl Graph {
         let mut best_state = start as u32;
         let mut cur = 0u32;
         while queued > 0 {
-            let st = loop {
-                let h = ws.head[cur as usize % BUCKETS];
-                if h != NIL {
-                    break h as usize;
-                }
-                cur += 1;
-            };
-            ws.unlink(st as u32, cur);
+            let st = ws.pop(&mut cur);
             queued -= 1;
             let p = (st >= nn) as usize;
             let i = st - p * nn;
@@ -625,6 +611,22 @@ impl Workspace {
             self.prev[h as usize] = st;
         }
         self.head[b] = st;
+    }
+
+    /// The first state of the lowest non-empty bucket at or after the
+    /// distance `*cur` (moved up to it), taken out of its bucket. The
+    /// caller knows one is queued.
+    #[inline]
+    fn pop(&mut self, cur: &mut u32) -> usize {
+        let st = loop {
+            let h = self.head[*cur as usize % BUCKETS];
+            if h != NIL {
+                break h as usize;
+            }
+            *cur += 1;
+        };
+        self.unlink(st as u32, *cur);
+        st
     }
 
     #[inline]
