@@ -233,7 +233,7 @@ fn panel(
     for (i, &c) in falls.iter().enumerate().filter(|(_, &c)| c > 0) {
         let s = map.square(i);
         let (cx, cy) = grid.corner(s.x as usize, s.y as usize);
-        let colour = heat(f64::from(c) / f64::from(max.max(1)));
+        let colour = heat(scale(c, max));
         canvas.draw(&Rectangle::new(
             [(cx, cy), (cx + l.cell - inset, cy + l.cell - inset)],
             colour.filled(),
@@ -249,6 +249,16 @@ fn panel(
             right: false,
         },
     )
+}
+
+/// Where a count of `c` falls lies on the colour scale, 0 to 1: the scale
+/// runs from 1 fall (0) to the most on any square (`max`, 1), so its
+/// whole range tells counts apart; with a most of 1 every square is 0.
+fn scale(c: u32, max: u32) -> f64 {
+    if max <= 1 {
+        return 0.0;
+    }
+    f64::from(c.saturating_sub(1)) / f64::from(max - 1)
 }
 
 /// Sequential scale (ColorBrewer YlOrRd, interpolated) from pale yellow for
@@ -286,8 +296,8 @@ fn ticks(max: u32) -> Vec<u32> {
     (1..=max / step).map(|k| k * step).collect()
 }
 
-/// The colour bar from 0 (bottom) to `max` (top) at `(x, y)`, titled, with
-/// a note that uncoloured squares saw no falls.
+/// The colour bar from 1 fall (bottom) to `max` (top) at `(x, y)`, titled,
+/// with a note that uncoloured squares saw no falls.
 fn colour_bar(canvas: &Canvas, (x, y): (i32, i32), max: u32) -> Result<(), DrawError> {
     let head = bold(TICK_SIZE).pos(Pos::new(HPos::Left, VPos::Bottom));
     canvas.draw_text("falls per square", &head, (x, y - 10))?;
@@ -297,17 +307,18 @@ fn colour_bar(canvas: &Canvas, (x, y): (i32, i32), max: u32) -> Result<(), DrawE
     if max == 0 {
         return canvas.draw_text("no unit fell", &note, (x, y));
     }
-    for dy in 0..BAR_H {
-        let v = 1.0 - f64::from(dy) / f64::from(BAR_H - 1);
-        // The bottom pixel row stands for the least count above 0.
-        let v = v.max(1.0 / f64::from(max));
+    // One swatch when every coloured square holds one fall.
+    let bar_h = if max == 1 { BAR_W } else { BAR_H };
+    for dy in 0..bar_h {
+        let v = 1.0 - f64::from(dy) / f64::from(bar_h - 1);
+        let v = if max == 1 { 0.0 } else { v };
         canvas.draw(&Rectangle::new(
             [(x, y + dy), (x + BAR_W, y + dy + 1)],
             heat(v).filled(),
         ))?;
     }
     canvas.draw(&Rectangle::new(
-        [(x - 1, y - 1), (x + BAR_W, y + BAR_H)],
+        [(x - 1, y - 1), (x + BAR_W, y + bar_h)],
         DARK_GREY,
     ))?;
     let label = text(TICK_SIZE).pos(Pos::new(HPos::Left, VPos::Center));
@@ -318,8 +329,13 @@ fn colour_bar(canvas: &Canvas, (x, y): (i32, i32), max: u32) -> Result<(), DrawE
     if marks.last() != Some(&max) {
         marks.push(max);
     }
-    let at =
-        |c: u32| y + ((1.0 - f64::from(c) / f64::from(max)) * f64::from(BAR_H - 1)).round() as i32;
+    let at = |c: u32| {
+        if max == 1 {
+            y + bar_h / 2
+        } else {
+            y + ((1.0 - scale(c, max)) * f64::from(bar_h - 1)).round() as i32
+        }
+    };
     let mut last_y = i32::MIN / 2;
     for &c in marks.iter().rev() {
         let ty = at(c);
@@ -334,7 +350,7 @@ fn colour_bar(canvas: &Canvas, (x, y): (i32, i32), max: u32) -> Result<(), DrawE
         canvas.draw_text(&c.to_string(), &label, (x + BAR_W + 8, ty))?;
         last_y = ty;
     }
-    canvas.draw_text("no colour: none fell", &note, (x, y + BAR_H + 10))
+    canvas.draw_text("no colour: none fell", &note, (x, y + bar_h + 10))
 }
 
 #[cfg(test)]
@@ -349,6 +365,13 @@ mod tests {
         assert_eq!(ticks(7), vec![2, 4, 6]);
         assert_eq!(ticks(100), vec![20, 40, 60, 80, 100]);
         assert_eq!(ticks(1234), vec![500, 1000]);
+    }
+
+    #[test]
+    fn the_scale_runs_from_one_fall_to_the_most() {
+        assert_eq!(scale(1, 40), 0.0);
+        assert_eq!(scale(40, 40), 1.0);
+        assert_eq!(scale(1, 1), 0.0);
     }
 
     #[test]

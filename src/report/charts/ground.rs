@@ -46,7 +46,8 @@ pub(crate) fn fill(t: Terrain, tone: Tone) -> RGBColor {
         Obstacle::High => pick(muted, (138, 138, 138), (172, 172, 172)),
         Obstacle::Low => pick(muted, (196, 196, 196), (218, 218, 218)),
         Obstacle::None => match t.dug {
-            Cover::None => elevated(if muted { OPEN_MUTED } else { OPEN }, t.elevation),
+            Cover::None if muted => elevated(OPEN_MUTED, t.elevation, 0.35),
+            Cover::None => elevated(OPEN, t.elevation, 0.7),
             // Deeper works darker, in the earth brown of a dug trench.
             Cover::Half => pick(muted, (214, 180, 134), (232, 214, 188)),
             Cover::ThreeQuarters => pick(muted, (186, 146, 98), (218, 196, 166)),
@@ -64,7 +65,9 @@ fn pick(muted: bool, full: (u8, u8, u8), pale: (u8, u8, u8)) -> RGBColor {
 /// and towards water's blue below it, a step per level (the number in the
 /// cell says the level exactly where it fits). Not brown, which is a
 /// trench's.
-fn elevated(base: RGBColor, level: i8) -> RGBColor {
+/// `strength` is how far level 9 goes towards the hue (paler in the
+/// background of another chart).
+fn elevated(base: RGBColor, level: i8, strength: f64) -> RGBColor {
     if level == 0 {
         return base;
     }
@@ -73,7 +76,7 @@ fn elevated(base: RGBColor, level: i8) -> RGBColor {
     } else {
         RGBColor(96, 140, 196)
     };
-    let t = f64::from(level.unsigned_abs()) / 9.0 * 0.7;
+    let t = f64::from(level.unsigned_abs()) / 9.0 * strength;
     mix(base, toward, t)
 }
 
