@@ -461,9 +461,9 @@ pub(crate) mod fixtures {
             .collect();
         let mut map = Map::parse(&text, std::iter::empty::<(&str, &str)>()).expect("largest");
         // A hill rising to level 5 north-east of the town.
-        for y in 5..30 {
-            for x in 100..125 {
-                let d = (x as i32 - 112).abs().max((y as i32 - 17).abs());
+        for y in 5i32..30 {
+            for x in 100i32..125 {
+                let d = (x - 112).abs().max((y - 17).abs());
                 let s = Square::new(x as u8, y as u8);
                 if d < 12 {
                     map.set(

@@ -224,7 +224,7 @@ fn marker(
             _ => Vec::new(),
         }
     };
-    if shape % SHAPES == 0 {
+    if shape.is_multiple_of(SHAPES) {
         if cell >= 6 {
             canvas.draw(&Circle::new((cx, cy), r + 1, WHITE.filled()))?;
         }
@@ -352,13 +352,13 @@ fn draw_legend(canvas: &Canvas, entries: &[Entry], (x, y0): (i32, i32)) -> Resul
             Entry::Side(k, name) => {
                 let colour = series_colour(*k);
                 let style = bold(TICK_SIZE + 1).color(&colour).pos(left);
-                let name = fit(&[name.clone()], &style, LEGEND_W);
+                let name = fit(std::slice::from_ref(name), &style, LEGEND_W);
                 canvas.draw_text(&name, &style, (x, mid))?;
             }
             Entry::Group(side, shape, t) => {
                 let cx = x + SWATCH / 2;
                 marker(canvas, (cx, mid), SWATCH + 4, *shape, series_colour(*side))?;
-                let t = fit(&[t.clone()], &label, room);
+                let t = fit(std::slice::from_ref(t), &label, room);
                 canvas.draw_text(&t, &label.pos(left), (text_x, mid))?;
             }
             Entry::Note(t) => {

@@ -224,7 +224,7 @@ pub fn picture(map: &Map, sides: &[&str], units: &[Placed]) -> String {
             _ => format!("{} ({x}, {y})", u.label),
         }
     };
-    for k in 0..nsides {
+    for (k, &side_letter) in letter.iter().enumerate() {
         for standing in [true, false] {
             let listed: Vec<String> = units
                 .iter()
@@ -236,9 +236,9 @@ pub fn picture(map: &Map, sides: &[&str], units: &[Placed]) -> String {
                 continue;
             }
             let c = if standing {
-                letter[k]
+                side_letter
             } else {
-                letter[k].to_ascii_lowercase()
+                side_letter.to_ascii_lowercase()
             };
             let state = if standing { "standing" } else { "fallen" };
             md.push_str(&format!(
