@@ -39,10 +39,10 @@
 
 pub mod balance;
 mod caveats;
-mod charts;
+pub mod charts;
 mod check;
 pub mod diff;
-mod documents;
+pub mod documents;
 mod error;
 pub mod exact;
 mod folder;

@@ -12,6 +12,10 @@ pub const ROUNDS_CSV: &str = "rounds.csv";
 pub const WIN_RATE_PNG: &str = "win_rate.png";
 /// File name of the fight-length chart.
 pub const ROUNDS_PNG: &str = "rounds.png";
+/// File name of the map's picture (scenarios with a map).
+pub const MAP_PNG: &str = "map.png";
+/// File name of the heat map of where units fell (scenarios with a map).
+pub const FALLS_PNG: &str = "falls.png";
 /// File name of the summary.
 pub const SUMMARY_MD: &str = "summary.md";
 /// File name of the fights told turn by turn (linked from the summary).
