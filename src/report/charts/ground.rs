@@ -16,9 +16,9 @@
 
 use plotters::element::{PathElement, Rectangle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, RGBColor, BLACK, WHITE};
+use plotters::style::{Color, RGBColor};
 
-use super::style::{text, Canvas, DrawError, DARK_GREY, TICK_SIZE};
+use super::style::{ink_on, text, Canvas, DrawError, DARK_GREY, TICK_SIZE};
 use crate::engine::Cover;
 use crate::map::{Map, Obstacle, Terrain};
 
@@ -84,17 +84,6 @@ fn elevated(base: RGBColor, level: i8, strength: f64) -> RGBColor {
 pub(crate) fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
     let m = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
     RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
-}
-
-/// Black or white, whichever reads better on `background`.
-pub(crate) fn ink_on(background: RGBColor) -> RGBColor {
-    let RGBColor(r, g, b) = background;
-    let luma = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
-    if luma < 140.0 {
-        WHITE
-    } else {
-        BLACK
-    }
 }
 
 /// Smallest cell, in pixels, that gets its elevation printed in it.

@@ -13,10 +13,10 @@ use std::collections::HashMap;
 
 use plotters::element::Rectangle;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, FontTransform, RGBColor, BLACK, WHITE};
+use plotters::style::{Color, FontTransform, RGBColor, WHITE};
 
 use super::style::{
-    bold, draw_diamond, draw_title, fit, render_png, text, text_width, Canvas, DrawError,
+    bold, draw_diamond, draw_title, fit, ink_on, render_png, text, text_width, Canvas, DrawError,
     DARK_GREY, DIAMOND, LABEL_SIZE, LIGHT_GREY, MAX_SIDE, TICK_SIZE, TITLE_SIZE,
 };
 use super::win_rate::under_axis;
@@ -507,17 +507,6 @@ fn heat_colour(v: f64) -> RGBColor {
     let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
     let (a, b) = (STOPS[i], STOPS[i + 1]);
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
-}
-
-/// Black or white, whichever reads better on `background`.
-fn ink_on(background: RGBColor) -> RGBColor {
-    let RGBColor(r, g, b) = background;
-    let luma = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
-    if luma < 140.0 {
-        WHITE
-    } else {
-        BLACK
-    }
 }
 
 #[cfg(test)]

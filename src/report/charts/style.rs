@@ -258,6 +258,17 @@ pub(crate) fn tick_decimals(ticks: &[f64]) -> usize {
         .unwrap_or(9)
 }
 
+/// Black or white, whichever reads better on `background`.
+pub(crate) fn ink_on(background: RGBColor) -> RGBColor {
+    let RGBColor(r, g, b) = background;
+    let luma = 0.2126 * f64::from(r) + 0.7152 * f64::from(g) + 0.0722 * f64::from(b);
+    if luma < 140.0 {
+        WHITE
+    } else {
+        BLACK
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
