@@ -385,12 +385,14 @@ mod tests {
 
 #[cfg(test)]
 mod chart_tests {
-    use super::super::ground::fixtures::{decoded_size, every_terrain, largest, save, typical};
+    use super::super::ground::fixtures::{
+        self, decoded_size, every_terrain, largest, save, typical,
+    };
     use super::*;
     use crate::map::Square;
 
-    fn within_bound((w, h): (u32, u32)) {
-        assert!(w <= MAX_CANVAS.0 && h <= MAX_CANVAS.1, "{w} × {h}");
+    fn within_bound(size: (u32, u32)) {
+        fixtures::within(size, MAX_CANVAS);
     }
 
     /// Falls piling up round `centre`, `peak` on it, fewer farther out,
@@ -411,8 +413,7 @@ mod chart_tests {
     #[test]
     fn the_bound_is_within_the_house_limit() {
         assert_eq!(MAX_CANVAS, (3690, 2800));
-        assert!(MAX_CANVAS.0 <= super::super::style::MAX_SIDE);
-        assert!(MAX_CANVAS.1 <= super::super::style::MAX_SIDE);
+        fixtures::bound_within_house_limit(MAX_CANVAS);
     }
 
     #[test]

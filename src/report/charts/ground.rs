@@ -479,6 +479,18 @@ pub(crate) mod fixtures {
         (frame.width, frame.height)
     }
 
+    /// Asserts a decoded size is within a chart's stated `bound`.
+    pub(crate) fn within((w, h): (u32, u32), bound: (u32, u32)) {
+        assert!(w <= bound.0 && h <= bound.1, "{w} × {h} over {bound:?}");
+    }
+
+    /// Asserts a chart's stated bound is within the house limit on a
+    /// side ([`super::super::style::MAX_SIDE`]).
+    pub(crate) fn bound_within_house_limit(bound: (u32, u32)) {
+        assert!(bound.0 <= super::super::style::MAX_SIDE);
+        assert!(bound.1 <= super::super::style::MAX_SIDE);
+    }
+
     /// Writes a chart to `$SKIRMISH_CHART_DIR/<name>` when that is set, to
     /// look at.
     pub(crate) fn save(name: &str, png: &[u8]) {

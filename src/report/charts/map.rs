@@ -373,7 +373,9 @@ fn draw_legend(canvas: &Canvas, entries: &[Entry], (x, y0): (i32, i32)) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::ground::fixtures::{decoded_size, every_terrain, largest, save, typical};
+    use super::super::ground::fixtures::{
+        self, decoded_size, every_terrain, largest, save, typical,
+    };
     use super::*;
 
     fn groups_of<'a>(map: &'a Map, named: &[(&'a str, char, usize)]) -> Vec<StartGroup<'a>> {
@@ -387,15 +389,14 @@ mod tests {
             .collect()
     }
 
-    fn within_bound((w, h): (u32, u32)) {
-        assert!(w <= MAX_CANVAS.0 && h <= MAX_CANVAS.1, "{w} × {h}");
+    fn within_bound(size: (u32, u32)) {
+        fixtures::within(size, MAX_CANVAS);
     }
 
     #[test]
     fn the_bound_is_within_the_house_limit() {
         assert_eq!(MAX_CANVAS, (2012, 1684));
-        assert!(MAX_CANVAS.0 <= super::super::style::MAX_SIDE);
-        assert!(MAX_CANVAS.1 <= super::super::style::MAX_SIDE);
+        fixtures::bound_within_house_limit(MAX_CANVAS);
     }
 
     #[test]
