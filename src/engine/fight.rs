@@ -1289,7 +1289,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let from = self.square(me);
         let at = self.square(target);
         let squares = (budget.max(0) / g.scale) as u32;
-        let ring = (stop_at.max(0) / g.scale) as i32;
+        let ring = stop_at.max(0) / g.scale;
         let sighted = ring > 1;
         let (side, units) = (self.unit(me).side, &self.fight.units[..self.fight.n]);
         let in_fight = self.fight.in_fight;
@@ -1317,6 +1317,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     if s == at
                         || !g.graph.passable(s)
                         || sc.blocked.contains(s)
+                        || sc.no_stop.contains(s)
                         || g.distance(s, at) > stop_at.max(g.scale)
                         || (sighted && !g.sees(s, at))
                     {

@@ -71,6 +71,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Default size of a map square in [`Ruleset::DISTANCE_UNIT`]s (a
     /// scenario's `[map] scale` overrides it).
     const MAP_SCALE: i32 = 1;
+    /// Options that say something the map says instead, with why: refused
+    /// on a map when written (a setting skirmish would ignore).
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[];
     /// The ruleset's own initiative scheme.
     const DEFAULT_INITIATIVE: InitiativeKind;
     /// What the `fixed` initiative scheme orders by.

@@ -442,6 +442,16 @@ impl Ruleset for Trenches {
     // "adjacent", and its 30 m of movement is 6 squares.
     const MAP_COSTS: Option<crate::map::Costs> = Some(crate::map::Costs::trenches());
     const MAP_SCALE: i32 = 5;
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[
+        (
+            "cover_when_moving",
+            "on a map cover is the place's, worked out for each attack from where the units stand",
+        ),
+        (
+            "difficult_terrain",
+            "on a map difficult ground is drawn (`~` cells, or `difficult` in `[map.legend]`)",
+        ),
+    ];
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
 

@@ -195,6 +195,16 @@ pub fn compile<R: Ruleset>(
     }
     let map = super::map::read::<R>(ctx, root.get("map"))?;
     let ground = map.as_ref().map(|m| m.ground);
+    if ground.is_some() {
+        for (key, why) in R::MAP_IGNORES {
+            if opts.node(key).is_some() {
+                return Err(opts.error(
+                    key,
+                    format!("`{key}` would be ignored on a map: {why}; leave it out"),
+                ));
+            }
+        }
+    }
     // Squares taken by units placed so far (two groups may share a letter:
     // the later takes the cells the earlier left free).
     let mut taken: Vec<crate::map::Square> = Vec::new();
