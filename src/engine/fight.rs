@@ -1161,9 +1161,18 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> i32 {
         if let Some(g) = self.ground() {
-            return g.distance(self.square(a), self.square(b));
+            return self.distance_on(g, a, b);
         }
         (self.unit(a).position - self.unit(b).position).abs()
+    }
+
+    // The map's halves of the helpers are out of line and cold: on the
+    // front each helper keeps only a test of the encounter's ground, so the
+    // front's turns cost what they did.
+    #[inline(never)]
+    #[cold]
+    fn distance_on(&self, g: &Ground, a: usize, b: usize) -> i32 {
+        g.distance(self.square(a), self.square(b))
     }
 
     /// Distance between two units on the one-dimensional front, for fast
@@ -1178,7 +1187,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     #[inline]
     pub fn gap(&self, p: i32, q: i32) -> i32 {
         match self.ground() {
-            Some(g) => g.distance(ground::unpack(p), ground::unpack(q)),
+            Some(g) => gap_on(g, p, q),
             None => (p - q).abs(),
         }
     }
@@ -1194,9 +1203,15 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     #[inline]
     pub fn sees(&self, other: usize) -> bool {
         match self.ground() {
-            Some(g) => g.sees(self.square(self.actor), self.square(other)),
+            Some(g) => self.sees_on(g, other),
             None => true,
         }
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn sees_on(&self, g: &Ground, other: usize) -> bool {
+        g.sees(self.square(self.actor), self.square(other))
     }
 
     /// Allies of the actor (its own side, the actor excluded), in the fight
@@ -1225,16 +1240,24 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let u = &self.fight.units[of];
         let mut mask = 0;
         if let Some(g) = self.ground() {
-            let at = ground::unpack(u.position);
-            for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
-                if g.distance(at, ground::unpack(self.fight.units[i].position)) <= reach {
-                    mask |= 1 << i;
-                }
-            }
-            return mask;
+            return self.enemies_within_on(g, of, reach);
         }
         for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
             if (u.position - self.fight.units[i].position).abs() <= reach {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn enemies_within_on(&self, g: &Ground, of: usize, reach: i32) -> u64 {
+        let u = &self.fight.units[of];
+        let at = ground::unpack(u.position);
+        let mut mask = 0;
+        for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
+            if g.distance(at, ground::unpack(self.fight.units[i].position)) <= reach {
                 mask |= 1 << i;
             }
         }
@@ -1851,6 +1874,13 @@ impl Iterator for Bits {
         self.0 &= self.0 - 1;
         Some(i)
     }
+}
+
+/// [`Turn::gap`] on a map.
+#[inline(never)]
+#[cold]
+fn gap_on(g: &Ground, p: i32, q: i32) -> i32 {
+    g.distance(ground::unpack(p), ground::unpack(q))
 }
 
 #[cfg(test)]

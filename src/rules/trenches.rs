@@ -1592,7 +1592,7 @@ impl<D: Dice> MoveGeometry for Turn<'_, Trenches, D> {
     #[inline]
     fn closest(&self, from: i32, to: i32, at: i32) -> i32 {
         if self.ground().is_some() {
-            return self.gap(from, at).min(self.gap(to, at));
+            return closest_on_map(self, from, to, at);
         }
         if from.min(to) <= at && at <= from.max(to) {
             0
@@ -1602,6 +1602,12 @@ impl<D: Dice> MoveGeometry for Turn<'_, Trenches, D> {
     }
 }
 
+#[inline(never)]
+#[cold]
+fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at: i32) -> i32 {
+    turn.gap(from, at).min(turn.gap(to, at))
+}
+
 /// On a map, the target's cover against the actor is the place's: terrain
 /// on the line next to the target (a low wall, a parapet) or the cover
 /// dug where it stands (a trench, a foxhole, a firing position), against
@@ -1609,6 +1615,14 @@ impl<D: Dice> MoveGeometry for Turn<'_, Trenches, D> {
 /// the attack rolls read it as they read the front's cover.
 #[inline]
 fn aim<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    if turn.ground().is_some() {
+        aim_on_map(turn, target);
+    }
+}
+
+#[inline(never)]
+#[cold]
+fn aim_on_map<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     if let Some(g) = turn.ground() {
         let cover =
             crate::map::cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1);
