@@ -77,6 +77,9 @@ pub struct Plan {
     /// Each cell's weapon names, by weapon number (what a replay calls the
     /// weapon of an attack).
     pub weapon_names: Vec<Vec<String>>,
+    /// Each cell's map scale when it is fought on a map (positions are then
+    /// squares, see [`crate::engine::ground`]), `None` on the front.
+    pub map_scale: Vec<Option<i32>>,
     sim: Box<dyn Simulate>,
 }
 
@@ -216,6 +219,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
     let mut encounters = Vec::with_capacity(cells.len());
     let mut unit_names = Vec::with_capacity(cells.len());
     let mut weapon_names = Vec::with_capacity(cells.len());
+    let mut map_scale = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     // Each distinct warning, with the cells it was found in.
@@ -231,6 +235,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         encounters.push(compiled.encounter);
         unit_names.push(compiled.unit_names.clone());
         weapon_names.push(compiled.weapon_names.clone());
+        map_scale.push(compiled.encounter.ground.map(|g| g.scale));
         // What this cell fights with, so the summary can show what each
         // cell changes rather than only the base scenario's values.
         setups.push(Setup {
@@ -284,6 +289,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         cells: cells.into_iter().map(|c| c.axis_values).collect(),
         unit_names,
         weapon_names,
+        map_scale,
         sim: Box::new(Cells { encounters }),
     })
 }

@@ -23,7 +23,8 @@ pub struct UnitSpec<R: Ruleset> {
     pub targeting: Targeting,
     /// The tactic, resolved (never `Auto`).
     pub tactic: Tactic,
-    /// Distance from the front line at the start, in the ruleset's unit.
+    /// Distance from the front line at the start, in the ruleset's unit; on
+    /// a map, the start square packed as [`super::ground::pack`] does.
     pub distance: i32,
 }
 
@@ -39,6 +40,9 @@ pub struct Encounter<R: Ruleset> {
     pub initiative: Initiative,
     /// A fight still running after this many rounds is a draw.
     pub max_rounds: u32,
+    /// The map the fight is on, or `None` for the one-dimensional front.
+    /// Shared by every fight of the cell ([`super::ground`]).
+    pub ground: Option<&'static super::Ground>,
 }
 
 impl<R: Ruleset> Encounter<R> {

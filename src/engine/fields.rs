@@ -67,6 +67,13 @@ pub const SIDE_ENTRY_FIELDS: &[Field] = &[
         "distance from the front line at the start, in the ruleset's unit",
     ),
     Field::new(
+        "at",
+        Kind::Text,
+        Some(Lit::Str("")),
+        "with a `[map]`: where the group starts, a map letter (\"A\": every A cell, in reading \
+         order) or a list of [column, row] squares from 0",
+    ),
+    Field::new(
         "target",
         Kind::Choice(Targeting::NAMES),
         Some(Lit::Str("random")),

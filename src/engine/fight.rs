@@ -6,6 +6,7 @@
 //! Rulesets see a fight through [`Turn`], which also carries the shared
 //! services: distances, targeting, harm bookkeeping and counters.
 
+use super::ground::{self, Ground, Scratch};
 use super::initiative::{insert_by_key, shuffle_ties, sort_by_keys};
 use super::observe::{EndCause, Event, Observer, Track, Watched, NOBODY};
 use super::{
@@ -13,6 +14,7 @@ use super::{
     Targeting, Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
+use crate::map::{Square, SquareSet, UNREACHABLE};
 use crate::rules::{Quick, Ruleset};
 
 const NO_FOCUS: u8 = u8::MAX;
@@ -227,7 +229,12 @@ impl<R: Ruleset> Fight<R> {
             *unit = Combatant {
                 side: spec.side,
                 out: false,
-                position: -facing(spec.side) * spec.distance,
+                // On a map `distance` holds the packed start square.
+                position: if enc.ground.is_some() {
+                    spec.distance
+                } else {
+                    -facing(spec.side) * spec.distance
+                },
                 cover: spec.cover,
                 conditions: spec.conditions,
                 lingering: false,
@@ -1130,16 +1137,81 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         &self.enc.options
     }
 
-    /// Distance between two units on the one-dimensional front.
+    /// The map this fight is on, if any, for a ruleset that plays on maps
+    /// (`None` at compile time for the others, so their helpers keep only
+    /// the front's arithmetic).
+    #[inline(always)]
+    pub fn ground(&self) -> Option<&'static Ground> {
+        if R::MAP_COSTS.is_some() {
+            self.enc.ground
+        } else {
+            None
+        }
+    }
+
+    /// A unit's square on the map (meaningful only when [`Turn::ground`] is
+    /// `Some`).
+    #[inline]
+    pub fn square(&self, i: usize) -> Square {
+        ground::unpack(self.unit(i).position)
+    }
+
+    /// Distance between two units: on the one-dimensional front, or on a
+    /// map by the ruleset's metric times the map's scale.
     #[inline]
     pub fn distance(&self, a: usize, b: usize) -> i32 {
+        if let Some(g) = self.ground() {
+            return self.distance_on(g, a, b);
+        }
         (self.unit(a).position - self.unit(b).position).abs()
+    }
+
+    // The map's halves of the helpers are out of line and cold: on the
+    // front each helper keeps only a test of the encounter's ground, so the
+    // front's turns cost what they did.
+    #[inline(never)]
+    #[cold]
+    fn distance_on(&self, g: &Ground, a: usize, b: usize) -> i32 {
+        g.distance(self.square(a), self.square(b))
+    }
+
+    /// Distance between two units on the one-dimensional front, for fast
+    /// paths a ruleset turns off on a map ([`Ruleset::place_on_map`]).
+    #[inline]
+    pub fn front_distance(&self, a: usize, b: usize) -> i32 {
+        (self.unit(a).position - self.unit(b).position).abs()
+    }
+
+    /// Distance between two positions (on the front, or two packed squares
+    /// on a map): where a move began and where a unit stands, say.
+    #[inline]
+    pub fn gap(&self, p: i32, q: i32) -> i32 {
+        match self.ground() {
+            Some(g) => gap_on(g, p, q),
+            None => (p - q).abs(),
+        }
     }
 
     /// Distance from the actor to another unit.
     #[inline]
     pub fn enemy_distance(&self, enemy: usize) -> i32 {
         self.distance(self.actor, enemy)
+    }
+
+    /// Whether the actor can see unit `other` (a line of sight on a map; always
+    /// on the front).
+    #[inline]
+    pub fn sees(&self, other: usize) -> bool {
+        match self.ground() {
+            Some(g) => self.sees_on(g, other),
+            None => true,
+        }
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn sees_on(&self, g: &Ground, other: usize) -> bool {
+        g.sees(self.square(self.actor), self.square(other))
     }
 
     /// Allies of the actor (its own side, the actor excluded), in the fight
@@ -1167,6 +1239,9 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     pub fn enemies_within(&self, of: usize, reach: i32) -> u64 {
         let u = &self.fight.units[of];
         let mut mask = 0;
+        if let Some(g) = self.ground() {
+            return self.enemies_within_on(g, of, reach);
+        }
         for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
             if (u.position - self.fight.units[i].position).abs() <= reach {
                 mask |= 1 << i;
@@ -1175,15 +1250,52 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         mask
     }
 
-    /// Whether `target` is flanked: two or more enemies in the fight within
-    /// `reach` of it (for rulesets that have flanking).
+    #[inline(never)]
+    #[cold]
+    fn enemies_within_on(&self, g: &Ground, of: usize, reach: i32) -> u64 {
+        let u = &self.fight.units[of];
+        let at = ground::unpack(u.position);
+        let mut mask = 0;
+        for i in Bits(self.fight.in_fight & !self.fight.side_units[u.side as usize]) {
+            if g.distance(at, ground::unpack(self.fight.units[i].position)) <= reach {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// Whether `target` is flanked: on the front, two or more enemies in the
+    /// fight within `reach` of it; on a map, enemies within `reach` on two
+    /// opposite sides of it ([`crate::map::flanked`] for neighbours,
+    /// [`crate::map::opposite_sides`] for any two).
     pub fn flanked(&self, target: usize, reach: i32) -> bool {
-        self.enemies_within(target, reach).count_ones() >= 2
+        let near = self.enemies_within(target, reach);
+        if self.ground().is_some() {
+            let t = self.square(target);
+            for a in Bits(near) {
+                for b in Bits(near & !((2u64 << a) - 1)) {
+                    if crate::map::opposite_sides(t, self.square(a), self.square(b)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        near.count_ones() >= 2
     }
 
     /// Move the actor toward `target` by at most `budget`, stopping once it is
     /// `stop_at` away. Returns the distance moved.
+    ///
+    /// On a map: along a cheapest path by the ruleset's step costs, around
+    /// walls, through allies but never through an enemy, ending on a free
+    /// square within `stop_at` of the target (and, when `stop_at` is more
+    /// than one square, in its line of sight: a shooter closes to where it
+    /// can fire); the nearest such square when none is in reach this move.
     pub fn approach(&mut self, target: usize, budget: i32, stop_at: i32) -> i32 {
+        if let Some(g) = self.ground() {
+            return self.approach_on(g, target, budget, stop_at);
+        }
         let to = self.fight.units[target].position;
         let me = &mut self.fight.units[self.actor];
         let gap = (to - me.position).abs() - stop_at;
@@ -1192,10 +1304,140 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         step
     }
 
-    /// Move the actor back, away from the enemy's side, by `amount`.
+    /// [`Turn::approach`] on a map.
+    #[inline(never)]
+    #[cold]
+    fn approach_on(&mut self, g: &'static Ground, target: usize, budget: i32, stop_at: i32) -> i32 {
+        let me = self.actor;
+        let from = self.square(me);
+        let at = self.square(target);
+        let squares = (budget.max(0) / g.scale) as u32;
+        let ring = stop_at.max(0) / g.scale;
+        let sighted = ring > 1;
+        let (side, units) = (self.unit(me).side, &self.fight.units[..self.fight.n]);
+        let in_fight = self.fight.in_fight;
+        let reached = ground::with_scratch(g, |sc| {
+            sc.blocked.clear();
+            sc.no_stop.clear();
+            for (i, u) in units.iter().enumerate() {
+                if i == me || in_fight & (1 << i) == 0 {
+                    continue;
+                }
+                let s = ground::unpack(u.position);
+                if u.side == side {
+                    sc.no_stop.insert(s);
+                } else {
+                    sc.blocked.insert(s);
+                }
+            }
+            // Goals: the free squares from which the target is within
+            // `stop_at` (and in sight, for a shooter).
+            sc.goals.clear();
+            let (w, h) = (g.map.width() as i32, g.map.height() as i32);
+            for y in (at.y as i32 - ring).max(0)..=(at.y as i32 + ring).min(h - 1) {
+                for x in (at.x as i32 - ring).max(0)..=(at.x as i32 + ring).min(w - 1) {
+                    let s = Square::new(x as u8, y as u8);
+                    if s == at
+                        || !g.graph.passable(s)
+                        || sc.blocked.contains(s)
+                        || sc.no_stop.contains(s)
+                        || g.distance(s, at) > stop_at.max(g.scale)
+                        || (sighted && !g.sees(s, at))
+                    {
+                        continue;
+                    }
+                    sc.goals.push(s);
+                }
+            }
+            let Scratch {
+                ws,
+                field,
+                goals,
+                blocked,
+                no_stop,
+                ..
+            } = sc;
+            g.graph.field(ws, goals, blocked, field);
+            if field.at(from) == 0 {
+                return None;
+            }
+            let r = g
+                .graph
+                .reach(ws, field, (from, 0), squares, blocked, no_stop);
+            (r.to != from).then_some(r)
+        });
+        let Some(r) = reached else {
+            return 0;
+        };
+        self.fight.units[me].position = ground::pack(r.to);
+        r.spent as i32 * g.scale
+    }
+
+    /// Move the actor back, away from the enemy's side, by `amount` (on a
+    /// map: square by square away from the nearest enemy by path, onto free
+    /// squares, as far as `amount` allows).
     pub fn back_off(&mut self, amount: i32) {
+        if let Some(g) = self.ground() {
+            return self.back_off_on(g, amount);
+        }
         let me = &mut self.fight.units[self.actor];
         me.position -= facing(me.side) * amount.max(0);
+    }
+
+    /// [`Turn::back_off`] on a map: a greedy walk up the field of distances
+    /// from the enemies (the step that gains the most distance per cost),
+    /// never onto an occupied square, stopping when no step gains.
+    #[inline(never)]
+    #[cold]
+    fn back_off_on(&mut self, g: &'static Ground, amount: i32) {
+        let me = self.actor;
+        let mut budget = (amount.max(0) / g.scale) as u32;
+        let side = self.unit(me).side;
+        let in_fight = self.fight.in_fight;
+        let units = &self.fight.units[..self.fight.n];
+        let mut at = self.square(me);
+        ground::with_scratch(g, |sc| {
+            sc.blocked.clear();
+            sc.goals.clear();
+            for (i, u) in units.iter().enumerate() {
+                if i == me || in_fight & (1 << i) == 0 {
+                    continue;
+                }
+                let s = ground::unpack(u.position);
+                sc.blocked.insert(s);
+                if u.side != side {
+                    sc.goals.push(s);
+                }
+            }
+            let none = SquareSet::new();
+            let Scratch {
+                ws, field, goals, ..
+            } = sc;
+            g.graph.field(ws, goals, &none, field);
+            let mut parity = 0;
+            while budget > 0 {
+                let here = field.get(at, parity);
+                let mut best = None;
+                for dir in 0..8 {
+                    let Some((t, c, p)) = g.graph.step(at, parity, dir) else {
+                        continue;
+                    };
+                    let there = field.get(t, p);
+                    if c > budget || sc.blocked.contains(t) || there == UNREACHABLE || there <= here
+                    {
+                        continue;
+                    }
+                    if best.is_none_or(|(_, _, _, b)| there > b) {
+                        best = Some((t, c, p, there));
+                    }
+                }
+                let Some((t, c, p, _)) = best else { break };
+                at = t;
+                parity = p;
+                budget -= c;
+            }
+        });
+        self.fight.units[me].position = ground::pack(at);
     }
 
     /// A new `Turn` for the same actor, borrowing this one.
@@ -1319,9 +1561,13 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {
         match policy {
-            Targeting::Nearest => {
-                self.best_by(allowed, |t, i| (-(t.distance(t.actor, i) as i64), 1))
-            }
+            Targeting::Nearest => match self.ground() {
+                // Nearest by path on a map: around walls, not through them.
+                Some(g) => self.best_by(allowed, |t, i| {
+                    (-g.path_distance(t.square(t.actor), t.square(i)), 1)
+                }),
+                None => self.best_by(allowed, |t, i| (-(t.distance(t.actor, i) as i64), 1)),
+            },
             Targeting::Weakest => self.best_by(allowed, |t, i| {
                 let (cur, max) = t.vitality(i);
                 (-cur, max)
@@ -1628,6 +1874,13 @@ impl Iterator for Bits {
         self.0 &= self.0 - 1;
         Some(i)
     }
+}
+
+/// [`Turn::gap`] on a map.
+#[inline(never)]
+#[cold]
+fn gap_on(g: &Ground, p: i32, q: i32) -> i32 {
+    g.distance(ground::unpack(p), ground::unpack(q))
 }
 
 #[cfg(test)]

@@ -41,6 +41,8 @@ pub struct Roster {
     pub distance_unit: &'static str,
     /// Weapon names by weapon number (the scenario's `[weapons]` tables).
     pub weapons: Vec<String>,
+    /// The map's scale when the fight is on a map: positions are squares.
+    pub map_scale: Option<i32>,
 }
 
 impl Roster {
@@ -119,6 +121,7 @@ pub fn roster(plan: &Plan, cell: usize) -> Roster {
         distance_unit: crate::with_ruleset!(plan.info.rules.as_str(), R => <R as crate::rules::Ruleset>::DISTANCE_UNIT,
             _ => ""),
         weapons: plan.weapon_names.get(cell).cloned().unwrap_or_default(),
+        map_scale: plan.map_scale.get(cell).copied().flatten(),
     }
 }
 

@@ -448,6 +448,21 @@ fn line(out: &mut String, event: &Event, dice: &str, weapon: Option<u16>, words:
             target: t,
             what,
         } => format!("{}: {what}{}{dice}", words.unit(unit), target(t)),
+        Event::Moved { unit, from, to } if words.roster.map_scale.is_some() => {
+            // On a map: squares as `at` writes them, [column, row] from 0.
+            let (a, b) = (
+                crate::engine::ground::unpack(from),
+                crate::engine::ground::unpack(to),
+            );
+            format!(
+                "{} moves from [{}, {}] to [{}, {}]{dice}",
+                words.unit(unit),
+                a.x,
+                a.y,
+                b.x,
+                b.y
+            )
+        }
         Event::Moved { unit, from, to } => {
             // Positions as the unit's side sees them: even sides face +,
             // odd sides −; negative is behind the front line.

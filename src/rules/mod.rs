@@ -65,6 +65,15 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     const ABOUT: &'static str;
     /// Native distance unit of positions, speeds and ranges.
     const DISTANCE_UNIT: &'static str;
+    /// How a step costs on a map, for a ruleset that plays on one; `None`:
+    /// it cannot play on a map yet, and a scenario with a `map` is refused.
+    const MAP_COSTS: Option<crate::map::Costs> = None;
+    /// Default size of a map square in [`Ruleset::DISTANCE_UNIT`]s (a
+    /// scenario's `[map] scale` overrides it).
+    const MAP_SCALE: i32 = 1;
+    /// Options that say something the map says instead, with why: refused
+    /// on a map when written (a setting skirmish would ignore).
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[];
     /// The ruleset's own initiative scheme.
     const DEFAULT_INITIATIVE: InitiativeKind;
     /// What the `fixed` initiative scheme orders by.
@@ -237,6 +246,11 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// value instead of working it out every turn. Default: nothing.
     fn prepare_unit(_spec: &mut UnitSpec<Self>, _options: &Self::Options) {}
 
+    /// Settle a unit placed on a map (after [`Ruleset::prepare_unit`]): a
+    /// ruleset turns off here what only holds on the front (a fast path
+    /// that measures the front's distances, say).
+    fn place_on_map(_spec: &mut UnitSpec<Self>) {}
+
     /// Play one unit's turn. Called for units in the fight, and for units
     /// out of it that the ruleset marked `lingering` (e.g. dying units that
     /// roll death saves).
@@ -388,6 +402,10 @@ pub enum Quick {
 }
 
 /// Every ruleset's name, for error messages and `skirmish rules`.
+/// The rulesets that play on a map so far (issue 29): the others refuse a
+/// scenario with a `[map]` until their part lands.
+pub const MAP_RULESETS: &[&str] = &["trenches"];
+
 pub const NAMES: &[&str] = &[
     Trenches::NAME,
     Osr::NAME,

@@ -435,6 +435,23 @@ impl Ruleset for Trenches {
         action a turn, attacks of opportunity on leaving an enemy's 5 m. \
         Distances in metres.";
     const DISTANCE_UNIT: &'static str = "m";
+    // On a map: Chebyshev steps (the text is silent on diagonals; a
+    // diagonal is one step, as in the d20 games it builds on), difficult
+    // terrain halves speed ("Movement"). A square is 5 m: the text's melee
+    // reach and its attacks of opportunity's "5m radius", so "within 5 m" is
+    // "adjacent", and its 30 m of movement is 6 squares.
+    const MAP_COSTS: Option<crate::map::Costs> = Some(crate::map::Costs::trenches());
+    const MAP_SCALE: i32 = 5;
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[
+        (
+            "cover_when_moving",
+            "on a map cover is the place's, worked out for each attack from where the units stand",
+        ),
+        (
+            "difficult_terrain",
+            "on a map difficult ground is drawn (`~` cells, or `difficult` in `[map.legend]`)",
+        ),
+    ];
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "dex";
 
@@ -780,6 +797,12 @@ impl Ruleset for Trenches {
         Some(settled.unwrap_or(weapon).range)
     }
 
+    // The fast paths (`quick_turn`, the duel loop) measure the front; on a
+    // map every turn takes the full path, which measures the map.
+    fn place_on_map(spec: &mut UnitSpec<Self>) {
+        spec.stats.quick = None;
+    }
+
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
         // Ties go to the higher natural roll, then to whoever rolled first
         // (the engine's `initiative_ties`: random or roster order).
@@ -877,7 +900,7 @@ impl Ruleset for Trenches {
         // best that reaches.
         match stats.quick {
             Some(quick)
-                if turn.enemy_distance(target) <= quick.reach
+                if turn.front_distance(me, target) <= quick.reach
                     && turn.unit(target).conditions.is_empty() =>
             {
                 roll_attack::<D, true, false>(
@@ -1340,7 +1363,7 @@ fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
 fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) -> bool {
     let stats = &turn.enc.units[turn.actor].stats;
     let distance = turn.enemy_distance(target);
-    match best_weapon(stats, distance) {
+    match best_weapon(stats, distance).filter(|_| turn.sees(target)) {
         Some(weapon) => {
             strike(turn, target, weapon, distance);
             true
@@ -1360,7 +1383,9 @@ fn hold<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
         return;
     }
     let stats = &turn.enc.units[me].stats;
-    if let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range) {
+    if let Some(target) =
+        turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range && t.sees(i))
+    {
         attack_if_in_reach(turn, target);
     }
 }
@@ -1379,8 +1404,12 @@ fn stand_unless_fighting_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
 fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
     let me = turn.actor;
     let unit = turn.unit(me);
+    let in_cover = match turn.ground() {
+        Some(g) => g.map.at(turn.square(me)).dug != Cover::None,
+        None => unit.cover != Cover::None,
+    };
     if !turn.spec(me).stats.drop_prone
-        || unit.cover != Cover::None
+        || in_cover
         || unit.conditions.has(Condition::Prone)
         || turn.enemies_within(me, turn.options().reach) != 0
     {
@@ -1422,7 +1451,7 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, acts: bo
     if !acts {
         return;
     }
-    if let Some(weapon) = best_weapon(stats, distance) {
+    if let Some(weapon) = best_weapon(stats, distance).filter(|_| turn.sees(target)) {
         strike(turn, target, weapon, distance);
         return;
     }
@@ -1467,7 +1496,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     } else if acts && drop_prone(turn) {
         return;
     }
-    let target = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range);
+    let target = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range && t.sees(i));
     let target = match target {
         Some(t) => t,
         None => {
@@ -1519,15 +1548,19 @@ fn stride<D: Dice, T>(
         |t, e, from| {
             let (to, at) = (t.unit(t.actor).position, t.unit(e).position);
             let was_within = if passing_provokes {
-                closest(from, to, at)
+                t.closest(from, to, at)
             } else {
-                (from - at).abs()
+                t.gap(from, at)
             };
-            was_within <= reach && (to - at).abs() > reach
+            was_within <= reach && t.gap(to, at) > reach
         },
     );
     let to = turn.unit(me).position;
-    if to != from && turn.options().cover_when_moving == CoverWhenMoving::LeftBehind {
+    // On a map cover is the place's, worked out for each attack (`aim`).
+    if to != from
+        && turn.ground().is_none()
+        && turn.options().cover_when_moving == CoverWhenMoving::LeftBehind
+    {
         let home_cover = turn.spec(me).cover;
         let unit = turn.unit_mut(me);
         unit.cover = if to == unit.state.home {
@@ -1540,19 +1573,60 @@ fn stride<D: Dice, T>(
         if turn.unit(me).out {
             break;
         }
-        let at = closest(from, to, turn.unit(enemy).position);
+        let at = turn.closest(from, to, turn.unit(enemy).position);
         opportunity_attack(turn, enemy, me, at);
     }
     !turn.unit(me).out
 }
 
-/// The closest a move from `from` to `to` comes to position `at`.
+/// Trenches' measures of a move.
+trait MoveGeometry {
+    /// The closest a move from `from` to `to` comes to position `at` (on a
+    /// map: the nearer of its two ends; the squares between are not
+    /// tracked yet, so `passing_provokes` counts only where a move began
+    /// and ended there).
+    fn closest(&self, from: i32, to: i32, at: i32) -> i32;
+}
+
+impl<D: Dice> MoveGeometry for Turn<'_, Trenches, D> {
+    #[inline]
+    fn closest(&self, from: i32, to: i32, at: i32) -> i32 {
+        if self.ground().is_some() {
+            return closest_on_map(self, from, to, at);
+        }
+        if from.min(to) <= at && at <= from.max(to) {
+            0
+        } else {
+            (from - at).abs().min((to - at).abs())
+        }
+    }
+}
+
+#[inline(never)]
+#[cold]
+fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at: i32) -> i32 {
+    turn.gap(from, at).min(turn.gap(to, at))
+}
+
+/// On a map, the target's cover against the actor is the place's: terrain
+/// on the line next to the target (a low wall, a parapet) or the cover
+/// dug where it stands (a trench, a foxhole, a firing position), against
+/// an attacker that is not next to it ("Cover"). Set before each attack, so
+/// the attack rolls read it as they read the front's cover.
 #[inline]
-fn closest(from: i32, to: i32, at: i32) -> i32 {
-    if from.min(to) <= at && at <= from.max(to) {
-        0
-    } else {
-        (from - at).abs().min((to - at).abs())
+fn aim<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    if turn.ground().is_some() {
+        aim_on_map(turn, target);
+    }
+}
+
+#[inline(never)]
+#[cold]
+fn aim_on_map<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    if let Some(g) = turn.ground() {
+        let cover =
+            crate::map::cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1);
+        turn.unit_mut(target).cover = cover;
     }
 }
 
@@ -1604,6 +1678,7 @@ pub fn attack<D: Dice>(
     weapon: &Weapon,
 ) -> AttackResult {
     let distance = turn.enemy_distance(target);
+    aim(turn, target);
     if plain(turn, target) {
         resolve::<D, true, true>(turn, target, weapon, distance)
     } else {
@@ -1623,6 +1698,7 @@ fn strike<D: Dice>(
     weapon: &Weapon,
     distance: i32,
 ) {
+    aim(turn, target);
     if plain(turn, target) {
         resolve::<D, true, false>(turn, target, weapon, distance);
     } else {

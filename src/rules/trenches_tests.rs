@@ -2016,3 +2016,211 @@ fn fast_paths_follow_the_rule_number_options() {
         }
     }
 }
+
+mod on_map {
+    //! `trenches` on a map (issue 29, part 2), pinned with scripted dice on
+    //! small maps: sight for shots, cover by the place, paths around walls,
+    //! advancing units spreading to free squares, attacks of opportunity by
+    //! leaving reach. One square is 5 m (`Trenches::MAP_SCALE`).
+
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::engine::ground::unpack;
+    use crate::engine::{Encounter, Fight};
+    use crate::map::Square;
+    use crate::testkit::{as_turn, encounter, fight};
+
+    /// Red `a` groups against blue `b` on `grid` (a `[map.legend]` body in
+    /// `legend`); weapons as named; entries are the groups' inline tables.
+    fn on_map(
+        grid: &str,
+        legend: &str,
+        a_weapons: &str,
+        a_entry: &str,
+        b_weapons: &str,
+        b_entry: &str,
+    ) -> Encounter<Trenches> {
+        encounter(&format!(
+            r#"
+name = "t"
+rules = "trenches"
+[map]
+grid = """
+{grid}
+"""
+[map.legend]
+{legend}
+[weapons.bayonet]
+attack = 5
+damage = "1d6+2"
+[weapons.rifle]
+kind = "firearm"
+attack = 5
+damage = "1d10+2"
+[units.a]
+hp = 30
+weapons = [{a_weapons}]
+[units.b]
+hp = 30
+endurance = 3
+armor = 3
+weapons = [{b_weapons}]
+[sides.red]
+a = {{ {a_entry} }}
+[sides.blue]
+b = {{ {b_entry} }}
+"#
+        ))
+    }
+
+    fn square(f: &Fight<Trenches>, i: usize) -> Square {
+        unpack(f.units[i].position)
+    }
+
+    fn play(
+        enc: &Encounter<Trenches>,
+        f: &mut Fight<Trenches>,
+        actor: usize,
+        rolls: &[(u32, u32)],
+    ) {
+        let mut dice = ScriptedDice::new(rolls);
+        as_turn(enc, f, &mut dice, actor, Trenches::take_turn);
+        dice.assert_done();
+    }
+
+    #[test]
+    fn units_start_on_their_cells_and_distances_are_squares_times_5_m() {
+        let enc = on_map(
+            "A...B",
+            "",
+            "\"rifle\"",
+            "at = \"A\"",
+            "\"rifle\"",
+            "at = \"B\"",
+        );
+        let f = fight(&enc);
+        assert_eq!(square(&f, 0), Square::new(0, 0));
+        assert_eq!(square(&f, 1), Square::new(4, 0));
+        let mut dice = ScriptedDice::new(&[]);
+        let d = as_turn(&enc, &mut f.clone(), &mut dice, 0, |t| t.enemy_distance(1));
+        assert_eq!(d, 20);
+    }
+
+    #[test]
+    fn a_wall_blocks_a_shot() {
+        // No line of sight: the holding rifleman has no target, rolls nothing.
+        let enc = on_map(
+            "A.#.B",
+            "",
+            "\"rifle\"",
+            "at = \"A\"",
+            "\"rifle\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+        // Open ground: the shot is fired (a miss on a natural 2).
+        let enc = on_map(
+            "A...B",
+            "",
+            "\"rifle\"",
+            "at = \"A\"",
+            "\"rifle\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[(20, 2)]);
+        assert_eq!(f.counters[counter::ATTACKS], 1);
+    }
+
+    #[test]
+    fn a_trench_gives_its_cover_and_a_low_wall_next_to_the_target_too() {
+        let ac = |grid: &str, legend: &str| {
+            let enc = on_map(
+                grid,
+                legend,
+                "\"rifle\"",
+                "at = \"A\"",
+                "\"rifle\"",
+                "at = \"B\"",
+            );
+            let mut f = fight(&enc);
+            let mut dice = ScriptedDice::new(&[(20, 2)]);
+            let weapon = enc.units[0].stats.weapons[0];
+            let r = as_turn(&enc, &mut f, &mut dice, 0, |t| attack(t, 1, &weapon));
+            dice.assert_done();
+            r.ac
+        };
+        let open = ac("A...B", "");
+        // B dug in: half cover, +2 AC against firearms ("Cover").
+        assert_eq!(ac("A...B", "B = \"trench\""), open + 2);
+        // A firing position: three-quarters, +5.
+        assert_eq!(ac("A...B", "B = \"firing-position\""), open + 5);
+        // A low wall in front of the target: half cover; in front of the
+        // shooter (who fires over it): none.
+        assert_eq!(ac("A..-B", ""), open + 2);
+        assert_eq!(ac("A-..B", ""), open);
+    }
+
+    #[test]
+    fn the_path_goes_around_a_wall() {
+        // A bayonet charge on B behind a wall: the only square next to B a path
+        // reaches is below it, three steps round the wall's end (15 m).
+        let grid = "A#B\n.#.\n...";
+        let enc = on_map(
+            grid,
+            "",
+            "\"bayonet\"",
+            "at = \"A\"",
+            "\"rifle\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        // It arrives and strikes (a miss on a natural 2).
+        play(&enc, &mut f, 0, &[(20, 2)]);
+        assert_eq!(square(&f, 0), Square::new(2, 1));
+        assert_eq!(f.counters[counter::ATTACKS], 1);
+    }
+
+    #[test]
+    fn advancing_units_take_the_free_squares_next_to_the_target() {
+        let grid = "A....\nA...B";
+        let enc = on_map(
+            grid,
+            "",
+            "\"bayonet\"",
+            "count = 2, at = \"A\"",
+            "\"rifle\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[(20, 2)]);
+        play(&enc, &mut f, 1, &[(20, 2)]);
+        let (a, b, t) = (square(&f, 0), square(&f, 1), square(&f, 2));
+        assert_ne!(a, b, "the second takes another square");
+        assert!(a.adjacent(t) && b.adjacent(t), "{a:?} {b:?} next to {t:?}");
+    }
+
+    #[test]
+    fn backing_off_out_of_reach_provokes_an_attack_of_opportunity() {
+        // Red keeps range with a rifle, blue's bayonet next to it: red backs off
+        // away from blue, as far as 30 m (6 squares) and the map allow (4
+        // squares, to the end of the row); blue's attack of opportunity (a miss
+        // on 2), then red shoots (a miss on 2).
+        let grid = "....BA....";
+        let enc = on_map(
+            grid,
+            "",
+            "\"rifle\"",
+            "at = \"A\", tactic = \"keep-range\"",
+            "\"bayonet\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[(20, 2), (20, 2)]);
+        assert_eq!(square(&f, 0), Square::new(9, 0));
+        assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+    }
+}

@@ -193,6 +193,22 @@ pub fn compile<R: Ruleset>(
         }
         _ => {}
     }
+    let map = super::map::read::<R>(ctx, root.get("map"))?;
+    let ground = map.as_ref().map(|m| m.ground);
+    if ground.is_some() {
+        for (key, why) in R::MAP_IGNORES {
+            if opts.node(key).is_some() {
+                return Err(opts.error(
+                    key,
+                    format!("`{key}` would be ignored on a map: {why}; leave it out"),
+                ));
+            }
+        }
+    }
+    // Squares taken by units placed so far (two groups may share a letter:
+    // the later takes the cells the earlier left free).
+    let mut taken: Vec<crate::map::Square> = Vec::new();
+    let mut placed: Vec<(String, usize, Vec<crate::map::Square>)> = Vec::new();
     let mut specs = [UnitSpec::<R>::default(); MAX_UNITS];
     let mut n = 0usize;
     let mut group = 0usize;
@@ -233,7 +249,58 @@ pub fn compile<R: Ruleset>(
             let count = f.int("count")? as usize;
             let cover = Cover::ALL[f.choice("cover")?];
             let targeting = Targeting::ALL[f.choice("target")?];
-            let distance = f.int("distance")? as i32;
+            let mut distance = f.int("distance")? as i32;
+            let starts = match (ground, f.node("at")) {
+                (None, Some(_)) => {
+                    return Err(f.error(
+                        "at",
+                        "`at` places a group on the map, and this scenario has no `[map]`: \
+                         add one, or place the group by `distance`",
+                    ))
+                }
+                (None, None) => None,
+                (Some(_), None) => {
+                    return Err(ctx.error(
+                        &g.node.span,
+                        &path,
+                        "the scenario has a `[map]`: place every group on it with `at` (a map \
+                         letter such as \"A\", or a list of [column, row] squares)",
+                    ))
+                }
+                (Some(gr), Some(_)) => {
+                    if f.node("distance").is_some() {
+                        return Err(f.error(
+                            "distance",
+                            "a group placed on the map (`at`) has no `distance`: the map places \
+                             it; remove `distance`",
+                        ));
+                    }
+                    if f.node("cover").is_some() {
+                        return Err(f.error(
+                            "cover",
+                            "on a map, cover is the place's (walls and low cover between, a \
+                             trench or foxhole dug where the unit stands): draw it on the map \
+                             instead of `cover`",
+                        ));
+                    }
+                    let all = super::map::starts(&f, &gr.map)?;
+                    let free: Vec<_> = all.into_iter().filter(|s| !taken.contains(s)).collect();
+                    if free.len() < count {
+                        return Err(f.error(
+                            "at",
+                            format!(
+                                "{count} units need {count} start cells and this group has {} \
+                                 free (cells other groups took are not free): add cells to \
+                                 the map or lower `count`",
+                                free.len()
+                            ),
+                        ));
+                    }
+                    taken.extend_from_slice(&free[..count]);
+                    placed.push((g.key.clone(), side, free[..count].to_vec()));
+                    Some(free)
+                }
+            };
             let tactic = match Tactic::ALL[f.choice("tactic")?] {
                 Tactic::Auto => R::default_tactic(stats),
                 chosen => chosen,
@@ -297,6 +364,9 @@ pub fn compile<R: Ruleset>(
                 return Err(ctx.error(&g.key_span, &path, "too many unit groups"));
             }
             for k in 0..count {
+                if let Some(starts) = &starts {
+                    distance = crate::engine::ground::pack(starts[k]);
+                }
                 let name = if count == 1 {
                     g.key.clone()
                 } else {
@@ -314,6 +384,9 @@ pub fn compile<R: Ruleset>(
                     distance,
                 };
                 R::prepare_unit(&mut specs[n], &options);
+                if starts.is_some() {
+                    R::place_on_map(&mut specs[n]);
+                }
                 n += 1;
             }
             armed.push(super::unused::Group {
@@ -333,6 +406,7 @@ pub fn compile<R: Ruleset>(
                 count,
                 weapon_names,
                 &specs[n - 1],
+                starts.is_some().then(|| describe_at(f.node("at"))),
             ));
             group += 1;
         }
@@ -345,7 +419,12 @@ pub fn compile<R: Ruleset>(
         .iter()
         .map(|s: &CompiledSide| s.name.clone())
         .collect();
-    let warnings = super::unused::never_used(&specs[..n], &side_names, &armed);
+    // The never-used check reasons on the front's distances; on a map units
+    // move in two dimensions, and it says nothing (silent where unsound).
+    let warnings = match ground {
+        None => super::unused::never_used(&specs[..n], &side_names, &armed),
+        Some(g) => super::map::unreachable_warnings(g, &placed),
+    };
     Ok(Compiled {
         warnings,
         encounter: Encounter {
@@ -355,6 +434,7 @@ pub fn compile<R: Ruleset>(
             options,
             initiative,
             max_rounds,
+            ground,
         },
         sides,
         options: describe_options(&opts),
@@ -435,6 +515,7 @@ fn describe_group<R: Ruleset>(
     count: usize,
     weapons: &[String],
     spec: &UnitSpec<R>,
+    at: Option<String>,
 ) -> String {
     let mut line = format!("{count} × {name} ({}", R::describe_unit(&spec.stats));
     if !weapons.is_empty() {
@@ -445,7 +526,9 @@ fn describe_group<R: Ruleset>(
     if spec.cover != Cover::None {
         extras.push(format!("{} cover", spec.cover.name()));
     }
-    if spec.distance != 0 {
+    if let Some(at) = at {
+        extras.push(at);
+    } else if spec.distance != 0 {
         extras.push(format!(
             "{} {} from the line",
             spec.distance,
@@ -464,6 +547,15 @@ fn describe_group<R: Ruleset>(
         line.push_str(&format!(": {}", extras.join(", ")));
     }
     line
+}
+
+/// How a group's `at` reads in a report.
+fn describe_at(node: Option<&Node>) -> String {
+    match node.map(|n| &n.value) {
+        Some(Value::Str(s)) => format!("starts at {s}"),
+        Some(v) => format!("starts at {}", v.render()),
+        None => String::new(),
+    }
 }
 
 /// Compile scenario text for ruleset `R`, ignoring any matrix: for tests,

@@ -12,6 +12,7 @@ mod balance;
 pub mod compile;
 pub mod doc;
 pub mod error;
+pub mod map;
 mod matrix;
 pub mod schema;
 mod sensitivity;
@@ -113,7 +114,7 @@ const MAX_ROUNDS_FIELD: Field = Field::new(
 );
 
 /// The tables a scenario may have.
-pub const TABLES: &[&str] = &["options", "weapons", "units", "sides", "matrix"];
+pub const TABLES: &[&str] = &["options", "weapons", "units", "sides", "matrix", "map"];
 
 /// A loaded scenario: the checked tree plus its top-level settings and axes.
 #[derive(Clone, Debug)]

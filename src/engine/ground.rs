@@ -1,0 +1,166 @@
+//! [`Ground`]: the map a compiled cell is fought on, with everything about it
+//! that depends only on the terrain worked out once, when the cell is
+//! compiled (issue 29, part 2).
+//!
+//! - The grid ([`Map`]), the ruleset's step costs ([`Graph`], inside the
+//!   [`FieldCache`]) and the scale (how many of the ruleset's distance units
+//!   one square is).
+//! - Terrain-only distance fields to every passable square ([`FieldCache`]):
+//!   "nearest by path" is a table look-up, not a search per turn.
+//! - Line of sight between every pair of squares ([`SightTable`]) when the
+//!   map is small enough for the table (see [`SIGHT_TABLE_CELLS`]); otherwise
+//!   [`line_of_sight`] per question.
+//!
+//! A [`Ground`] is shared read-only by every fight of its cell (and every
+//! thread): an [`Encounter`](super::Encounter) holds a `&'static Ground`
+//! so that it stays `Copy`. Grounds are interned ([`Ground::intern`]): the
+//! same map, scale and costs compiled again (each matrix cell, each balance
+//! step) reuse the first one, so the memory kept is one per distinct map of
+//! a run, not one per compilation.
+//!
+//! A unit's place on a map is a [`Square`] packed into the `position` of its
+//! [`Combatant`](super::Combatant) ([`pack`], [`unpack`]): the fight state
+//! keeps its size and layout, so fights without a map cost what they did.
+//!
+//! Searches that depend on where units stand (a path around enemies, a
+//! retreat) need buffers: a per-thread [`Scratch`] sized for the map on its
+//! first use, reused by every later fight of that thread (no allocation per
+//! fight or move).
+
+use std::cell::RefCell;
+use std::sync::Mutex;
+
+use crate::map::{
+    line_of_sight, Costs, Field, FieldCache, Map, SightTable, Square, SquareSet, Workspace,
+    UNREACHABLE,
+};
+
+/// Largest map (in cells) whose sight between every pair is tabulated:
+/// 48 × 48 cells is a 648 KiB table built in well under a second; larger
+/// maps answer each question by walking the line.
+pub const SIGHT_TABLE_CELLS: usize = 48 * 48;
+
+/// Largest map (in cells) whose terrain-only fields to every square are kept
+/// ([`FieldCache::all`]): 48 × 48 is about 38 MiB. Beyond it, "nearest by
+/// path" falls back to the metric distance.
+pub const FIELD_CACHE_CELLS: usize = 48 * 48;
+
+/// A map ready for fights: terrain-only work done once.
+#[derive(Debug)]
+pub struct Ground {
+    pub map: Map,
+    /// The ruleset's distance units per square.
+    pub scale: i32,
+    pub costs: Costs,
+    pub cache: Option<FieldCache>,
+    pub graph: crate::map::Graph,
+    pub sight: Option<SightTable>,
+    /// The map's text and legend, as compiled (the interning key).
+    key: String,
+}
+
+/// Every ground compiled so far in this process (see the module doc).
+static INTERNED: Mutex<Vec<&'static Ground>> = Mutex::new(Vec::new());
+
+impl Ground {
+    /// The ground for `map` at `scale` under `costs`, built once per process
+    /// for each distinct `key` (the map's text and legend), scale and costs.
+    pub fn intern(key: String, map: Map, scale: i32, costs: Costs) -> &'static Ground {
+        let mut all = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = all
+            .iter()
+            .find(|g| g.key == key && g.scale == scale && g.costs == costs)
+        {
+            return g;
+        }
+        let cache = (map.len() <= FIELD_CACHE_CELLS).then(|| FieldCache::all(&map, costs));
+        let sight = (map.len() <= SIGHT_TABLE_CELLS).then(|| SightTable::new(&map));
+        let graph = crate::map::Graph::new(&map, costs);
+        // Leaked on purpose: an `Encounter` is `Copy` and its fights read the
+        // ground by reference; interned, so at most one per distinct map.
+        let g: &'static Ground = Box::leak(Box::new(Ground {
+            map,
+            scale,
+            costs,
+            cache,
+            graph,
+            sight,
+            key,
+        }));
+        all.push(g);
+        g
+    }
+
+    /// Whether `a` and `b` see each other.
+    #[inline]
+    pub fn sees(&self, a: Square, b: Square) -> bool {
+        match &self.sight {
+            Some(t) => t.sees(a, b),
+            None => line_of_sight(&self.map, a, b),
+        }
+    }
+
+    /// Distance by the ruleset's metric, in its units.
+    #[inline]
+    pub fn distance(&self, a: Square, b: Square) -> i32 {
+        self.costs.metric.distance(a, b) as i32 * self.scale
+    }
+
+    /// Distance along the cheapest path by terrain, in the ruleset's units
+    /// (the metric's when the map is too large for the cache; a very large
+    /// number when no path exists).
+    #[inline]
+    pub fn path_distance(&self, from: Square, to: Square) -> i64 {
+        match self.cache.as_ref().and_then(|c| c.distance(from, to)) {
+            Some(UNREACHABLE) => i64::MAX / 4,
+            Some(d) => d as i64 * self.scale as i64,
+            None => self.distance(from, to) as i64,
+        }
+    }
+}
+
+/// A square packed into a combatant's `position`.
+#[inline]
+pub fn pack(s: Square) -> i32 {
+    ((s.y as i32) << 8) | s.x as i32
+}
+
+/// The square a map position holds.
+#[inline]
+pub fn unpack(position: i32) -> Square {
+    Square::new((position & 0xff) as u8, ((position >> 8) & 0xff) as u8)
+}
+
+/// Per-thread search buffers for one ground.
+pub struct Scratch {
+    ground: *const Ground,
+    pub ws: Workspace,
+    pub field: Field,
+    pub goals: Vec<Square>,
+    pub blocked: SquareSet,
+    pub no_stop: SquareSet,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Box<Scratch>>> = const { RefCell::new(None) };
+}
+
+/// Run `body` with this thread's buffers for `ground` (built on the first
+/// use of that ground on this thread, reused after).
+pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let fresh = !matches!(&*slot, Some(s) if std::ptr::eq(s.ground, ground));
+        if fresh {
+            *slot = Some(Box::new(Scratch {
+                ground,
+                ws: Workspace::new(&ground.map),
+                field: ground.graph.new_field(),
+                goals: Vec::with_capacity(ground.map.len()),
+                blocked: SquareSet::new(),
+                no_stop: SquareSet::new(),
+            }));
+        }
+        body(slot.as_mut().expect("just built"))
+    })
+}
