@@ -1562,10 +1562,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     ) -> Option<usize> {
         match policy {
             Targeting::Nearest => match self.ground() {
-                // Nearest by path on a map: around walls, not through them.
-                Some(g) => self.best_by(allowed, |t, i| {
-                    (-g.path_distance(t.square(t.actor), t.square(i)), 1)
-                }),
+                Some(g) => self.nearest_on(g, allowed),
                 None => self.best_by(allowed, |t, i| (-(t.distance(t.actor, i) as i64), 1)),
             },
             Targeting::Weakest => self.best_by(allowed, |t, i| {
@@ -1576,6 +1573,20 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             // Not scored: `choose_target` sends these elsewhere.
             Targeting::Random | Targeting::Focus => self.random_target(allowed),
         }
+    }
+
+    /// Nearest by path on a map: around walls, not through them (out of
+    /// line, so the front's targeting keeps its registers).
+    #[inline(never)]
+    #[cold]
+    fn nearest_on(
+        &mut self,
+        g: &Ground,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
+    ) -> Option<usize> {
+        self.best_by(allowed, |t, i| {
+            (-g.path_distance(t.square(t.actor), t.square(i)), 1)
+        })
     }
 
     /// The allowed enemy with the highest `score` (a fraction `(a, b)`,

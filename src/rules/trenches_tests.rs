@@ -1279,7 +1279,7 @@ fn cover_is_left_behind_when_a_unit_moves_unless_carried() {
     // Back on its starting position, the unit is in its cover again.
     let mut dice = ScriptedDice::new(&[]);
     as_turn(&enc, &mut f, &mut dice, 0, |t| {
-        stride(t, |s| s.approach(1, 30, 0))
+        stride::<_, _, false>(t, |s| s.approach(1, 30, 0))
     });
     assert_eq!(f.units[0].cover, Cover::Half);
     // `cover_when_moving = "carried"`: the same 11 misses AC 12.
