@@ -1167,7 +1167,7 @@ fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
 /// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red;
 /// `opts` is the body of `[options]`.
 fn two_deep(opts: &str, s_entry: &str) -> Encounter<Trenches> {
-    let text = with_options(include_str!("../../tests/fixtures/two_deep.toml"), opts);
+    let text = with_options(include_str!("../../../tests/fixtures/two_deep.toml"), opts);
     encounter(&text.replace("s = {}", &format!("s = {{ {s_entry} }}")))
 }
 

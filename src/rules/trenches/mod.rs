@@ -1,6 +1,6 @@
 //! `trenches`: Trenches and Alchemy, a WWI trench-warfare game on a d20
 //! chassis. Every rule of the text, section by section, with how it is
-//! modelled and the tests that pin it: `trenches_conformance.rs`.
+//! modelled and the tests that pin it: `trenches/conformance.rs`.
 //!
 //! As written: initiative d20 + DEX modifier, ties to the higher natural roll,
 //! then to whoever rolled first; AC = 10 + Endurance modifier + equipment,
@@ -2214,9 +2214,7 @@ fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
     }
 }
 
-#[path = "trenches_conformance.rs"]
 mod conformance;
 
 #[cfg(test)]
-#[path = "trenches_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 //! `trenches`'s conformance table: every rule of its source text, how skirmish
-//! models it, and the tests in `trenches_tests.rs` that pin it. Printed by
+//! models it, and the tests in `trenches/tests.rs` that pin it. Printed by
 //! `skirmish rules trenches`; checked by `rules::conformance`'s tests.
 //!
 //! The text is "Trenches and Alchemy" (its header: "Mechanics 082019"). Its
