@@ -1615,6 +1615,10 @@ fn stride<D: Dice, T, const MAP: bool>(
         },
         |t, e, from| {
             let (to, at) = (t.unit(t.actor).position, t.unit(e).position);
+            if MAP && passing_provokes {
+                // On a map the path is known square by square.
+                return map::leaves_reach_on_path(t, from, at, reach);
+            }
             let was_within = if passing_provokes {
                 closest::<D, MAP>(t, from, to, at)
             } else {
@@ -1645,9 +1649,8 @@ fn stride<D: Dice, T, const MAP: bool>(
 }
 
 /// The closest a move from `from` to `to` comes to position `at` (on the
-/// front, passing it goes through it; on a map: the nearer of its two
-/// ends; the squares between are not tracked yet, so `passing_provokes`
-/// counts only where a move began and ended there).
+/// front, passing it goes through it; on a map, the nearest square of its
+/// path: [`map::closest_on_path`]).
 #[inline(always)]
 fn closest<D: Dice, const MAP: bool>(
     turn: &Turn<'_, Trenches, D>,
@@ -1656,7 +1659,7 @@ fn closest<D: Dice, const MAP: bool>(
     at: i32,
 ) -> i32 {
     if MAP {
-        return closest_on_map(turn, from, to, at);
+        return map::closest_on_path(turn, from, at);
     }
     if from.min(to) <= at && at <= from.max(to) {
         0
@@ -1675,11 +1678,6 @@ fn gap<D: Dice, const MAP: bool>(turn: &Turn<'_, Trenches, D>, p: i32, q: i32) -
     }
 }
 
-#[inline(never)]
-fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at: i32) -> i32 {
-    turn.gap(from, at).min(turn.gap(to, at))
-}
-
 /// On a map, the target's cover against the actor is the place's: terrain
 /// on the line next to the target (a low wall, a parapet) or the cover
 /// dug where it stands (a trench, a foxhole, a firing position), against
@@ -1688,16 +1686,7 @@ fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at:
 #[inline(always)]
 fn aim<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     if MAP {
-        aim_on_map(turn, target);
-    }
-}
-
-#[inline(never)]
-fn aim_on_map<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
-    if let Some(g) = turn.ground() {
-        let cover =
-            crate::map::cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1);
-        turn.unit_mut(target).cover = cover;
+        map::aim(turn, target);
     }
 }
 
@@ -1750,7 +1739,7 @@ pub fn attack<D: Dice>(
 ) -> AttackResult {
     let distance = turn.enemy_distance(target);
     if turn.ground().is_some() {
-        aim_on_map(turn, target);
+        map::aim(turn, target);
     }
     if plain(turn, target) {
         resolve::<D, true, true>(turn, target, weapon, distance)
@@ -2215,6 +2204,7 @@ fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
 }
 
 mod conformance;
+mod map;
 
 #[cfg(test)]
 mod tests;

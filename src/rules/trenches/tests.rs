@@ -2223,4 +2223,58 @@ b = {{ {b_entry} }}
         assert_eq!(f.counters[counter::OPPORTUNITY], 1);
         assert_eq!(f.counters[counter::ATTACKS], 2);
     }
+
+    #[test]
+    fn passing_by_an_enemy_on_a_map_provokes_it_only_with_passing_provokes() {
+        // Combat Rounds: "Any creature within 5m of an enemy who attempts to
+        // leave the 5m radius of that creature ... will take such an attack".
+        // Red goes around the wall to the far blue (unit 2): every way round
+        // passes next to the near blue (unit 1) and leaves it 10 m behind,
+        // though red starts and ends beyond its 5 m. With `passing_provokes`
+        // the path, square by square, leaves its reach: its attack of
+        // opportunity (a miss on 2); without, only a move that starts within
+        // 5 m provokes (the option's default reading), and nothing is rolled.
+        let grid = "......\nA#B..B\n......";
+        for (passing, rolls) in [(true, &[(20, 2)][..]), (false, &[][..])] {
+            let enc = encounter(&format!(
+                r#"
+name = "t"
+rules = "trenches"
+[options]
+passing_provokes = {passing}
+[map]
+grid = """
+{grid}
+"""
+[weapons.bayonet]
+attack = 5
+damage = "1d6+2"
+[units.a]
+hp = 30
+weapons = ["bayonet"]
+[units.b]
+hp = 30
+weapons = ["bayonet"]
+[sides.red]
+a = {{ at = "A" }}
+[sides.blue]
+b = {{ at = "B", count = 2 }}
+"#
+            ));
+            let mut f = fight(&enc);
+            assert_eq!(square(&f, 1), Square::new(2, 1));
+            assert_eq!(square(&f, 2), Square::new(5, 1));
+            let mut dice = ScriptedDice::new(rolls);
+            as_turn(&enc, &mut f, &mut dice, 0, |t| {
+                stride::<_, _, true>(t, |s| s.approach(2, 30, 5))
+            });
+            dice.assert_done();
+            assert!(square(&f, 0).adjacent(square(&f, 2)), "{:?}", square(&f, 0));
+            assert_eq!(
+                f.counters[counter::OPPORTUNITY],
+                u32::from(passing),
+                "passing_provokes = {passing}"
+            );
+        }
+    }
 }
