@@ -26,6 +26,12 @@
 //! least disturbed by the rest of the machine). Runs are sized to take
 //! about a second on one thread.
 //!
+//! Then, for every map scenario measured (a `[map]`), its ns per die
+//! against the front scenario of the same ruleset ([`FRONT_OF`], or the
+//! first front scenario of its ruleset by name), against DESIGN.md's limit:
+//! a fight on a map costs at most 3× the nanoseconds per die of the same
+//! fight on the front.
+//!
 //! Then the duel against the bare loop (`common/bare_duel.rs`), in the same
 //! run: the bare loop, the duel's base cell through the kernel alone
 //! (`Fight::run_into`), and the same cell through the runner.
@@ -51,6 +57,13 @@ mod bare;
 
 /// The function callgrind counts in: every batch of every ruleset.
 const BATCH_FUNCTION: &str = "*Simulate>::batch";
+/// The front scenario each map scenario is compared with (the nearest
+/// fight of its ruleset off the map); a map scenario not listed is compared
+/// with the first front scenario of its ruleset by name.
+const FRONT_OF: &[(&str, &str)] = &[("trench_map", "trench_raid")];
+/// DESIGN.md's limit on a map fight's ns per die over the front's.
+const MAP_LIMIT: f64 = 3.0;
+
 /// Fights per cell counted for dice per fight.
 const DICE_SAMPLE: u32 = 2000;
 
@@ -99,12 +112,20 @@ fn main() {
         "| scenario | ruleset | cells | dice per fight | turns per fight | fights/s per thread | ns per die | ns per turn | instructions per fight | 2 threads / 1 |"
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    // (name, ruleset, on a map, ns per die) of every scenario measured.
+    let mut measured: Vec<(String, String, bool, f64)> = Vec::new();
     for path in &paths {
         let (scenario, plan) = load(path);
         if !settings.only.is_empty() && !settings.only.contains(&scenario.name) {
             continue;
         }
         let row = measure(path, &plan, &settings, valgrind);
+        measured.push((
+            scenario.name.clone(),
+            plan.info.rules.to_string(),
+            plan.map_scale.iter().any(Option::is_some),
+            1e9 / (row.per_thread * row.dice_per_fight),
+        ));
         println!(
             "| `{}` | {} | {} | {:.1} | {:.1} | {} | {:.2} | {:.1} | {} | {:.2}× |",
             scenario.name,
@@ -120,6 +141,7 @@ fn main() {
             row.two / row.per_thread,
         );
     }
+    map_against_front(&measured);
     if settings.only.is_empty() || settings.only.iter().any(|o| o == "duel") {
         println!();
         duel_against_bare_loop(&settings);
@@ -127,6 +149,41 @@ fn main() {
     if settings.only.is_empty() || settings.only.iter().any(|o| o == "end-to-end") {
         println!();
         end_to_end(&settings);
+    }
+}
+
+/// A line per map scenario: its ns per die over its front scenario's,
+/// against [`MAP_LIMIT`].
+fn map_against_front(measured: &[(String, String, bool, f64)]) {
+    let maps: Vec<_> = measured.iter().filter(|m| m.2).collect();
+    if maps.is_empty() {
+        return;
+    }
+    println!();
+    println!("| map scenario | ns per die | front scenario | ns per die | map / front | limit |");
+    println!("|---|---:|---|---:|---:|---|");
+    for (name, rules, _, ns) in maps {
+        let named = FRONT_OF.iter().find(|(m, _)| m == name).map(|(_, f)| *f);
+        let front = measured
+            .iter()
+            .find(|(n, r, on_map, _)| !on_map && named.map_or(r == rules, |f| n == f));
+        match front {
+            Some((front_name, _, _, front_ns)) => {
+                let ratio = ns / front_ns;
+                println!(
+                    "| `{name}` | {ns:.2} | `{front_name}` | {front_ns:.2} | {ratio:.2}× | {} |",
+                    if ratio <= MAP_LIMIT {
+                        format!("within {MAP_LIMIT}×")
+                    } else {
+                        format!("**over {MAP_LIMIT}×**")
+                    }
+                );
+            }
+            None => println!(
+                "| `{name}` | {ns:.2} | {} (not measured: name it too) | | | |",
+                named.unwrap_or("no front scenario")
+            ),
+        }
     }
 }
 

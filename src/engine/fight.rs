@@ -1355,8 +1355,12 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 goals,
                 blocked,
                 no_stop,
+                path,
                 ..
             } = sc;
+            // The move square by square, for `last_path`.
+            path.clear();
+            path.push(from);
             g.graph.field(ws, goals, blocked, field);
             if field.at(from) == 0 {
                 return None;
@@ -1364,6 +1368,10 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             let r = g
                 .graph
                 .reach(ws, field, (from, 0), squares, blocked, no_stop);
+            if r.to != from {
+                path.extend(ws.path());
+                path[1..].reverse();
+            }
             (r.to != from).then_some(r)
         });
         let Some(r) = reached else {
@@ -1399,6 +1407,8 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         ground::with_scratch(g, |sc| {
             sc.blocked.clear();
             sc.goals.clear();
+            sc.path.clear();
+            sc.path.push(at);
             for (i, u) in units.iter().enumerate() {
                 if i == me || in_fight & (1 << i) == 0 {
                     continue;
@@ -1432,12 +1442,35 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     }
                 }
                 let Some((t, c, p, _)) = best else { break };
+                sc.path.push(t);
                 at = t;
                 parity = p;
                 budget -= c;
             }
         });
         self.fight.units[me].position = ground::pack(at);
+    }
+
+    /// The squares of the actor's last move on a map, in order, from
+    /// `from` (the packed position it began on) to where it stands: for
+    /// rules that look at every square a move passes (attacks of
+    /// opportunity on leaving a reach, free hits in a zone). Read from the
+    /// thread's buffers, which [`Turn::approach`] and [`Turn::back_off`]
+    /// fill; nothing is allocated. When the last move recorded is not this
+    /// one (it began elsewhere or ended elsewhere), or on the front, `body`
+    /// gets the two ends only.
+    pub fn last_path<T>(&self, from: i32, body: impl FnOnce(&[Square]) -> T) -> T {
+        let (start, end) = (ground::unpack(from), self.square(self.actor));
+        match self.ground() {
+            Some(g) => ground::with_scratch(g, |sc| {
+                if sc.path.first() == Some(&start) && sc.path.last() == Some(&end) {
+                    body(&sc.path)
+                } else {
+                    body(&[start, end])
+                }
+            }),
+            None => body(&[start, end]),
+        }
     }
 
     /// A new `Turn` for the same actor, borrowing this one.
@@ -1562,10 +1595,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     ) -> Option<usize> {
         match policy {
             Targeting::Nearest => match self.ground() {
-                // Nearest by path on a map: around walls, not through them.
-                Some(g) => self.best_by(allowed, |t, i| {
-                    (-g.path_distance(t.square(t.actor), t.square(i)), 1)
-                }),
+                Some(g) => self.nearest_on(g, allowed),
                 None => self.best_by(allowed, |t, i| (-(t.distance(t.actor, i) as i64), 1)),
             },
             Targeting::Weakest => self.best_by(allowed, |t, i| {
@@ -1576,6 +1606,20 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             // Not scored: `choose_target` sends these elsewhere.
             Targeting::Random | Targeting::Focus => self.random_target(allowed),
         }
+    }
+
+    /// Nearest by path on a map: around walls, not through them (out of
+    /// line, so the front's targeting keeps its registers).
+    #[inline(never)]
+    #[cold]
+    fn nearest_on(
+        &mut self,
+        g: &Ground,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
+    ) -> Option<usize> {
+        self.best_by(allowed, |t, i| {
+            (-g.path_distance(t.square(t.actor), t.square(i)), 1)
+        })
     }
 
     /// The allowed enemy with the highest `score` (a fraction `(a, b)`,

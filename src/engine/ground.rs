@@ -139,6 +139,10 @@ pub struct Scratch {
     pub goals: Vec<Square>,
     pub blocked: SquareSet,
     pub no_stop: SquareSet,
+    /// The squares of the last move on this thread's map, in order, where
+    /// it began included ([`crate::engine::Turn::last_path`]); capacity for
+    /// every square of the map, so recording a move allocates nothing.
+    pub path: Vec<Square>,
 }
 
 thread_local! {
@@ -159,6 +163,7 @@ pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) 
                 goals: Vec::with_capacity(ground.map.len()),
                 blocked: SquareSet::new(),
                 no_stop: SquareSet::new(),
+                path: Vec::with_capacity(ground.map.len() + 1),
             }));
         }
         body(slot.as_mut().expect("just built"))

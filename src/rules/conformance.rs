@@ -106,7 +106,7 @@ mod tests {
     // style filters and failures point at the table at fault.
     #[test]
     fn trenches_table_is_sound() {
-        assert_sound::<Trenches>(include_str!("trenches_tests.rs"));
+        assert_sound::<Trenches>(include_str!("trenches/tests.rs"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `trenches`'s conformance table: every rule of its source text, how skirmish
-//! models it, and the tests in `trenches_tests.rs` that pin it. Printed by
+//! models it, and the tests in `trenches/tests.rs` that pin it. Printed by
 //! `skirmish rules trenches`; checked by `rules::conformance`'s tests.
 //!
 //! The text is "Trenches and Alchemy" (its header: "Mechanics 082019"). Its
@@ -194,8 +194,8 @@ pub const TABLE: &[Clause] = &[
         section: "Combat Rounds",
         rule: "whether merely passing through an enemy's 5 m is leaving it: the attack is for an enemy \"previously within melee distance\" who \"attempts to disengage by turning their backs and fleeing the fight\" from \"whoever they might be in combat with by being adjacent to them\"",
         modelled: Opt("passing_provokes"),
-        how: "default `false`: only a move that starts within the enemy's 5 m provokes it (a unit passing by was never in a fight with it to flee); `true`: a move that enters and leaves an enemy's 5 m provokes it too (\"any creature within 5m of an enemy who attempts to leave the 5m radius\", however it came there)",
-        tests: &["passing_through_an_enemys_reach_provokes_only_with_the_option", "leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves"],
+        how: "default `false`: only a move that starts within the enemy's 5 m provokes it (a unit passing by was never in a fight with it to flee); `true`: a move that enters and leaves an enemy's 5 m provokes it too (\"any creature within 5m of an enemy who attempts to leave the 5m radius\", however it came there). On a map the move's path is followed square by square: with `true`, every enemy whose 5 m (the squares next to it) a step leaves is provoked, wherever the move began and ended, and the attack is rolled at the nearest square of the path",
+        tests: &["passing_through_an_enemys_reach_provokes_only_with_the_option", "passing_by_an_enemy_on_a_map_provokes_it_only_with_passing_provokes", "leaving_an_enemys_reach_provokes_whichever_way_the_unit_moves"],
     },
     Clause {
         section: "Combat Rounds",

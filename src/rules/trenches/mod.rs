@@ -1,6 +1,6 @@
 //! `trenches`: Trenches and Alchemy, a WWI trench-warfare game on a d20
 //! chassis. Every rule of the text, section by section, with how it is
-//! modelled and the tests that pin it: `trenches_conformance.rs`.
+//! modelled and the tests that pin it: `trenches/conformance.rs`.
 //!
 //! As written: initiative d20 + DEX modifier, ties to the higher natural roll,
 //! then to whoever rolled first; AC = 10 + Endurance modifier + equipment,
@@ -152,6 +152,23 @@ pub struct Unit {
     /// The fast path's attack, set by [`Trenches::prepare_unit`]: `None`
     /// for units whose turns never take it.
     pub quick: Option<QuickAttack>,
+    /// The turn the unit plays, settled by [`Trenches::prepare_unit`] and
+    /// [`Trenches::place_on_map`].
+    pub plan: Plan,
+}
+
+/// The turn a unit plays: its tactic, on the front or on a map. Settled
+/// once per cell, so that `take_turn`'s one dispatch (on the tactic, as
+/// before maps) also settles the map: a front turn tests no ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plan {
+    #[default]
+    Hold,
+    Advance,
+    KeepRange,
+    HoldOnMap,
+    AdvanceOnMap,
+    KeepRangeOnMap,
 }
 
 /// What the fast path needs to know of an advancing unit that targets at
@@ -801,6 +818,11 @@ impl Ruleset for Trenches {
     // map every turn takes the full path, which measures the map.
     fn place_on_map(spec: &mut UnitSpec<Self>) {
         spec.stats.quick = None;
+        spec.stats.plan = match spec.stats.plan {
+            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
+            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
+            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
+        };
     }
 
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
@@ -847,6 +869,9 @@ impl Ruleset for Trenches {
     // A small dispatcher: each tactic is its own function (not inlined), so
     // the common turn pays only for the registers and stack its own tactic
     // needs, not for the largest of them.
+    // Inlined into the fight loop (as it was before maps: the map's test
+    // and its out-of-line call would otherwise keep it out).
+    #[inline(always)]
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
         if turn.unit(me).out {
@@ -863,10 +888,14 @@ impl Ruleset for Trenches {
         // Incapacitated alone: "can't take actions, reactions, or special
         // actions"; the text does not stop it moving.
         let acts = !conditions.has(Condition::Incapacitated);
-        match turn.spec(me).tactic {
-            Tactic::Hold | Tactic::Auto => hold(turn, acts),
-            Tactic::Advance => advance(turn, acts),
-            Tactic::KeepRange => keep_range(turn, acts),
+        // The tactic and the map in one: below it, `MAP` is a constant.
+        match turn.spec(me).stats.plan {
+            Plan::Hold => hold::<D, false>(turn, acts),
+            Plan::Advance => advance::<D, false>(turn, acts),
+            Plan::KeepRange => keep_range::<D, false>(turn, acts),
+            Plan::HoldOnMap => hold::<D, true>(turn, acts),
+            Plan::AdvanceOnMap => advance::<D, true>(turn, acts),
+            Plan::KeepRangeOnMap => keep_range::<D, true>(turn, acts),
         }
     }
 
@@ -937,6 +966,11 @@ impl Ruleset for Trenches {
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         spec.stats.settle(options);
+        spec.stats.plan = match spec.tactic {
+            Tactic::Hold | Tactic::Auto => Plan::Hold,
+            Tactic::Advance => Plan::Advance,
+            Tactic::KeepRange => Plan::KeepRange,
+        };
         let stats = &spec.stats;
         let eligible = spec.tactic == Tactic::Advance
             && spec.targeting == Targeting::Random
@@ -953,7 +987,8 @@ impl Ruleset for Trenches {
 
     fn resume_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, target: usize) {
         // The fast path takes only units with no condition: they act.
-        advance_on(turn, target, true);
+        // The fast path is the front's (`place_on_map` turns it off).
+        advance_on::<D, false>(turn, target, true);
     }
 
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
@@ -1353,6 +1388,27 @@ fn movement<D: Dice>(turn: &mut Turn<'_, Trenches, D>, stay_down: bool) -> i32 {
     full - (full as f64 * opts.stand_up_cost).ceil() as i32
 }
 
+// A turn's functions take `MAP` (whether the fight is on a map), settled
+// once per cell in the unit's `Plan`: on the front the measures below are the
+// front's arithmetic, with no test of the ground left in the turn (the
+// front costs what it did before maps).
+
+/// Distance from the actor to `other`: the map's or the front's.
+#[inline(always)]
+fn apart<D: Dice, const MAP: bool>(turn: &Turn<'_, Trenches, D>, other: usize) -> i32 {
+    if MAP {
+        turn.enemy_distance(other)
+    } else {
+        turn.front_distance(turn.actor, other)
+    }
+}
+
+/// Whether the actor sees `other` (always, on the front).
+#[inline(always)]
+fn in_sight<D: Dice, const MAP: bool>(turn: &Turn<'_, Trenches, D>, other: usize) -> bool {
+    !MAP || turn.sees(other)
+}
+
 /// The first (best) of a unit's weapons that reaches `distance`.
 #[inline]
 fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
@@ -1360,12 +1416,15 @@ fn best_weapon(stats: &Unit, distance: i32) -> Option<&Weapon> {
 }
 
 /// Attack the target with the best weapon that reaches it, if any.
-fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) -> bool {
+fn attack_if_in_reach<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+) -> bool {
     let stats = &turn.enc.units[turn.actor].stats;
-    let distance = turn.enemy_distance(target);
-    match best_weapon(stats, distance).filter(|_| turn.sees(target)) {
+    let distance = apart::<D, MAP>(turn, target);
+    match best_weapon(stats, distance).filter(|_| in_sight::<D, MAP>(turn, target)) {
         Some(weapon) => {
-            strike(turn, target, weapon, distance);
+            strike::<D, MAP>(turn, target, weapon, distance);
             true
         }
         None => false,
@@ -1376,17 +1435,17 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) 
 /// open first throws itself down (its action) when no enemy is within reach.
 /// A unit that cannot act (`!acts`) only gets up.
 #[inline(never)]
-fn hold<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
+fn hold<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let me = turn.actor;
     stand_unless_fighting_prone(turn);
-    if !acts || drop_prone(turn) {
+    if !acts || drop_prone::<D, MAP>(turn) {
         return;
     }
     let stats = &turn.enc.units[me].stats;
-    if let Some(target) =
-        turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range && t.sees(i))
+    if let Some(target) = turn
+        .choose_target(|t, i| apart::<D, MAP>(t, i) <= stats.max_range && in_sight::<D, MAP>(t, i))
     {
-        attack_if_in_reach(turn, target);
+        attack_if_in_reach::<D, MAP>(turn, target);
     }
 }
 
@@ -1401,10 +1460,10 @@ fn stand_unless_fighting_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
 
 /// Drop prone if this unit does that and is in the open, standing, with no
 /// enemy in reach. Returns true if it did (the action is spent).
-fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
+fn drop_prone<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>) -> bool {
     let me = turn.actor;
     let unit = turn.unit(me);
-    let in_cover = match turn.ground() {
+    let in_cover = match turn.ground().filter(|_| MAP) {
         Some(g) => g.map.at(turn.square(me)).dug != Cover::None,
         None => unit.cover != Cover::None,
     };
@@ -1423,36 +1482,41 @@ fn drop_prone<D: Dice>(turn: &mut Turn<'_, Trenches, D>) -> bool {
 /// moving; otherwise shoot if a firearm reaches; otherwise sprint. A unit
 /// that cannot act (`!acts`) only moves.
 #[inline(never)]
-fn advance<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
+fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let Some(target) = turn.choose_target(|_, _| true) else {
         return;
     };
-    advance_on(turn, target, acts);
+    advance_on::<D, MAP>(turn, target, acts);
 }
 
 /// [`advance`] once the target is chosen.
 #[inline(always)]
-fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, acts: bool) {
+fn advance_on<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Trenches, D>,
+    target: usize,
+    acts: bool,
+) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let reach = stats.advance_reach;
-    let mut distance = turn.enemy_distance(target);
+    let mut distance = apart::<D, MAP>(turn, target);
     // Already in reach and on its feet (the usual case once engaged): no
     // movement to work out.
     if distance > reach || turn.unit(me).conditions.has(Condition::Prone) {
         let budget = movement(turn, false);
         if distance > reach && !turn.unit(me).conditions.has(Condition::Frightened) {
-            if !stride(turn, |t| t.approach(target, budget, reach)) {
+            if !stride::<D, _, MAP>(turn, |t| t.approach(target, budget, reach)) {
                 return;
             }
-            distance = turn.enemy_distance(target);
+            distance = apart::<D, MAP>(turn, target);
         }
     }
     if !acts {
         return;
     }
-    if let Some(weapon) = best_weapon(stats, distance).filter(|_| turn.sees(target)) {
-        strike(turn, target, weapon, distance);
+    if let Some(weapon) = best_weapon(stats, distance).filter(|_| in_sight::<D, MAP>(turn, target))
+    {
+        strike::<D, MAP>(turn, target, weapon, distance);
         return;
     }
     // Nothing reaches: Sprint (the action) moves the unit's speed again
@@ -1461,7 +1525,7 @@ fn advance_on<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize, acts: bo
     let sprint = sprint_extra(turn.unit(me).state.speed, turn.options());
     if !turn.unit(me).conditions.has(Condition::Frightened) && sprint > 0 {
         turn.count(counter::SPRINTS);
-        stride(turn, |t| t.approach(target, sprint, reach));
+        stride::<D, _, MAP>(turn, |t| t.approach(target, sprint, reach));
     }
 }
 
@@ -1476,7 +1540,7 @@ fn sprint_extra(speed: i32, opts: &Options) -> i32 {
 /// opportunity), move only as close as the firearms need, shoot. A unit
 /// that cannot act (`!acts`) only moves.
 #[inline(never)]
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
+fn keep_range<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let range = if stats.firearm_range > 0 {
@@ -1490,13 +1554,14 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
     let stay_down = stats.drop_prone && engaged == 0;
     let budget = movement(turn, stay_down);
     if engaged != 0 {
-        if !stride(turn, |t| t.back_off(budget)) {
+        if !stride::<D, _, MAP>(turn, |t| t.back_off(budget)) {
             return;
         }
-    } else if acts && drop_prone(turn) {
+    } else if acts && drop_prone::<D, MAP>(turn) {
         return;
     }
-    let target = turn.choose_target(|t, i| t.enemy_distance(i) <= stats.max_range && t.sees(i));
+    let target = turn
+        .choose_target(|t, i| apart::<D, MAP>(t, i) <= stats.max_range && in_sight::<D, MAP>(t, i));
     let target = match target {
         Some(t) => t,
         None => {
@@ -1505,14 +1570,17 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
                 return;
             };
             let fearful = turn.unit(me).conditions.has(Condition::Frightened);
-            if engaged == 0 && !fearful && !stride(turn, |s| s.approach(t, budget, range)) {
+            if engaged == 0
+                && !fearful
+                && !stride::<D, _, MAP>(turn, |s| s.approach(t, budget, range))
+            {
                 return;
             }
             t
         }
     };
     if acts {
-        attack_if_in_reach(turn, target);
+        attack_if_in_reach::<D, MAP>(turn, target);
     }
 }
 
@@ -1530,7 +1598,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Trenches, D>, acts: bool) {
 // Out of line: only turns that move come here, and the hot path (a unit
 // standing in reach, `quick_turn` and `advance_on`) stays small without it.
 #[inline(never)]
-fn stride<D: Dice, T>(
+fn stride<D: Dice, T, const MAP: bool>(
     turn: &mut Turn<'_, Trenches, D>,
     step: impl FnOnce(&mut Turn<'_, Trenches, D>) -> T,
 ) -> bool {
@@ -1547,20 +1615,21 @@ fn stride<D: Dice, T>(
         },
         |t, e, from| {
             let (to, at) = (t.unit(t.actor).position, t.unit(e).position);
+            if MAP && passing_provokes {
+                // On a map the path is known square by square.
+                return map::leaves_reach_on_path(t, from, at, reach);
+            }
             let was_within = if passing_provokes {
-                t.closest(from, to, at)
+                closest::<D, MAP>(t, from, to, at)
             } else {
-                t.gap(from, at)
+                gap::<D, MAP>(t, from, at)
             };
-            was_within <= reach && t.gap(to, at) > reach
+            was_within <= reach && gap::<D, MAP>(t, to, at) > reach
         },
     );
     let to = turn.unit(me).position;
     // On a map cover is the place's, worked out for each attack (`aim`).
-    if to != from
-        && turn.ground().is_none()
-        && turn.options().cover_when_moving == CoverWhenMoving::LeftBehind
-    {
+    if to != from && !MAP && turn.options().cover_when_moving == CoverWhenMoving::LeftBehind {
         let home_cover = turn.spec(me).cover;
         let unit = turn.unit_mut(me);
         unit.cover = if to == unit.state.home {
@@ -1573,39 +1642,40 @@ fn stride<D: Dice, T>(
         if turn.unit(me).out {
             break;
         }
-        let at = turn.closest(from, to, turn.unit(enemy).position);
-        opportunity_attack(turn, enemy, me, at);
+        let at = closest::<D, MAP>(turn, from, to, turn.unit(enemy).position);
+        opportunity_attack::<D, MAP>(turn, enemy, me, at);
     }
     !turn.unit(me).out
 }
 
-/// Trenches' measures of a move.
-trait MoveGeometry {
-    /// The closest a move from `from` to `to` comes to position `at` (on a
-    /// map: the nearer of its two ends; the squares between are not
-    /// tracked yet, so `passing_provokes` counts only where a move began
-    /// and ended there).
-    fn closest(&self, from: i32, to: i32, at: i32) -> i32;
-}
-
-impl<D: Dice> MoveGeometry for Turn<'_, Trenches, D> {
-    #[inline]
-    fn closest(&self, from: i32, to: i32, at: i32) -> i32 {
-        if self.ground().is_some() {
-            return closest_on_map(self, from, to, at);
-        }
-        if from.min(to) <= at && at <= from.max(to) {
-            0
-        } else {
-            (from - at).abs().min((to - at).abs())
-        }
+/// The closest a move from `from` to `to` comes to position `at` (on the
+/// front, passing it goes through it; on a map, the nearest square of its
+/// path: [`map::closest_on_path`]).
+#[inline(always)]
+fn closest<D: Dice, const MAP: bool>(
+    turn: &Turn<'_, Trenches, D>,
+    from: i32,
+    to: i32,
+    at: i32,
+) -> i32 {
+    if MAP {
+        return map::closest_on_path(turn, from, at);
+    }
+    if from.min(to) <= at && at <= from.max(to) {
+        0
+    } else {
+        (from - at).abs().min((to - at).abs())
     }
 }
 
-#[inline(never)]
-#[cold]
-fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at: i32) -> i32 {
-    turn.gap(from, at).min(turn.gap(to, at))
+/// Distance between two positions: the map's or the front's.
+#[inline(always)]
+fn gap<D: Dice, const MAP: bool>(turn: &Turn<'_, Trenches, D>, p: i32, q: i32) -> i32 {
+    if MAP {
+        turn.gap(p, q)
+    } else {
+        (p - q).abs()
+    }
 }
 
 /// On a map, the target's cover against the actor is the place's: terrain
@@ -1613,27 +1683,17 @@ fn closest_on_map<D: Dice>(turn: &Turn<'_, Trenches, D>, from: i32, to: i32, at:
 /// dug where it stands (a trench, a foxhole, a firing position), against
 /// an attacker that is not next to it ("Cover"). Set before each attack, so
 /// the attack rolls read it as they read the front's cover.
-#[inline]
-fn aim<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
-    if turn.ground().is_some() {
-        aim_on_map(turn, target);
-    }
-}
-
-#[inline(never)]
-#[cold]
-fn aim_on_map<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
-    if let Some(g) = turn.ground() {
-        let cover =
-            crate::map::cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1);
-        turn.unit_mut(target).cover = cover;
+#[inline(always)]
+fn aim<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
+    if MAP {
+        map::aim(turn, target);
     }
 }
 
 /// `reactor` attacks `mover`, who just left its reach having come within
 /// `distance` of it, with its best weapon that reaches (melee only with
 /// `opportunity_weapons = "melee"`), if it can react.
-fn opportunity_attack<D: Dice>(
+fn opportunity_attack<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Trenches, D>,
     reactor: usize,
     mover: usize,
@@ -1656,7 +1716,7 @@ fn opportunity_attack<D: Dice>(
     turn.count(counter::OPPORTUNITY);
     turn.as_actor(reactor, |t| {
         t.note_that(mover, "attack of opportunity");
-        strike(t, mover, weapon, distance)
+        strike::<D, MAP>(t, mover, weapon, distance)
     });
 }
 
@@ -1678,7 +1738,9 @@ pub fn attack<D: Dice>(
     weapon: &Weapon,
 ) -> AttackResult {
     let distance = turn.enemy_distance(target);
-    aim(turn, target);
+    if turn.ground().is_some() {
+        map::aim(turn, target);
+    }
     if plain(turn, target) {
         resolve::<D, true, true>(turn, target, weapon, distance)
     } else {
@@ -1692,13 +1754,13 @@ pub fn attack<D: Dice>(
 // the `PLAIN` resolution, inlined, where everything conditions decide is a
 // constant; the rest go out of line.
 #[inline(always)]
-fn strike<D: Dice>(
+fn strike<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Trenches, D>,
     target: usize,
     weapon: &Weapon,
     distance: i32,
 ) {
-    aim(turn, target);
+    aim::<D, MAP>(turn, target);
     if plain(turn, target) {
         resolve::<D, true, false>(turn, target, weapon, distance);
     } else {
@@ -2141,9 +2203,8 @@ fn death_save<D: Dice>(turn: &mut Turn<'_, Trenches, D>) {
     }
 }
 
-#[path = "trenches_conformance.rs"]
 mod conformance;
+mod map;
 
 #[cfg(test)]
-#[path = "trenches_tests.rs"]
 mod tests;

@@ -1167,7 +1167,7 @@ fn prone_fighters_crawl_at_half_speed_and_cannot_sprint() {
 /// both with bayonets (+5, 1d6+2) and holding. `s_entry` places red;
 /// `opts` is the body of `[options]`.
 fn two_deep(opts: &str, s_entry: &str) -> Encounter<Trenches> {
-    let text = with_options(include_str!("../../tests/fixtures/two_deep.toml"), opts);
+    let text = with_options(include_str!("../../../tests/fixtures/two_deep.toml"), opts);
     encounter(&text.replace("s = {}", &format!("s = {{ {s_entry} }}")))
 }
 
@@ -1279,7 +1279,7 @@ fn cover_is_left_behind_when_a_unit_moves_unless_carried() {
     // Back on its starting position, the unit is in its cover again.
     let mut dice = ScriptedDice::new(&[]);
     as_turn(&enc, &mut f, &mut dice, 0, |t| {
-        stride(t, |s| s.approach(1, 30, 0))
+        stride::<_, _, false>(t, |s| s.approach(1, 30, 0))
     });
     assert_eq!(f.units[0].cover, Cover::Half);
     // `cover_when_moving = "carried"`: the same 11 misses AC 12.
@@ -2222,5 +2222,59 @@ b = {{ {b_entry} }}
         assert_eq!(square(&f, 0), Square::new(9, 0));
         assert_eq!(f.counters[counter::OPPORTUNITY], 1);
         assert_eq!(f.counters[counter::ATTACKS], 2);
+    }
+
+    #[test]
+    fn passing_by_an_enemy_on_a_map_provokes_it_only_with_passing_provokes() {
+        // Combat Rounds: "Any creature within 5m of an enemy who attempts to
+        // leave the 5m radius of that creature ... will take such an attack".
+        // Red goes around the wall to the far blue (unit 2): every way round
+        // passes next to the near blue (unit 1) and leaves it 10 m behind,
+        // though red starts and ends beyond its 5 m. With `passing_provokes`
+        // the path, square by square, leaves its reach: its attack of
+        // opportunity (a miss on 2); without, only a move that starts within
+        // 5 m provokes (the option's default reading), and nothing is rolled.
+        let grid = "......\nA#B..B\n......";
+        for (passing, rolls) in [(true, &[(20, 2)][..]), (false, &[][..])] {
+            let enc = encounter(&format!(
+                r#"
+name = "t"
+rules = "trenches"
+[options]
+passing_provokes = {passing}
+[map]
+grid = """
+{grid}
+"""
+[weapons.bayonet]
+attack = 5
+damage = "1d6+2"
+[units.a]
+hp = 30
+weapons = ["bayonet"]
+[units.b]
+hp = 30
+weapons = ["bayonet"]
+[sides.red]
+a = {{ at = "A" }}
+[sides.blue]
+b = {{ at = "B", count = 2 }}
+"#
+            ));
+            let mut f = fight(&enc);
+            assert_eq!(square(&f, 1), Square::new(2, 1));
+            assert_eq!(square(&f, 2), Square::new(5, 1));
+            let mut dice = ScriptedDice::new(rolls);
+            as_turn(&enc, &mut f, &mut dice, 0, |t| {
+                stride::<_, _, true>(t, |s| s.approach(2, 30, 5))
+            });
+            dice.assert_done();
+            assert!(square(&f, 0).adjacent(square(&f, 2)), "{:?}", square(&f, 0));
+            assert_eq!(
+                f.counters[counter::OPPORTUNITY],
+                u32::from(passing),
+                "passing_provokes = {passing}"
+            );
+        }
     }
 }
