@@ -25,6 +25,7 @@
 pub mod balance;
 pub mod batch_means;
 pub mod caveats;
+pub mod game;
 pub mod sensitivity;
 
 use crate::engine::tally::{BatchStat, Tally};

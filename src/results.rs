@@ -287,3 +287,22 @@ pub struct ExactCell {
     pub axis_values: Vec<String>,
     pub answer: crate::exact::Answer,
 }
+
+/// What `skirmish tactics` fought: every pair of the two sides' strategies,
+/// as one run whose cell `i × second + j` is the first side's strategy `i`
+/// against the second's `j` (common random numbers batch by batch).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TacticsResults {
+    pub run: RunResults,
+    /// How the scenario names the cell the plays were fought in.
+    pub base_label: String,
+    /// The two sides, in the scenario's order.
+    pub sides: [String; 2],
+    /// Each side's play paths (empty: the side plays its own play only).
+    pub paths: [Vec<String>; 2],
+    /// Each side's strategies, labelled by their values joined by ` + `.
+    pub strategies: [Vec<String>; 2],
+    /// Each side's strategy that is the scenario's own play, when it is
+    /// among the candidates.
+    pub own: [Option<usize>; 2],
+}

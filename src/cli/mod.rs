@@ -40,6 +40,7 @@ mod rules_json;
 mod run;
 mod sensitivity;
 mod signals;
+mod tactics;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -78,6 +79,11 @@ enum Command {
     /// rank the stats by their effect on each side's win rate
     /// (reports/<name>-sensitivity/).
     Sensitivity(sensitivity::SensitivityArgs),
+    /// Fight every pair of the two sides' candidate plays (`[plays.SIDE]`)
+    /// and solve the game: payoffs, best replies, dominated strategies, and
+    /// each side's best play with the fight's value
+    /// (reports/<name>-tactics/).
+    Tactics(tactics::TacticsArgs),
     /// Fight one fight of a run again, exactly as the run fought it, and
     /// print it turn by turn (every die, every roll, why it ended).
     Replay(replay::ReplayArgs),
@@ -104,7 +110,7 @@ enum Command {
 }
 
 /// The options of every command that simulates a scenario's cells
-/// (`run`, `balance`, `sensitivity`).
+/// (`run`, `balance`, `sensitivity`, `tactics`).
 #[derive(Args, Debug)]
 pub(crate) struct Simulation {
     /// Fights per cell, or per probe of `balance` (overrides the scenario's
@@ -283,6 +289,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff(&args),
         Command::Balance(args) => balance::balance(&args),
         Command::Sensitivity(args) => sensitivity::sensitivity(&args),
+        Command::Tactics(args) => tactics::tactics(&args),
         Command::Replay(args) => replay::replay(&args),
         Command::Exact(args) => exact::exact(&args),
         Command::Rules { name, json } => rules(name.as_deref(), json),

@@ -66,7 +66,7 @@ pub(super) struct SensitivityArgs {
 }
 
 /// `--where AXIS=VALUE`.
-fn parse_where(text: &str) -> Result<(String, String), String> {
+pub(super) fn parse_where(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((axis, value)) if !axis.trim().is_empty() => {
             Ok((axis.trim().to_owned(), value.trim().to_owned()))

@@ -68,15 +68,18 @@ pub enum Kind {
     Sensitivity,
     /// `skirmish exact`: `reports/<name>-exact/`.
     Exact,
+    /// `skirmish tactics`: `reports/<name>-tactics/`.
+    Tactics,
 }
 
 impl Kind {
-    const ALL: [Kind; 5] = [
+    const ALL: [Kind; 6] = [
         Kind::Run,
         Kind::Diff,
         Kind::Balance,
         Kind::Sensitivity,
         Kind::Exact,
+        Kind::Tactics,
     ];
 
     /// The word in the manifest's `kind = ...` line.
@@ -87,6 +90,7 @@ impl Kind {
             Kind::Balance => "balance",
             Kind::Sensitivity => "sensitivity",
             Kind::Exact => "exact",
+            Kind::Tactics => "tactics",
         }
     }
 
@@ -98,6 +102,7 @@ impl Kind {
             Kind::Balance => "balance report",
             Kind::Sensitivity => "sensitivity report",
             Kind::Exact => "exact report",
+            Kind::Tactics => "tactics report",
         }
     }
 
@@ -126,6 +131,12 @@ impl Kind {
                 names::CELLS_CSV,
                 names::ROUNDS_CSV,
                 names::ROUNDS_PNG,
+                names::SUMMARY_MD,
+            ],
+            Kind::Tactics => &[
+                names::PAYOFF_CSV,
+                names::STRATEGIES_CSV,
+                names::PAYOFF_PNG,
                 names::SUMMARY_MD,
             ],
         }
@@ -181,7 +192,7 @@ pub(crate) fn parse_manifest(text: &str) -> Result<Manifest, String> {
                         .into_iter()
                         .find(|k| k.label() == value)
                         .ok_or_else(|| {
-                            bad("expected kind run, diff, balance, sensitivity or exact")
+                            bad("expected kind run, diff, balance, sensitivity, exact or tactics")
                         })?,
                 )
             }
@@ -716,7 +727,7 @@ mod tests {
             .contains("kind"));
         assert!(parse_manifest("kind = chart\n")
             .unwrap_err()
-            .contains("run, diff, balance, sensitivity or exact"));
+            .contains("run, diff, balance, sensitivity, exact or tactics"));
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! balance.md, balance.png), and so have `skirmish sensitivity`
 //! ([`sensitivity`]: sensitivity.csv, sensitivity.png, summary.md) and
 //! `skirmish exact` ([`exact`]: cells.csv, rounds.csv, rounds.png,
-//! summary.md), written and checked with the same helpers.
+//! summary.md) and `skirmish tactics` ([`tactics`]: payoff.csv,
+//! strategies.csv, payoff.png, summary.md), written and checked with the
+//! same helpers.
 //!
 //! Layout (each part imports only the parts above it, never a sibling part):
 //!
@@ -52,6 +54,7 @@ mod names;
 pub mod numbers;
 pub mod sensitivity;
 mod tables;
+pub mod tactics;
 mod variants;
 
 use std::path::Path;

@@ -11,6 +11,7 @@
 
 use super::error::ReportError;
 use super::labels::decimals_good_to;
+use crate::analysis::game;
 use crate::analysis::sensitivity::{self, Equivalence, StatCells, StatEffect};
 use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
@@ -595,5 +596,118 @@ impl<'a> ExactModel<'a> {
     pub(crate) fn delta_rounds(&self, i: usize) -> Option<f64> {
         let b = self.baseline?;
         Some(self.rounds_mean[i] - self.rounds_mean[b])
+    }
+}
+
+/// What a tactics report reads: the payoff of every pair of strategies and
+/// what the game says of them ([`crate::analysis::game`]).
+pub struct TacticsModel<'a> {
+    pub results: &'a crate::results::TacticsResults,
+    pub info: &'a ScenarioInfo,
+    /// Per-batch payoffs of every pair, row-major.
+    pub payoffs: game::Payoffs,
+    /// Mean payoffs.
+    pub means: game::Matrix,
+    /// Each pair's payoff with its batch-means interval, row-major.
+    pub intervals: Vec<Option<Difference>>,
+    /// Each pair's summary (win rates, draws, length), row-major.
+    pub summaries: Vec<Summary>,
+    pub equilibrium: game::Equilibrium,
+    /// The value's 95% interval from the batches.
+    pub value: Option<Difference>,
+    /// Each side's best replies to each strategy of the other.
+    pub best: [Vec<game::BestResponse>; 2],
+    /// Each side's dominated strategies.
+    pub dominated: [Vec<game::Dominance>; 2],
+    /// Each side's strategies outside its equilibrium support that do as
+    /// well within noise.
+    pub rivals: [Vec<usize>; 2],
+}
+
+impl<'a> TacticsModel<'a> {
+    pub fn new(results: &'a crate::results::TacticsResults) -> Result<Self, ReportError> {
+        let info = &results.run.scenario;
+        let (rows, cols) = (results.strategies[0].len(), results.strategies[1].len());
+        if results.run.cells.len() != rows * cols {
+            return Err(ReportError::Inconsistent(format!(
+                "{} strategy pairs but {} cells",
+                rows * cols,
+                results.run.cells.len()
+            )));
+        }
+        // A draw is worth half a win to either side.
+        let payoffs = game::Payoffs {
+            rows,
+            cols,
+            cells: results
+                .run
+                .cells
+                .iter()
+                .map(|c| {
+                    c.batches
+                        .iter()
+                        .map(|b| analysis::batch_means::BatchSum {
+                            fights: b.fights,
+                            sum: b.wins[0] as f64 + 0.5 * b.draws as f64,
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        let means = payoffs.means();
+        let equilibrium = game::equilibrium(&means)
+            .map_err(|e| ReportError::Inconsistent(format!("the tactics game: {e}")))?;
+        let intervals = (0..rows * cols)
+            .map(|k| payoffs.payoff(k / cols, k % cols))
+            .collect();
+        let summaries = results
+            .run
+            .cells
+            .iter()
+            .map(|c| analysis::summarize(&c.tally, info.sides.len(), info.counters.len()))
+            .collect();
+        use game::Player::{First, Second};
+        Ok(TacticsModel {
+            value: game::value_interval(&payoffs, &equilibrium),
+            best: [
+                game::best_responses(&payoffs, First),
+                game::best_responses(&payoffs, Second),
+            ],
+            dominated: [
+                game::dominated(&payoffs, First),
+                game::dominated(&payoffs, Second),
+            ],
+            rivals: [
+                equilibrium.close_rivals(&payoffs, First),
+                equilibrium.close_rivals(&payoffs, Second),
+            ],
+            results,
+            info,
+            payoffs,
+            means,
+            intervals,
+            summaries,
+            equilibrium,
+        })
+    }
+
+    /// The first side's payoff of the pair (i, j).
+    pub fn payoff(&self, i: usize, j: usize) -> f64 {
+        self.means.get(i, j)
+    }
+
+    /// The payoff of the scenario's own plays, when both are candidates.
+    pub fn own_payoff(&self) -> Option<(usize, usize, Option<Difference>)> {
+        match self.results.own {
+            [Some(i), Some(j)] => Some((i, j, self.payoffs.payoff(i, j))),
+            _ => None,
+        }
+    }
+
+    /// A strategy of side `side` that confidently dominates every other
+    /// of that side, if there is one.
+    pub fn dominant(&self, side: usize) -> Option<usize> {
+        let player = [game::Player::First, game::Player::Second][side];
+        game::dominant(&self.payoffs, player)
     }
 }

@@ -34,3 +34,8 @@ pub const BALANCE_PNG: &str = "balance.png";
 /// File names of a sensitivity report (its summary is [`SUMMARY_MD`]).
 pub const SENSITIVITY_CSV: &str = "sensitivity.csv";
 pub const SENSITIVITY_PNG: &str = "sensitivity.png";
+
+/// File names of a tactics report (its summary is [`SUMMARY_MD`]).
+pub const PAYOFF_CSV: &str = "payoff.csv";
+pub const STRATEGIES_CSV: &str = "strategies.csv";
+pub const PAYOFF_PNG: &str = "payoff.png";

@@ -629,6 +629,20 @@ impl Ruleset for Dicestep {
         ),
     ];
 
+    const POLICIES: &'static [&'static str] = &[
+        "weapons",
+        "reaction",
+        "stamina_reserve",
+        "fortify",
+        "intercept",
+        "resuscitate",
+        "killing_strike",
+        "attacks",
+        "leftover",
+        "seek_cover",
+        "drop_prone",
+        "sprint",
+    ];
     const UNIT_FIELDS: &'static [Field] = &[
         Field::int("str", 0, 100, 6, "strength die size (6 = d6; 0 = no die)"),
         Field::int("dex", 0, 100, 6, "dexterity die size"),

@@ -469,6 +469,7 @@ impl Ruleset for Escalation {
         ),
     ];
 
+    const POLICIES: &'static [&'static str] = &["weapons", "bonus", "aim", "disengage", "delay"];
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points; 0 HP: defeated"),
         Field::int("agility", -10, 20, 0, "Agility modifier: turn order, defence 10 + agility, Free Hit Slots agility + 1"),

@@ -102,6 +102,11 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// mean something else, and fields that are not combat stats. Default:
     /// every numeric field steps by its kind's default.
     const STEPS: &'static [StatStep] = &[];
+    /// The stat-block fields that are a player's choices, not stats (which
+    /// weapons to carry, where to aim, how to defend): a scenario's
+    /// `[plays.SIDE]` table may vary them for `skirmish tactics`, which asks
+    /// which choices dominate. Every name is one of [`Ruleset::UNIT_FIELDS`].
+    const POLICIES: &'static [&'static str] = &["weapons"];
     /// The stat-block fields a designer counts a unit's worth in (hit
     /// points, or the ruleset's own health), most preferred first:
     /// `skirmish sensitivity` states equivalent points in steps of the first

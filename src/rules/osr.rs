@@ -514,6 +514,7 @@ impl Ruleset for Osr {
         ),
     ];
 
+    const POLICIES: &'static [&'static str] = &["weapons", "delay_to", "retreat_at"];
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("ac", -10, 50, 10, "armour class"),

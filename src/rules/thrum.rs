@@ -479,6 +479,14 @@ impl Ruleset for Thrum {
         Step::Not("a policy: how much later it acts"),
     )];
 
+    const POLICIES: &'static [&'static str] = &[
+        "weapons",
+        "defence",
+        "delay",
+        "resuscitate",
+        "strike_downed",
+        "overexert",
+    ];
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new(
             "fatigue_tolerance",

@@ -100,11 +100,17 @@ pub(super) fn read_baseline(
 }
 
 /// Read the `[matrix]` table's axes (every entry but `baseline`).
-pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioError> {
+/// Read the axes of `[matrix]` (`table` = `"matrix"`), or of a table of the
+/// same shape (`plays.SIDE`), whose name errors then give.
+pub(super) fn read_axes(
+    ctx: Ctx,
+    node: &Node,
+    table_name: &str,
+) -> Result<Vec<Axis>, ScenarioError> {
     let Value::Table(table) = &node.value else {
         return Err(ctx.error(
             &node.span,
-            "matrix",
+            table_name,
             format!(
                 "expected a table of `\"path\" = [values]`, found {}",
                 node.value.type_name()
@@ -113,8 +119,14 @@ pub(super) fn read_axes(ctx: Ctx, node: &Node) -> Result<Vec<Axis>, ScenarioErro
     };
     let mut axes = Vec::new();
     let mut cells: usize = 1;
-    for entry in table.entries.iter().filter(|e| e.key != BASELINE) {
-        let path = format!("matrix.\"{}\"", entry.key);
+    // `baseline` is a key of `[matrix]` only.
+    let is_matrix = table_name == "matrix";
+    for entry in table
+        .entries
+        .iter()
+        .filter(|e| !(is_matrix && e.key == BASELINE))
+    {
+        let path = format!("{table_name}.\"{}\"", entry.key);
         let Value::Array(values) = &entry.node.value else {
             return Err(ctx.error(
                 &entry.node.span,

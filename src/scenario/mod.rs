@@ -14,6 +14,7 @@ pub mod doc;
 pub mod error;
 pub mod map;
 mod matrix;
+mod plays;
 pub mod schema;
 mod sensitivity;
 mod unused;
@@ -22,6 +23,7 @@ pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell, BASELINE, MAX_CELLS};
+pub use plays::{Game, SidePlays, GROUP_PLAYS};
 use schema::{Ctx, Field, Fields, Kind, Lit};
 pub use sensitivity::{CellChoice, Selection, Sensitivity, Stat};
 
@@ -114,7 +116,9 @@ const MAX_ROUNDS_FIELD: Field = Field::new(
 );
 
 /// The tables a scenario may have.
-pub const TABLES: &[&str] = &["options", "weapons", "units", "sides", "matrix", "map"];
+pub const TABLES: &[&str] = &[
+    "options", "weapons", "units", "sides", "matrix", "map", "plays",
+];
 
 /// A loaded scenario: the checked tree plus its top-level settings and axes.
 #[derive(Clone, Debug)]
@@ -135,6 +139,9 @@ pub struct Scenario {
     pub precision: Option<f64>,
     /// Most fights per cell with a precision target.
     pub max_fights: u64,
+    /// Each side's candidate plays (`[plays.SIDE]`), for `skirmish tactics`;
+    /// empty without the table.
+    pub plays: Vec<SidePlays>,
 }
 
 /// Read and check a scenario file (syntax, top-level keys, matrix shape).
@@ -178,7 +185,7 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         .position(|e| e.key == "matrix")
         .map(|i| root.entries.remove(i));
     let axes = match &matrix {
-        Some(m) => matrix::read_axes(ctx, &m.node)?,
+        Some(m) => matrix::read_axes(ctx, &m.node, "matrix")?,
         None => Vec::new(),
     };
     let baseline_node = matrix.as_ref().and_then(|m| match &m.node.value {
@@ -186,6 +193,11 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         _ => None,
     });
     let baseline = matrix::read_baseline(ctx, baseline_node, &axes)?;
+    let plays_node = root
+        .entries
+        .iter()
+        .position(|e| e.key == "plays")
+        .map(|i| root.entries.remove(i).node);
 
     // Top-level keys: the declared scalars plus the known tables.
     let mut scalars = Table::default();
@@ -273,6 +285,10 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         }
     }
     drop(top);
+    let plays = match &plays_node {
+        Some(node) => plays::read(ctx, node, &root, &rules)?,
+        None => Vec::new(),
+    };
     let scenario = Scenario {
         root,
         name,
@@ -285,6 +301,7 @@ pub fn parse(source: Source) -> Result<Scenario, ScenarioError> {
         baseline,
         precision,
         max_fights,
+        plays,
         source,
     };
     // The file's own sizes must fit too (`validate` says so; a run checks

@@ -227,6 +227,7 @@ pub(crate) fn render(report: &Report, file: &'static str) -> Result<Option<Vec<u
             canvas,
             (x as i32 + 10, (TOP + SIDE_HEAD) as i32),
             bar_h as i32,
+            "win rate",
         )
     })?;
     Ok(Some(png))
@@ -458,7 +459,14 @@ fn draw_exact_square(
 const EXACT_DECIMALS: usize = 4;
 
 /// Vertical colour scale from 1 (top) to 0 (bottom) with ticks every 0.25.
-fn draw_colour_bar(canvas: &Canvas, (x, y): (i32, i32), height: i32) -> Result<(), DrawError> {
+/// The colour scale, `height` pixels tall at `(x, y)`, ticks 0 to 1 and
+/// `title` beside it (what the colours measure).
+pub(crate) fn draw_colour_bar(
+    canvas: &Canvas,
+    (x, y): (i32, i32),
+    height: i32,
+    title: &str,
+) -> Result<(), DrawError> {
     const BAR_WIDTH: i32 = 22;
     for dy in 0..height {
         let v = 1.0 - f64::from(dy) / f64::from((height - 1).max(1));
@@ -480,7 +488,6 @@ fn draw_colour_bar(canvas: &Canvas, (x, y): (i32, i32), height: i32) -> Result<(
         let style = text(TICK_SIZE).pos(Pos::new(HPos::Left, VPos::Center));
         canvas.draw_text(&fixed(tick, 2), &style, (x + BAR_WIDTH + 8, ty))?;
     }
-    let title = "win rate";
     let style = text(LABEL_SIZE - 2)
         .color(&DARK_GREY)
         .transform(FontTransform::Rotate270)
@@ -492,7 +499,7 @@ fn draw_colour_bar(canvas: &Canvas, (x, y): (i32, i32), height: i32) -> Result<(
 /// Diverging colour scale (ColorBrewer RdBu, 5 classes, interpolated): red
 /// when the side rarely wins, near-white at even odds, blue when it usually
 /// wins.
-fn heat_colour(v: f64) -> RGBColor {
+pub(crate) fn heat_colour(v: f64) -> RGBColor {
     const STOPS: [(u8, u8, u8); 5] = [
         (202, 0, 32),
         (244, 165, 130),

@@ -16,6 +16,7 @@ pub(crate) mod fonts;
 pub(crate) mod ground;
 pub(crate) mod heatmap;
 pub mod map;
+pub(crate) mod payoff;
 pub(crate) mod ranked;
 pub(crate) mod rounds;
 pub(crate) mod sensitivity;

@@ -13,3 +13,4 @@ pub(crate) mod fights_md;
 pub mod positions;
 pub(crate) mod sensitivity_md;
 pub(crate) mod summary_md;
+pub(crate) mod tactics_md;

@@ -487,6 +487,7 @@ impl Ruleset for Trenches {
         },
     )];
 
+    const POLICIES: &'static [&'static str] = &["weapons", "drop_prone"];
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("dex", -10, 20, 0, "Dexterity modifier (initiative)"),

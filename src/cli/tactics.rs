@@ -1,0 +1,125 @@
+//! `skirmish tactics FILE [--cell N | --where AXIS=VALUE...]`: fight every
+//! pair of the two sides' candidate plays (`[plays.SIDE]`) in one cell of
+//! the matrix, with common random numbers, and solve the game.
+//!
+//! The scenario layer builds the strategy pairs as cells
+//! ([`crate::scenario::Game`]), the runner fights them as one run
+//! ([`crate::run::plan_cells`]), the analysis solves the game
+//! ([`crate::analysis::game`]) and the report layer writes
+//! `reports/<name>-tactics/` ([`crate::report::tactics`]). All pairs are
+//! fought at once, in parallel over (cell, batch), so the report is the
+//! same at any `--threads`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::sensitivity::parse_where;
+use super::{progress, Failure};
+use crate::report::tactics as report;
+use crate::report::Kind;
+use crate::results::{Streams, TacticsResults};
+use crate::run::{plan, plan_cells, Budget};
+use crate::scenario::{self, CellChoice};
+
+#[derive(Args, Debug)]
+pub(super) struct TacticsArgs {
+    /// Scenario file (TOML) with `[plays.SIDE]` tables.
+    file: PathBuf,
+    /// The matrix cell the plays are fought in (default: the scenario's
+    /// baseline cell).
+    #[arg(long, conflicts_with = "where_")]
+    cell: Option<usize>,
+    /// The cell by axis values, e.g. `--where options.crit=none`
+    /// (repeatable; axes not named keep the baseline cell's value).
+    #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
+    where_: Vec<(String, String)>,
+    #[command(flatten)]
+    sim: super::Simulation,
+    /// Folder the report goes in, as `<name>-tactics/`.
+    #[arg(long, default_value = "reports")]
+    out: PathBuf,
+    /// Re-run and compare with the report already in --out instead of
+    /// writing: exit 0 if identical, 1 if anything differs.
+    #[arg(long)]
+    check: bool,
+}
+
+pub(super) fn tactics(args: &TacticsArgs) -> Result<ExitCode, Failure> {
+    let s = scenario::load(&args.file)?;
+    // The whole scenario is checked as `run` checks it.
+    plan(&s)?;
+    let choice = match (args.cell, args.where_.is_empty()) {
+        (Some(i), _) => CellChoice::Index(i),
+        (None, false) => CellChoice::Where(args.where_.clone()),
+        (None, true) => CellChoice::Baseline,
+    };
+    let base = s.pick_cell(&choice)?;
+    let base_label = if s.axes.is_empty() {
+        "the scenario".to_string()
+    } else {
+        base.label.clone()
+    };
+    let game = s.tactics(base)?;
+    let fights = args.sim.fights.unwrap_or(s.fights);
+    let seed = args.sim.seed.unwrap_or(s.seed);
+    let cells = game.scenario.cells()?;
+    let pairs = cells.len();
+    scenario::check_run_size(&s.source.path, pairs, fights, None)?;
+    // Every strategy pair is compiled (and every bad value refused) before
+    // anything is fought or written.
+    let plan = plan_cells(&game.scenario, cells)?;
+    let dir = args.out.join(report::folder_name(&s.name));
+    if !args.check {
+        super::output::preflight(Kind::Tactics, &dir, &[args.file.as_path()])?;
+    }
+    let pool = super::worker_pool(args.sim.threads)?;
+    let bar = progress::fights_bar(
+        plan.total_fights(fights),
+        progress::Total::Exact,
+        &format!("{} tactics", s.name),
+        args.sim.quiet,
+    );
+    let started = Instant::now();
+    let run = pool.install(|| {
+        plan.run_with(Budget::Fights(fights), seed, Streams::Common, &|n| {
+            bar.inc(n)
+        })
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let total: u64 = run.cells.iter().map(|c| c.tally.fights).sum();
+    let threads = pool.current_num_threads();
+    let timing = format!(
+        "{} × {} strategies, {} fights in {seconds:.2} s: {} fights/s on {threads} thread{}",
+        game.strategies[0].len(),
+        game.strategies[1].len(),
+        crate::report::numbers::grouped(total),
+        progress::human(total as f64 / seconds.max(1e-9)),
+        if threads == 1 { "" } else { "s" },
+    );
+    let results = TacticsResults {
+        run,
+        base_label,
+        sides: game.sides,
+        paths: game.paths,
+        strategies: game.strategies,
+        own: game.own,
+    };
+    let verdict = report::terminal(&results)
+        .context("solving the game")
+        .map_err(Failure::Other)?;
+    say!("{}: best play ({pairs} strategy pairs)", s.name);
+    say_part!("{verdict}");
+    super::write_or_check(
+        Kind::Tactics,
+        report::render(&results),
+        &s.name,
+        &dir,
+        &timing,
+        args.check,
+    )
+}
