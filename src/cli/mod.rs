@@ -308,6 +308,46 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Fight every cell of `plan` with `fights` fights each on common random
+/// numbers (`sensitivity`, `tactics`: cells compared with each other), with
+/// a progress bar labelled `label`; the results and how fast it went
+/// (`N fights in S s: R fights/s on T threads`).
+pub(crate) fn fight_cells(
+    plan: &Plan,
+    sim: &Simulation,
+    fights: u64,
+    seed: u64,
+    label: &str,
+) -> Result<(crate::results::RunResults, String), Failure> {
+    let pool = worker_pool(sim.threads)?;
+    let bar = progress::fights_bar(
+        plan.total_fights(fights),
+        progress::Total::Exact,
+        label,
+        sim.quiet,
+    );
+    let started = std::time::Instant::now();
+    let run = pool.install(|| {
+        plan.run_with(
+            crate::run::Budget::Fights(fights),
+            seed,
+            crate::results::Streams::Common,
+            &|n| bar.inc(n),
+        )
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let total: u64 = run.cells.iter().map(|c| c.tally.fights).sum();
+    let threads = pool.current_num_threads();
+    let speed = format!(
+        "{} fights in {seconds:.2} s: {} fights/s on {threads} thread{}",
+        crate::report::numbers::grouped(total),
+        progress::human(total as f64 / seconds.max(1e-9)),
+        if threads == 1 { "" } else { "s" },
+    );
+    Ok((run, speed))
+}
+
 /// The pool of `threads` worker threads (default: one per core) a command
 /// simulates on.
 pub(crate) fn worker_pool(threads: Option<u16>) -> Result<rayon::ThreadPool, Failure> {

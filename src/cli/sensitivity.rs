@@ -13,16 +13,15 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{anyhow, Context};
 use clap::Args;
 
-use super::{progress, Failure};
+use super::Failure;
 use crate::report::sensitivity as report;
 use crate::report::Kind;
-use crate::results::{SensitivityResults, StatInfo, Streams};
-use crate::run::{plan, plan_cells, Budget};
+use crate::results::{SensitivityResults, StatInfo};
+use crate::run::{plan, plan_cells};
 use crate::scenario::{self, CellChoice};
 
 /// How many stats the terminal table shows (every stat is in the report).
@@ -122,30 +121,17 @@ pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let cells = sens.cells.len();
     let plan = plan_cells(&sens.scenario, sens.cells)?;
 
-    let pool = super::worker_pool(args.sim.threads)?;
-    let bar = progress::fights_bar(
-        plan.total_fights(fights),
-        progress::Total::Exact,
+    let (run, speed) = super::fight_cells(
+        &plan,
+        &args.sim,
+        fights,
+        seed,
         &format!("{} sensitivity", s.name),
-        args.sim.quiet,
-    );
-    let started = Instant::now();
-    let run = pool.install(|| {
-        plan.run_with(Budget::Fights(fights), seed, Streams::Common, &|n| {
-            bar.inc(n)
-        })
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    let total: u64 = run.cells.iter().map(|c| c.tally.fights).sum();
-    let threads = pool.current_num_threads();
+    )?;
     let timing = format!(
-        "{} stats, {} cells, {} fights in {seconds:.2} s: {} fights/s on {threads} thread{}",
+        "{} stats, {} cells, {speed}",
         stats.len(),
         crate::report::numbers::grouped(cells as u64),
-        crate::report::numbers::grouped(total),
-        progress::human(total as f64 / seconds.max(1e-9)),
-        if threads == 1 { "" } else { "s" },
     );
     let results = SensitivityResults {
         run,

@@ -12,17 +12,16 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
 
 use super::sensitivity::parse_where;
-use super::{progress, Failure};
+use super::Failure;
 use crate::report::tactics as report;
 use crate::report::Kind;
-use crate::results::{Streams, TacticsResults};
-use crate::run::{plan, plan_cells, Budget};
+use crate::results::TacticsResults;
+use crate::run::{plan, plan_cells};
 use crate::scenario::{self, CellChoice};
 
 #[derive(Args, Debug)]
@@ -76,30 +75,17 @@ pub(super) fn tactics(args: &TacticsArgs) -> Result<ExitCode, Failure> {
     if !args.check {
         super::output::preflight(Kind::Tactics, &dir, &[args.file.as_path()])?;
     }
-    let pool = super::worker_pool(args.sim.threads)?;
-    let bar = progress::fights_bar(
-        plan.total_fights(fights),
-        progress::Total::Exact,
+    let (run, speed) = super::fight_cells(
+        &plan,
+        &args.sim,
+        fights,
+        seed,
         &format!("{} tactics", s.name),
-        args.sim.quiet,
-    );
-    let started = Instant::now();
-    let run = pool.install(|| {
-        plan.run_with(Budget::Fights(fights), seed, Streams::Common, &|n| {
-            bar.inc(n)
-        })
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    let total: u64 = run.cells.iter().map(|c| c.tally.fights).sum();
-    let threads = pool.current_num_threads();
+    )?;
     let timing = format!(
-        "{} × {} strategies, {} fights in {seconds:.2} s: {} fights/s on {threads} thread{}",
+        "{} × {} strategies, {speed}",
         game.strategies[0].len(),
         game.strategies[1].len(),
-        crate::report::numbers::grouped(total),
-        progress::human(total as f64 / seconds.max(1e-9)),
-        if threads == 1 { "" } else { "s" },
     );
     let results = TacticsResults {
         run,
