@@ -1,9 +1,49 @@
 //! Naming matrix cells on the command line by their values,
 //! `--where AXIS=VALUE` (once per axis): one reading of it for every
 //! command that takes it on a compiled plan (`replay` wants exactly one
-//! cell, `exact` every matching cell).
+//! cell, `exact` every matching cell), and [`BaseCell`], the one cell
+//! `sensitivity` and `tactics` start from, picked before anything compiles.
+
+use clap::Args;
 
 use crate::run::Plan;
+use crate::scenario::CellChoice;
+
+/// `--cell N | --where AXIS=VALUE...`: the one matrix cell a command works
+/// in (`sensitivity` steps its stats, `tactics` fights its plays there).
+#[derive(Args, Debug)]
+pub(super) struct BaseCell {
+    /// The matrix cell to work in (default: the scenario's baseline cell).
+    #[arg(long, conflicts_with = "where_")]
+    cell: Option<usize>,
+    /// The cell by axis values, e.g. `--where options.crit=none`
+    /// (repeatable; axes not named keep the baseline cell's value).
+    #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
+    where_: Vec<(String, String)>,
+}
+
+impl BaseCell {
+    /// The cell as the scenario layer picks it.
+    pub(super) fn choice(&self) -> CellChoice {
+        match (self.cell, self.where_.is_empty()) {
+            (Some(i), _) => CellChoice::Index(i),
+            (None, false) => CellChoice::Where(self.where_.clone()),
+            (None, true) => CellChoice::Baseline,
+        }
+    }
+}
+
+/// `--where AXIS=VALUE`.
+fn parse_where(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((axis, value)) if !axis.trim().is_empty() => {
+            Ok((axis.trim().to_owned(), value.trim().to_owned()))
+        }
+        _ => Err(format!(
+            "expected AXIS=VALUE, e.g. `options.crit=none`, found `{text}`"
+        )),
+    }
+}
 
 /// The cells `--where` selects, and the axes it left open.
 pub(super) struct Matching {

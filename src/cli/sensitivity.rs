@@ -22,7 +22,7 @@ use crate::report::sensitivity as report;
 use crate::report::Kind;
 use crate::results::{SensitivityResults, StatInfo};
 use crate::run::{plan, plan_cells};
-use crate::scenario::{self, CellChoice};
+use crate::scenario;
 
 /// How many stats the terminal table shows (every stat is in the report).
 const SHOWN: usize = 12;
@@ -31,14 +31,8 @@ const SHOWN: usize = 12;
 pub(super) struct SensitivityArgs {
     /// Scenario file (TOML).
     file: PathBuf,
-    /// The matrix cell to leave unchanged (default: the scenario's
-    /// baseline cell).
-    #[arg(long, conflicts_with = "where_")]
-    cell: Option<usize>,
-    /// The unchanged cell by axis values, e.g. `--where options.crit=none`
-    /// (repeatable; axes not named keep the baseline cell's value).
-    #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
-    where_: Vec<(String, String)>,
+    #[command(flatten)]
+    base: super::cells::BaseCell,
     #[command(flatten)]
     sim: super::Simulation,
     /// Folder the report goes in, as `<name>-sensitivity/`.
@@ -64,29 +58,12 @@ pub(super) struct SensitivityArgs {
     in_field: Option<String>,
 }
 
-/// `--where AXIS=VALUE`.
-pub(super) fn parse_where(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((axis, value)) if !axis.trim().is_empty() => {
-            Ok((axis.trim().to_owned(), value.trim().to_owned()))
-        }
-        _ => Err(format!(
-            "expected AXIS=VALUE, e.g. `options.crit=none`, found `{text}`"
-        )),
-    }
-}
-
 pub(super) fn sensitivity(args: &SensitivityArgs) -> Result<ExitCode, Failure> {
     let s = scenario::load(&args.file)?;
     // The whole scenario is checked as `run` checks it, whichever cell is
     // left unchanged.
     plan(&s)?;
-    let choice = match (args.cell, args.where_.is_empty()) {
-        (Some(i), _) => CellChoice::Index(i),
-        (None, false) => CellChoice::Where(args.where_.clone()),
-        (None, true) => CellChoice::Baseline,
-    };
-    let base = s.pick_cell(&choice)?;
+    let base = s.pick_cell(&args.base.choice())?;
     let which = scenario::Selection {
         all: args.all,
         written_only: args.written_only,

@@ -16,26 +16,19 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use super::sensitivity::parse_where;
 use super::Failure;
 use crate::report::tactics as report;
 use crate::report::Kind;
 use crate::results::TacticsResults;
 use crate::run::{plan, plan_cells};
-use crate::scenario::{self, CellChoice};
+use crate::scenario;
 
 #[derive(Args, Debug)]
 pub(super) struct TacticsArgs {
     /// Scenario file (TOML) with `[plays.SIDE]` tables.
     file: PathBuf,
-    /// The matrix cell the plays are fought in (default: the scenario's
-    /// baseline cell).
-    #[arg(long, conflicts_with = "where_")]
-    cell: Option<usize>,
-    /// The cell by axis values, e.g. `--where options.crit=none`
-    /// (repeatable; axes not named keep the baseline cell's value).
-    #[arg(long = "where", id = "where_", value_name = "AXIS=VALUE", value_parser = parse_where)]
-    where_: Vec<(String, String)>,
+    #[command(flatten)]
+    base: super::cells::BaseCell,
     #[command(flatten)]
     sim: super::Simulation,
     /// Folder the report goes in, as `<name>-tactics/`.
@@ -51,12 +44,7 @@ pub(super) fn tactics(args: &TacticsArgs) -> Result<ExitCode, Failure> {
     let s = scenario::load(&args.file)?;
     // The whole scenario is checked as `run` checks it.
     plan(&s)?;
-    let choice = match (args.cell, args.where_.is_empty()) {
-        (Some(i), _) => CellChoice::Index(i),
-        (None, false) => CellChoice::Where(args.where_.clone()),
-        (None, true) => CellChoice::Baseline,
-    };
-    let base = s.pick_cell(&choice)?;
+    let base = s.pick_cell(&args.base.choice())?;
     let base_label = if s.axes.is_empty() {
         "the scenario".to_string()
     } else {
