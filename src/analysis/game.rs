@@ -149,7 +149,7 @@ impl Player {
 
     /// This player's payoff (its own: the second side's is one minus the
     /// first's) for its `a` against the opponent's `k`.
-    fn own(self, m: &Matrix, a: usize, k: usize) -> f64 {
+    pub fn own(self, m: &Matrix, a: usize, k: usize) -> f64 {
         match self {
             Player::First => m.get(a, k),
             Player::Second => 1.0 - m.get(k, a),
@@ -357,22 +357,41 @@ impl Equilibrium {
 /// Per-batch sums of `player`'s own payoff playing `a` against the mix
 /// `against` of the other player.
 fn mixed_batches(p: &Payoffs, player: Player, a: usize, against: &[f64]) -> Vec<BatchSum> {
+    match player {
+        Player::First => {
+            weighted_batches(p, |i, j| if i == a { against[j] } else { 0.0 }, |c| c.sum)
+        }
+        Player::Second => weighted_batches(
+            p,
+            |i, j| if j == a { against[i] } else { 0.0 },
+            |c| c.fights as f64 - c.sum,
+        ),
+    }
+}
+
+/// Per batch, `Σ weight(i, j) · own(cell (i, j))` over every pair with a
+/// non-zero weight, in row-major order: a mixed strategy's payoff (or the
+/// value's, at both mixes) batch by batch.
+fn weighted_batches(
+    p: &Payoffs,
+    weight: impl Fn(usize, usize) -> f64,
+    own: impl Fn(&BatchSum) -> f64,
+) -> Vec<BatchSum> {
     let batches = p.cells.first().map_or(0, |c| c.len());
     (0..batches)
         .map(|b| {
             let mut fights = 0;
             let mut sum = 0.0;
-            for (k, &q) in against.iter().enumerate() {
-                let cell = match player {
-                    Player::First => p.cell(a, k)[b],
-                    Player::Second => p.cell(k, a)[b],
-                };
-                fights = cell.fights;
-                let own = match player {
-                    Player::First => cell.sum,
-                    Player::Second => cell.fights as f64 - cell.sum,
-                };
-                sum += q * own;
+            for i in 0..p.rows {
+                for j in 0..p.cols {
+                    let w = weight(i, j);
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let cell = p.cell(i, j)[b];
+                    fights = cell.fights;
+                    sum += w * own(&cell);
+                }
             }
             BatchSum { fights, sum }
         })
@@ -475,21 +494,7 @@ fn clean(mut mix: Vec<f64>) -> Vec<f64> {
 /// The value of the game with its 95% interval from the batches (see the
 /// module doc: the spread of `xᵀ A_b y` at the equilibrium mixes).
 pub fn value_interval(p: &Payoffs, eq: &Equilibrium) -> Option<Difference> {
-    let batches = p.cells.first().map_or(0, |c| c.len());
-    let per_batch: Vec<BatchSum> = (0..batches)
-        .map(|b| {
-            let mut fights = 0;
-            let mut sum = 0.0;
-            for (i, &xi) in eq.first.iter().enumerate() {
-                for (j, &yj) in eq.second.iter().enumerate() {
-                    let cell = p.cell(i, j)[b];
-                    fights = cell.fights;
-                    sum += xi * yj * cell.sum;
-                }
-            }
-            BatchSum { fights, sum }
-        })
-        .collect();
+    let per_batch = weighted_batches(p, |i, j| eq.first[i] * eq.second[j], |c| c.sum);
     batch_means::mean(&per_batch).map(|d| Difference {
         // The point estimate is the program's value, not the mixes' payoff
         // re-summed (the two agree to rounding).

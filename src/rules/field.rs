@@ -45,6 +45,20 @@ pub enum Lit {
     NoNames,
 }
 
+impl Lit {
+    /// The value as a scenario's value renders (strings unquoted), so that
+    /// a default compares with a written value.
+    pub fn render(&self) -> String {
+        match self {
+            Lit::Int(i) => i.to_string(),
+            Lit::Float(f) => format!("{f}"),
+            Lit::Bool(b) => b.to_string(),
+            Lit::Str(s) => s.to_string(),
+            Lit::NoNames => "[]".to_string(),
+        }
+    }
+}
+
 /// One declared key.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Field {
@@ -174,11 +188,8 @@ impl Field {
     pub fn default_text(&self) -> String {
         match self.default {
             None => "required".to_string(),
-            Some(Lit::Int(i)) => i.to_string(),
-            Some(Lit::Float(f)) => format!("{f}"),
-            Some(Lit::Bool(b)) => b.to_string(),
             Some(Lit::Str(s)) => format!("\"{s}\""),
-            Some(Lit::NoNames) => "[]".to_string(),
+            Some(lit) => lit.render(),
         }
     }
 }

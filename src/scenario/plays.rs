@@ -341,20 +341,13 @@ fn value_at<'a>(root: &'a Table, path: &str) -> Option<&'a Node> {
 /// The default of a play's field, rendered as a value is, when the
 /// scenario does not write it.
 fn default_of(rules: &str, path: &str) -> Option<String> {
-    use crate::rules::field::Lit;
     let field = path.rsplit('.').next()?;
     let fields = if path.starts_with("sides.") {
         crate::engine::SIDE_ENTRY_FIELDS
     } else {
         crate::with_ruleset!(rules, R => R::UNIT_FIELDS, _ => return None)
     };
-    match fields.iter().find(|f| f.name == field)?.default? {
-        Lit::Int(i) => Some(i.to_string()),
-        Lit::Float(f) => Some(format!("{f}")),
-        Lit::Bool(b) => Some(b.to_string()),
-        Lit::Str(s) => Some(s.to_string()),
-        Lit::NoNames => Some("[]".to_string()),
-    }
+    Some(fields.iter().find(|f| f.name == field)?.default?.render())
 }
 
 /// Each strategy's label: its values in path order, joined by ` + `.

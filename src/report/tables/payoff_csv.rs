@@ -1,6 +1,7 @@
 //! `payoff.csv` and `strategies.csv` of a tactics report.
 
 use super::frame::TableBuilder;
+use crate::analysis::game::Player;
 use crate::report::error::ReportError;
 use crate::report::labels::RATE_DECIMALS;
 use crate::report::model::TacticsModel;
@@ -95,15 +96,10 @@ pub(crate) fn render_strategies(m: &TacticsModel) -> Result<Vec<u8>, ReportError
             strategy.push(label.clone());
             probability.push(mix[k]);
             let other = r.strategies[1 - s].len();
+            let player = [Player::First, Player::Second][s];
             worst.push(
                 (0..other)
-                    .map(|o| {
-                        if s == 0 {
-                            m.payoff(k, o)
-                        } else {
-                            1.0 - m.payoff(o, k)
-                        }
-                    })
+                    .map(|o| player.own(&m.means, k, o))
                     .fold(f64::INFINITY, f64::min),
             );
             let d = m.dominated[s].iter().find(|d| d.dominated == k);
