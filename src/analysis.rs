@@ -26,6 +26,7 @@ pub mod balance;
 pub mod batch_means;
 pub mod caveats;
 pub mod game;
+pub mod plays;
 pub mod sensitivity;
 
 use crate::engine::tally::{BatchStat, Tally};

@@ -121,6 +121,28 @@ pub struct RunResults {
     /// in cell order, or why it was not (the limits' message). Empty
     /// without `--exact`: the report is then exactly what it was.
     pub exact: Vec<Result<ExactWin, String>>,
+    /// The other plays `run` tried in every cell ([`crate::scenario::PlayTrial`]),
+    /// or `None` with `--no-play-check`: the report then says nothing of them.
+    pub plays: Option<PlayCheck>,
+}
+
+/// What the play check fought: each side's own play and its side-wide
+/// alternatives in every cell, on common random numbers batch by batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayCheck {
+    /// Fights per trial.
+    pub fights: u64,
+    /// How much better (in the side's win rate plus its share of the draws)
+    /// an alternative must be, with 95% confidence, to be reported.
+    pub margin: f64,
+    pub trials: Vec<PlayTrialResult>,
+}
+
+/// One trial of the play check and its batches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayTrialResult {
+    pub trial: crate::scenario::PlayTrial,
+    pub batches: Vec<BatchStat>,
 }
 
 /// A cell's exact win rates, shown beside the sampled ones (`run --exact`).

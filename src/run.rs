@@ -354,6 +354,14 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// Fights per cell: all of them, or with a precision target the
+    /// fights every cell starts with.
+    pub fn fights(&self) -> u64 {
+        match *self {
+            Budget::Fights(fights) | Budget::Precision { fights, .. } => fights,
+        }
+    }
+
     /// Fights per batch of every cell of this run: [`batch_size`] of the
     /// fights per cell; with a precision target, of the starting fights but
     /// large enough that the cap needs at most [`PRECISION_MAX_BATCHES`]
@@ -665,6 +673,7 @@ impl Plan {
             cells,
             fights: Vec::new(),
             exact: Vec::new(),
+            plays: None,
         })
     }
 

@@ -37,6 +37,8 @@ pub struct MergeArgs {
     /// scenario only).
     #[arg(long, value_name = "FILE.parquet")]
     export_batches: Option<PathBuf>,
+    #[command(flatten)]
+    plays: super::play_check::PlayCheckArgs,
 }
 
 /// One shard as read.
@@ -134,6 +136,14 @@ pub fn merge(args: &MergeArgs) -> Result<ExitCode, Failure> {
             .map_err(Failure::Other)?;
         let results =
             super::run::with_fights(&p, results, &work, Path::new(&scenario.source.path), &dir);
+        let (results, _) = super::play_check::with_plays(
+            &args.plays,
+            &scenario,
+            work.budget.fights(),
+            work.seed,
+            false,
+            results,
+        )?;
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", scenario.name))
             .map_err(Failure::Other)?;

@@ -33,6 +33,7 @@ mod cells;
 mod exact;
 mod merge;
 mod output;
+mod play_check;
 mod progress;
 mod replay;
 mod rules_help;
@@ -176,6 +177,8 @@ pub(crate) struct RunArgs {
     exact: bool,
     #[command(flatten)]
     limits: exact::ExactLimits,
+    #[command(flatten)]
+    plays: play_check::PlayCheckArgs,
 }
 
 #[derive(Args, Debug)]

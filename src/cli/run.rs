@@ -262,6 +262,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             let results =
                 pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
             let (results, timing) = with_exact(args, s, p, &pool, results, timing);
+            let (results, timing) = with_plays(args, s, &work, &pool, results, timing)?;
             differs |= check(&results, &dir, &timing)?;
             continue;
         }
@@ -365,6 +366,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
         let results =
             pool.install(|| with_fights(p, results, &work, Path::new(&s.source.path), &dir));
         let (results, timing) = with_exact(args, s, p, &pool, results, timing);
+        let (results, timing) = with_plays(args, s, &work, &pool, results, timing)?;
         crate::report::write(&results, &dir)
             .with_context(|| format!("writing the report of {}", s.source.path))
             .map_err(Failure::Other)?;
@@ -442,6 +444,33 @@ fn with_exact(
     let timing = format!("{timing}; {}", super::exact::exact_timing(&wins, seconds));
     results.exact = wins;
     (results, timing)
+}
+
+/// `results` with the play check ([`super::play_check`]) fought on `pool`,
+/// and `timing` with what that took.
+fn with_plays(
+    args: &RunArgs,
+    s: &Scenario,
+    work: &Work,
+    pool: &rayon::ThreadPool,
+    results: RunResults,
+    timing: String,
+) -> Result<(RunResults, String), Failure> {
+    let (results, took) = pool.install(|| {
+        super::play_check::with_plays(
+            &args.plays,
+            s,
+            work.budget.fights(),
+            work.seed,
+            args.sim.quiet,
+            results,
+        )
+    })?;
+    let timing = match took {
+        Some(took) => format!("{timing}; {took}"),
+        None => timing,
+    };
+    Ok((results, timing))
 }
 
 /// The precision target in force, if any.

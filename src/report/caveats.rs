@@ -5,7 +5,7 @@
 
 use crate::analysis::caveats::{cut_short, inert_axes, CAP_DRAWS_NOTED};
 use crate::engine::Tally;
-use crate::report::labels::cell_label;
+use crate::report::labels::{cell_label, fixed, RATE_DECIMALS};
 use crate::report::model::Report;
 use crate::results::{ScenarioInfo, Streams};
 
@@ -28,6 +28,9 @@ pub(crate) fn found(report: &Report) -> Vec<String> {
     if let Some(line) = round_cap(report) {
         out.push(line);
     }
+    if let Some(line) = plays_far_from_best(report) {
+        out.push(line);
+    }
     for axis in no_effect_axes(report) {
         out.push(format!(
             "`{}`: no effect: no fight changed (every value of this axis gave identical \
@@ -36,6 +39,31 @@ pub(crate) fn found(report: &Report) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The cells where a side's own play is well below another it could play
+/// (the play check), counted, with the first named.
+fn plays_far_from_best(report: &Report) -> Option<String> {
+    let plays = report.plays.as_ref()?;
+    let far = plays.far_from_best();
+    let first = far.first()?;
+    let mut cells: Vec<usize> = far.iter().map(|a| a.cell).collect();
+    cells.dedup();
+    Some(format!(
+        "plays far from best: in {} of {} cell{} a side's own play scores more than {} \
+         below another it could play; e.g. in {}, `{}` scores {} with its own play and {} \
+         with every group on {} = \"{}\" (see \"Other plays\" in summary.md).",
+        cells.len(),
+        report.cells.len(),
+        if report.cells.len() == 1 { "" } else { "s" },
+        fixed(plays.margin, 2),
+        cell_label(&report.cells[first.cell]),
+        report.info.sides[first.side].name,
+        fixed(first.own, RATE_DECIMALS),
+        fixed(first.score, RATE_DECIMALS),
+        first.field,
+        first.value
+    ))
 }
 
 /// The axes along which no fight changed: only claimed when the cells

@@ -119,6 +119,7 @@ impl Kind {
                 names::ROUNDS_PNG,
                 names::SUMMARY_MD,
                 names::FIGHTS_MD,
+                names::PLAYS_CSV,
             ],
             Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
             Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],

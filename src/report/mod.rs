@@ -82,7 +82,7 @@ pub fn caveats(results: &RunResults) -> Result<Vec<String>, ReportError> {
 /// Renders every file of the report in memory, in a fixed order.
 pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
     let report = Report::new(results)?;
-    Ok(vec![
+    let mut files = vec![
         ReportFile {
             name: CELLS_CSV,
             bytes: cells_csv::render(&report)?,
@@ -107,7 +107,14 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
             name: FIGHTS_MD,
             bytes: fights_md::render(&report).into_bytes(),
         },
-    ])
+    ];
+    if let Some(plays) = &report.plays {
+        files.push(ReportFile {
+            name: names::PLAYS_CSV,
+            bytes: tables::plays_csv::render(&report, plays)?,
+        });
+    }
+    Ok(files)
 }
 
 /// Renders the report and writes it to `out_dir`: atomically, replacing

@@ -47,6 +47,24 @@ pub(crate) struct Report<'a> {
     /// Decimals of the exact win rates in cells.csv: what the largest
     /// rounding bound of any of them allows ([`decimals_good_to`]).
     pub(crate) exact_decimals: usize,
+    /// The play check: every alternative against its side's own play, and
+    /// the margin, or `None` when the run did not check.
+    pub(crate) plays: Option<Plays>,
+}
+
+/// The play check as the report reads it ([`crate::analysis::plays`]).
+pub(crate) struct Plays {
+    pub(crate) fights: u64,
+    pub(crate) margin: f64,
+    pub(crate) alternatives: Vec<crate::analysis::plays::Alternative>,
+}
+
+impl Plays {
+    /// Per cell and side, the best alternative beating the own play by
+    /// more than the margin with 95% confidence.
+    pub(crate) fn far_from_best(&self) -> Vec<&crate::analysis::plays::Alternative> {
+        crate::analysis::plays::far_from_best(&self.alternatives, self.margin)
+    }
 }
 
 impl<'a> Report<'a> {
@@ -78,6 +96,11 @@ impl<'a> Report<'a> {
             comparisons,
             exact: &results.exact,
             exact_decimals: decimals_good_to(error),
+            plays: results.plays.as_ref().map(|check| Plays {
+                fights: check.fights,
+                margin: check.margin,
+                alternatives: crate::analysis::plays::alternatives(check, info.sides.len()),
+            }),
         })
     }
 
@@ -93,6 +116,21 @@ fn validate(results: &RunResults) -> Result<(), ReportError> {
     let fail = |msg: String| Err(ReportError::Inconsistent(msg));
     if results.cells.is_empty() {
         return fail("no cells".to_owned());
+    }
+    if let Some(check) = &results.plays {
+        if let Some(t) = check
+            .trials
+            .iter()
+            .find(|t| t.trial.cell >= results.cells.len() || t.trial.side >= info.sides.len())
+        {
+            return fail(format!(
+                "a play trial of cell {} side {} in a run of {} cells and {} sides",
+                t.trial.cell,
+                t.trial.side,
+                results.cells.len(),
+                info.sides.len()
+            ));
+        }
     }
     if info.baseline >= results.cells.len() {
         return fail(format!(

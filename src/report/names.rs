@@ -16,6 +16,8 @@ pub const ROUNDS_PNG: &str = "rounds.png";
 pub const MAP_PNG: &str = "map.png";
 /// File name of the heat map of where units fell (scenarios with a map).
 pub const FALLS_PNG: &str = "falls.png";
+/// File name of the play check's table (a run's other plays).
+pub const PLAYS_CSV: &str = "plays.csv";
 /// File name of the summary.
 pub const SUMMARY_MD: &str = "summary.md";
 /// File name of the fights told turn by turn (linked from the summary).

@@ -234,6 +234,7 @@ mod tests {
                 cells,
                 fights: Vec::new(),
                 exact: Vec::new(),
+                plays: None,
             },
             base_label: "base scenario".to_owned(),
             stats: infos,

@@ -15,10 +15,11 @@ pub const SMALL: &str = include_str!("../fixtures/small.toml");
 
 /// The files every report folder holds, sorted by name: the manifest
 /// recording what skirmish wrote, then the report.
-pub const REPORT_FILES: [&str; 7] = [
+pub const REPORT_FILES: [&str; 8] = [
     ".skirmish-report",
     "cells.csv",
     "fights.md",
+    "plays.csv",
     "rounds.csv",
     "rounds.png",
     "summary.md",

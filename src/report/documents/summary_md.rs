@@ -11,9 +11,9 @@
 
 use crate::analysis::{self, Effect, Method, Proportion};
 use crate::report::caveats;
-use crate::report::labels::{cell_label, values_label, RATE_DECIMALS};
+use crate::report::labels::{self, cell_label, values_label, RATE_DECIMALS};
 use crate::report::model::{Report, LARGEST_EFFECTS};
-use crate::report::names::{CELLS_CSV, FIGHTS_MD, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
+use crate::report::names::{CELLS_CSV, FIGHTS_MD, PLAYS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
 use crate::report::numbers::{self, grouped};
 use crate::report::variants::{self, Variants};
 use crate::results::Streams;
@@ -28,6 +28,7 @@ pub(crate) fn render(report: &Report) -> String {
     fights(&mut md, report);
     counters(&mut md, report);
     largest_effects(&mut md, report);
+    other_plays(&mut md, report);
     md.text
 }
 
@@ -357,6 +358,100 @@ fn exact_note(md: &mut Markdown, report: &Report) {
     md.blank();
 }
 
+/// Most cells the "Other plays" table lists; the rest are in plays.csv.
+const MAX_PLAYS_LISTED: usize = 20;
+
+/// The play check (`run` without `--no-play-check`): what was tried, and
+/// each cell where a side's own play is more than the margin below another
+/// with 95% confidence, naming the better play.
+fn other_plays(md: &mut Markdown, report: &Report) {
+    let Some(plays) = &report.plays else {
+        return;
+    };
+    let margin = labels::fixed(plays.margin, 2);
+    md.heading(2, "Other plays");
+    md.line(format!(
+        "In every cell, each side was also fought with all its groups on each other \
+         `tactic` and `target`, the other sides keeping their plays ({} fights each, on the \
+         same dice as the side's own play; every row in [{PLAYS_CSV}]({PLAYS_CSV})). A \
+         side's score is its win rate plus its share of the draws.",
+        grouped(plays.fights)
+    ));
+    md.blank();
+    let far = plays.far_from_best();
+    if far.is_empty() {
+        md.line(format!(
+            "No side's own play is more than {margin} below one of these in any cell (95% \
+             confidence)."
+        ));
+        md.blank();
+    } else {
+        md.line(format!(
+            "Cells where a side's own play scores more than {margin} below another it could \
+             play (the lower end of the gain's 95% interval is above {margin}); the best such \
+             play:"
+        ));
+        md.blank();
+        md.row(&[
+            "cell",
+            "side",
+            "own play",
+            "better play",
+            "scores",
+            "gain [95%]",
+        ]);
+        md.row(&["---", "---", "---:", "---", "---:", "---:"]);
+        for a in far.iter().take(MAX_PLAYS_LISTED) {
+            let gain = a
+                .gain
+                .expect("a play that beats the margin has an interval");
+            md.row(&[
+                cell_label(&report.cells[a.cell]),
+                report.info.sides[a.side].name.clone(),
+                labels::fixed(a.own, RATE_DECIMALS),
+                format!("every group: {} = \"{}\"", a.field, a.value),
+                if a.draws > 0.5 {
+                    format!(
+                        "{} ({} draws)",
+                        labels::fixed(a.score, RATE_DECIMALS),
+                        labels::fixed(a.draws, 2)
+                    )
+                } else {
+                    labels::fixed(a.score, RATE_DECIMALS)
+                },
+                format!(
+                    "+{} [{}, {}]",
+                    labels::fixed(gain.estimate, RATE_DECIMALS),
+                    labels::fixed(gain.ci.lo, RATE_DECIMALS),
+                    labels::fixed(gain.ci.hi, RATE_DECIMALS)
+                ),
+            ]);
+        }
+        if far.len() > MAX_PLAYS_LISTED {
+            md.blank();
+            md.line(format!(
+                "… and {} more (rows with `beats_margin` true in \
+                 [{PLAYS_CSV}]({PLAYS_CSV})).",
+                far.len() - MAX_PLAYS_LISTED
+            ));
+        }
+        md.blank();
+        if far.iter().any(|a| a.draws > 0.5) {
+            md.line(
+                "A score with its share of draws won it mostly by drawing: a side that \
+                 cannot win may still gain by keeping out of the fight until the round cap.",
+            );
+            md.blank();
+        }
+    }
+    md.line(
+        "These are fixed plays changed one side at a time. To search each group's and each \
+         stat block's choices and find best play for both sides, name them in a \
+         `[plays.SIDE]` table and run `skirmish tactics`.",
+    );
+    md.blank();
+}
+
 fn charts(md: &mut Markdown) {
     md.heading(2, "Charts");
     md.line(format!("![win rate]({WIN_RATE_PNG})"));
@@ -588,6 +683,7 @@ mod tests {
             ],
             fights: Vec::new(),
             exact: Vec::new(),
+            plays: None,
         }
     }
 

@@ -7,6 +7,7 @@ pub(crate) mod exact_cells_csv;
 pub(crate) mod exact_rounds_csv;
 pub(crate) mod frame;
 pub(crate) mod payoff_csv;
+pub(crate) mod plays_csv;
 pub(crate) mod probes_csv;
 pub(crate) mod rounds_csv;
 pub(crate) mod sensitivity_csv;
