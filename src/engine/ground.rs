@@ -31,7 +31,7 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 
 use crate::map::{
-    line_of_sight, Costs, Field, FieldCache, Map, SightTable, Square, SquareSet, Workspace,
+    line_of_sight, Costs, Field, FieldCache, Map, Reach, SightTable, Square, SquareSet, Workspace,
     UNREACHABLE,
 };
 
@@ -133,7 +133,7 @@ pub fn unpack(position: i32) -> Square {
 
 /// Per-thread search buffers for one ground.
 pub struct Scratch {
-    ground: *const Ground,
+    ground: &'static Ground,
     pub ws: Workspace,
     pub field: Field,
     pub goals: Vec<Square>,
@@ -143,6 +143,85 @@ pub struct Scratch {
     /// it began included ([`crate::engine::Turn::last_path`]); capacity for
     /// every square of the map, so recording a move allocates nothing.
     pub path: Vec<Square>,
+    /// The cached terrain-only fields of a move's goals ([`near_fields`]),
+    /// room for [`NEAR_GOALS`].
+    pub near: Vec<&'static Field>,
+}
+
+/// Most goals a move reads from the [`FieldCache`] one field each
+/// ([`near_reach`], [`near_fields`]); beyond, one search over the map is
+/// cheaper than that many look-ups per square (a shooter's ring of squares
+/// in range and in sight).
+pub const NEAR_GOALS: usize = 32;
+
+/// Fill `near` with the cached terrain-only field of each of `goals`;
+/// `false` (and `near` unusable) when the map has no cache, a goal has no
+/// field, or there are more than [`NEAR_GOALS`].
+pub fn near_fields(g: &'static Ground, near: &mut Vec<&'static Field>, goals: &[Square]) -> bool {
+    near.clear();
+    let Some(cache) = g.cache.as_ref() else {
+        return false;
+    };
+    if goals.len() > NEAR_GOALS {
+        return false;
+    }
+    for &s in goals {
+        match cache.get(s) {
+            Some(f) => near.push(f),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// [`Graph::reach`](crate::map::Graph::reach) from `from` with `squares` of
+/// movement towards `goals`, around `blocked`, without building the field
+/// to the goals: the goals' cached terrain-only fields
+/// ([`Graph::reach_nearest`](crate::map::Graph::reach_nearest)) stand for
+/// it. Units only lengthen paths, so every square is at least as far from
+/// the goals as by terrain; when the square found is no farther around the
+/// blocked squares than by terrain (it is a goal, no goal is reachable at
+/// all, or a cheapest terrain path from it avoids them), it is the square
+/// the search on the full field finds, by the same path. `None` otherwise
+/// (then search: [`Graph::field`](crate::map::Graph::field) and `reach`).
+///
+/// The common move of a melee unit (a handful of goals around its target,
+/// nobody in its way) costs the forward search within its budget and a few
+/// table look-ups per square, not a search over the whole map.
+pub fn near_reach(
+    g: &'static Ground,
+    near: &mut Vec<&'static Field>,
+    goals: &[Square],
+    ws: &mut Workspace,
+    (from, squares): (Square, u32),
+    blocked: &SquareSet,
+    no_stop: &SquareSet,
+) -> Option<Reach> {
+    if !near_fields(g, near, goals) {
+        return None;
+    }
+    let r = g
+        .graph
+        .reach_nearest(ws, near, (from, 0), squares, blocked, no_stop);
+    if r.remaining == 0 || r.remaining == UNREACHABLE {
+        return Some(r);
+    }
+    near.iter()
+        .any(|f| f.at(r.to) == r.remaining && g.graph.clear_descent(f, r.to, blocked))
+        .then_some(r)
+}
+
+impl Scratch {
+    /// Forget what the searches of another ground left (the searches clear
+    /// what they use themselves; the last move's path belongs to the old
+    /// ground).
+    fn reset(&mut self) {
+        self.goals.clear();
+        self.blocked.clear();
+        self.no_stop.clear();
+        self.path.clear();
+        self.near.clear();
+    }
 }
 
 thread_local! {
@@ -150,10 +229,30 @@ thread_local! {
 }
 
 /// Run `body` with this thread's buffers for `ground` (built on the first
-/// use of that ground on this thread, reused after).
+/// use of that ground on this thread, reused after, and by any other ground
+/// of the same shape).
+///
+/// [`Fight::prepare`](crate::engine::Fight::prepare) calls it once per batch
+/// on a map, so the buffers are built while a batch is set up, never while
+/// its fights run (DESIGN.md: nothing allocated per fight).
 pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
+        // The buffers depend only on the map's size and the cost model's
+        // layers (states per square): another ground of that shape (a
+        // matrix axis over a map's legend) takes them over, reset, so
+        // switching cells allocates nothing.
+        if let Some(s) = slot.as_mut() {
+            let old = s.ground;
+            if !std::ptr::eq(old, ground)
+                && old.map.width() == ground.map.width()
+                && old.map.height() == ground.map.height()
+                && old.costs.layers() == ground.costs.layers()
+            {
+                s.ground = ground;
+                s.reset();
+            }
+        }
         let fresh = !matches!(&*slot, Some(s) if std::ptr::eq(s.ground, ground));
         if fresh {
             *slot = Some(Box::new(Scratch {
@@ -164,6 +263,7 @@ pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) 
                 blocked: SquareSet::new(),
                 no_stop: SquareSet::new(),
                 path: Vec::with_capacity(ground.map.len() + 1),
+                near: Vec::with_capacity(NEAR_GOALS),
             }));
         }
         body(slot.as_mut().expect("just built"))
