@@ -1365,18 +1365,28 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 no_stop,
                 path,
                 near,
+                walked,
                 ..
             } = sc;
             // The move square by square, for `last_path`.
             path.clear();
             path.push(from);
+            *walked = None;
             // Already within `stop_at` (the field would be 0 here).
             if goals.contains(&from) {
                 return None;
             }
-            let r = match ground::near_reach(g, near, goals, ws, (from, squares), blocked, no_stop)
-            {
-                Some(r) => r,
+            let near_move =
+                ground::near_reach(g, near, goals, ws, (from, squares), blocked, no_stop);
+            let r = match near_move {
+                Some((r, Some(goal_field))) => {
+                    // Walked: the two ends now, the squares between if a
+                    // rule asks (`last_path`).
+                    *walked = Some(goal_field);
+                    path.push(r.to);
+                    return Some(r);
+                }
+                Some((r, None)) => r,
                 None => {
                     g.graph.field(ws, goals, blocked, field);
                     g.graph
@@ -1424,6 +1434,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             sc.goals.clear();
             sc.path.clear();
             sc.path.push(at);
+            sc.walked = None;
             for (i, u) in units.iter().enumerate() {
                 if i == me || in_fight & (1 << i) == 0 {
                     continue;
@@ -1495,6 +1506,18 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         match self.ground() {
             Some(g) => ground::with_scratch(g, |sc| {
                 if sc.path.first() == Some(&start) && sc.path.last() == Some(&end) {
+                    // A walked move: its squares searched now, once.
+                    if let Some(f) = sc.walked.take() {
+                        let spent = f.at(start);
+                        let Scratch {
+                            ws,
+                            blocked,
+                            no_stop,
+                            path,
+                            ..
+                        } = sc;
+                        ground::write_walked_path(g, ws, f, (start, spent), blocked, no_stop, path);
+                    }
                     body(&sc.path)
                 } else {
                     body(&[start, end])

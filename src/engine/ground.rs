@@ -146,6 +146,10 @@ pub struct Scratch {
     /// The cached terrain-only fields of a move's goals ([`near_fields`]),
     /// room for [`NEAR_GOALS`].
     pub near: Vec<&'static Field>,
+    /// A move [`near_reach`] walked without a search: the field of the goal
+    /// it went to. Its path (in `path`, only its two ends so far) is
+    /// searched when a rule asks for it ([`write_walked_path`]).
+    pub walked: Option<&'static Field>,
 }
 
 /// Most goals a move reads from the [`FieldCache`] one field each
@@ -174,20 +178,33 @@ pub fn near_fields(g: &'static Ground, near: &mut Vec<&'static Field>, goals: &[
     true
 }
 
-/// [`Graph::reach`](crate::map::Graph::reach) from `from` with `squares` of
-/// movement towards `goals`, around `blocked`, without building the field
-/// to the goals: the goals' cached terrain-only fields
-/// ([`Graph::reach_nearest`](crate::map::Graph::reach_nearest)) stand for
-/// it. Units only lengthen paths, so every square is at least as far from
-/// the goals as by terrain; when the square found is no farther around the
-/// blocked squares than by terrain (it is a goal, no goal is reachable at
-/// all, or a cheapest terrain path from it avoids them), it is the square
-/// the search on the full field finds, by the same path. `None` otherwise
-/// (then search: [`Graph::field`](crate::map::Graph::field) and `reach`).
+/// [`Graph::reach`](crate::map::Graph::reach) from `from` (not a goal)
+/// with `squares` of movement towards `goals` (none of them blocked or an
+/// ally's), around `blocked`, without building the field to the goals: the
+/// goals' cached terrain-only fields stand for it. Units only lengthen
+/// paths, so every square is at least as far from the goals as by terrain;
+/// where the answer is a square no farther around the blocked squares than
+/// by terrain, it is the one the search on the full field gives.
 ///
-/// The common move of a melee unit (a handful of goals around its target,
-/// nobody in its way) costs the forward search within its budget and a few
-/// table look-ups per square, not a search over the whole map.
+/// - No goal: nowhere is nearer, the mover stays (as the search says).
+/// - The nearest goal by terrain (ties by row, then column: `reach`'s
+///   order) within the budget, by a cheapest terrain path clear of blocked
+///   squares ([`Graph::clear_descent`](crate::map::Graph::clear_descent)):
+///   that goal, at that cost, with no search at all. Every other goal is at
+///   least as dear, and loses the tie. Its path is left to be searched
+///   only if a rule reads it: the second value, the goal's field (see
+///   [`write_walked_path`]).
+/// - Otherwise the forward search within the budget on the goals' fields
+///   ([`Graph::reach_nearest`](crate::map::Graph::reach_nearest)); its
+///   square is kept when it is a goal, no goal is reachable at all, or a
+///   cheapest terrain path from it avoids the blocked squares (then its
+///   path is the full search's: the forward search is the same).
+///
+/// `None` when the cache cannot answer: then search
+/// ([`Graph::field`](crate::map::Graph::field) and `reach`). The common
+/// move of a melee unit (a handful of goals around its target, nobody in
+/// its way) costs a few table look-ups per goal and per square walked.
+#[allow(clippy::type_complexity)]
 pub fn near_reach(
     g: &'static Ground,
     near: &mut Vec<&'static Field>,
@@ -196,19 +213,67 @@ pub fn near_reach(
     (from, squares): (Square, u32),
     blocked: &SquareSet,
     no_stop: &SquareSet,
-) -> Option<Reach> {
+) -> Option<(Reach, Option<&'static Field>)> {
     if !near_fields(g, near, goals) {
         return None;
+    }
+    let stay = Reach {
+        to: from,
+        parity: 0,
+        spent: 0,
+        remaining: UNREACHABLE,
+    };
+    let Some((d, goal, f)) = near
+        .iter()
+        .zip(goals)
+        .map(|(&f, &s)| (f.at(from), s, f))
+        .min_by_key(|&(d, s, _)| (d, s.y, s.x))
+    else {
+        return Some((stay, None));
+    };
+    if d == UNREACHABLE {
+        return Some((stay, None));
+    }
+    if d <= squares && g.graph.clear_descent(f, from, blocked) {
+        let walked = Reach {
+            to: goal,
+            parity: 0,
+            spent: d,
+            remaining: 0,
+        };
+        return Some((walked, Some(f)));
     }
     let r = g
         .graph
         .reach_nearest(ws, near, (from, 0), squares, blocked, no_stop);
     if r.remaining == 0 || r.remaining == UNREACHABLE {
-        return Some(r);
+        return Some((r, None));
     }
     near.iter()
         .any(|f| f.at(r.to) == r.remaining && g.graph.clear_descent(f, r.to, blocked))
-        .then_some(r)
+        .then_some((r, None))
+}
+
+/// The path of a move [`near_reach`] walked (from `from`, `spent` of
+/// movement, to the goal of `goal_field`), square by square, the one the
+/// full search takes: the forward search within `spent`, whose states up to
+/// that cost are popped, and so parented, as in the search with the whole
+/// budget. Into `path`, `from` first.
+pub fn write_walked_path(
+    g: &Ground,
+    ws: &mut Workspace,
+    goal_field: &Field,
+    (from, spent): (Square, u32),
+    blocked: &SquareSet,
+    no_stop: &SquareSet,
+    path: &mut Vec<Square>,
+) {
+    g.graph
+        .reach(ws, goal_field, (from, 0), spent, blocked, no_stop);
+    path.clear();
+    path.push(from);
+    path.extend(ws.path());
+    path[1..].reverse();
 }
 
 impl Scratch {
@@ -221,6 +286,7 @@ impl Scratch {
         self.no_stop.clear();
         self.path.clear();
         self.near.clear();
+        self.walked = None;
     }
 }
 
@@ -264,6 +330,7 @@ pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) 
                 no_stop: SquareSet::new(),
                 path: Vec::with_capacity(ground.map.len() + 1),
                 near: Vec::with_capacity(NEAR_GOALS),
+                walked: None,
             }));
         }
         body(slot.as_mut().expect("just built"))

@@ -882,13 +882,14 @@ fn the_cache_holds_terrain_fields() {
 /// not stopped on) and the goals `approach` builds (the free squares within
 /// a ring around the target, in its sight beyond one square), wherever the
 /// cache answers it names the same square, at the same cost, by the same
-/// path, square by square. And the field a retreat walks (from the enemies,
+/// path, square by square (a walked move's path searched afterwards, as
+/// `last_path` does). And the field a retreat walks (from the enemies,
 /// nothing blocked) is the least of their cached fields, everywhere.
 #[test]
 fn moves_from_the_cache_match_the_full_search() {
-    use crate::engine::ground::{near_fields, near_reach, Ground};
+    use crate::engine::ground::{near_fields, near_reach, write_walked_path, Ground};
     let mut rng = Mix(29);
-    let (mut answered, mut compared) = (0, 0);
+    let (mut answered, mut compared, mut walked) = (0, 0, 0);
     for round in 0..400 {
         let (w, h) = (3 + rng.below(12) as usize, 3 + rng.below(12) as usize);
         let m = random_map(&mut rng, w, h);
@@ -950,7 +951,7 @@ fn moves_from_the_cache_match_the_full_search() {
             let what = format!(
                 "map {round}, {costs:?}, from {from:?} to {at:?}, ring {ring}, budget {budget}"
             );
-            if let Some(r) = near_reach(
+            if let Some((r, goal_field)) = near_reach(
                 g,
                 &mut near,
                 &goals,
@@ -960,9 +961,30 @@ fn moves_from_the_cache_match_the_full_search() {
                 &allies,
             ) {
                 answered += 1;
-                assert_eq!(r, full, "{what}");
-                let path: Vec<Square> = ws.path().collect();
-                assert_eq!(path, full_path, "{what}");
+                let got = (r.to, r.spent, r.remaining);
+                assert_eq!(got, (full.to, full.spent, full.remaining), "{what}");
+                if r.to != from {
+                    // A walked move's path is searched when asked for.
+                    let path: Vec<Square> = match goal_field {
+                        Some(f) => {
+                            walked += 1;
+                            let mut p = Vec::new();
+                            write_walked_path(
+                                g,
+                                &mut ws,
+                                f,
+                                (from, r.spent),
+                                &blocked,
+                                &allies,
+                                &mut p,
+                            );
+                            assert_eq!(p[0], from, "{what}");
+                            p[1..].iter().rev().copied().collect()
+                        }
+                        None => ws.path().collect(),
+                    };
+                    assert_eq!(path, full_path, "{what}");
+                }
             }
             // The retreat's field.
             assert!(near_fields(g, &mut near, &enemies), "{what}");
@@ -976,9 +998,10 @@ fn moves_from_the_cache_match_the_full_search() {
             }
         }
     }
-    // The cache answers most moves (the test exercises it).
+    // The cache answers most moves, many without a search (the test
+    // exercises both).
     assert!(
-        answered * 2 > compared,
-        "the cache answered {answered} of {compared} moves"
+        answered * 2 > compared && walked * 10 > compared,
+        "the cache answered {answered} of {compared} moves, {walked} walked"
     );
 }
