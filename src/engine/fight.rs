@@ -251,6 +251,12 @@ impl<R: Ruleset> Fight<R> {
             .iter()
             .filter(|&&s| s > 0)
             .count() as u8;
+        // This thread's search buffers for the map, built (or taken over
+        // from a ground of the same shape) here, with the batch, so that
+        // no fight allocates them.
+        if let Some(g) = enc.ground {
+            ground::with_scratch(g, |_| ());
+        }
     }
 
     /// Back to the state [`Fight::prepare`] built for `enc`.
@@ -1312,7 +1318,9 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let from = self.square(me);
         let at = self.square(target);
         let squares = (budget.max(0) / g.scale) as u32;
-        let ring = stop_at.max(0) / g.scale;
+        // Bounded by the map's side: an unlimited range (`i32::MAX`) must
+        // not overflow the square loops below.
+        let ring = (stop_at.max(0) / g.scale).min(crate::map::MAX_SIDE as i32);
         let sighted = ring > 1;
         let (side, units) = (self.unit(me).side, &self.fight.units[..self.fight.n]);
         let in_fight = self.fight.in_fight;
@@ -1356,18 +1364,35 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 blocked,
                 no_stop,
                 path,
+                near,
+                walked,
                 ..
             } = sc;
             // The move square by square, for `last_path`.
             path.clear();
             path.push(from);
-            g.graph.field(ws, goals, blocked, field);
-            if field.at(from) == 0 {
+            *walked = None;
+            // Already within `stop_at` (the field would be 0 here).
+            if goals.contains(&from) {
                 return None;
             }
-            let r = g
-                .graph
-                .reach(ws, field, (from, 0), squares, blocked, no_stop);
+            let near_move =
+                ground::near_reach(g, near, goals, ws, (from, squares), blocked, no_stop);
+            let r = match near_move {
+                Some((r, Some(goal_field))) => {
+                    // Walked: the two ends now, the squares between if a
+                    // rule asks (`last_path`).
+                    *walked = Some(goal_field);
+                    path.push(r.to);
+                    return Some(r);
+                }
+                Some((r, None)) => r,
+                None => {
+                    g.graph.field(ws, goals, blocked, field);
+                    g.graph
+                        .reach(ws, field, (from, 0), squares, blocked, no_stop)
+                }
+            };
             if r.to != from {
                 path.extend(ws.path());
                 path[1..].reverse();
@@ -1409,6 +1434,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             sc.goals.clear();
             sc.path.clear();
             sc.path.push(at);
+            sc.walked = None;
             for (i, u) in units.iter().enumerate() {
                 if i == me || in_fight & (1 << i) == 0 {
                     continue;
@@ -1419,20 +1445,36 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     sc.goals.push(s);
                 }
             }
-            let none = SquareSet::new();
             let Scratch {
-                ws, field, goals, ..
+                ws,
+                field,
+                goals,
+                near,
+                ..
             } = sc;
-            g.graph.field(ws, goals, &none, field);
+            // The field from the enemies with nothing blocked is the least of
+            // their terrain-only fields: read from the cache where it has
+            // them (no search), else searched.
+            let cached = ground::near_fields(g, near, goals);
+            if !cached {
+                g.graph.field(ws, goals, &SquareSet::new(), field);
+            }
+            let value = |s: Square, p: u8| {
+                if cached {
+                    near.iter().fold(UNREACHABLE, |m, f| m.min(f.get(s, p)))
+                } else {
+                    field.get(s, p)
+                }
+            };
             let mut parity = 0;
             while budget > 0 {
-                let here = field.get(at, parity);
+                let here = value(at, parity);
                 let mut best = None;
                 for dir in 0..8 {
                     let Some((t, c, p)) = g.graph.step(at, parity, dir) else {
                         continue;
                     };
-                    let there = field.get(t, p);
+                    let there = value(t, p);
                     if c > budget || sc.blocked.contains(t) || there == UNREACHABLE || there <= here
                     {
                         continue;
@@ -1464,6 +1506,18 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         match self.ground() {
             Some(g) => ground::with_scratch(g, |sc| {
                 if sc.path.first() == Some(&start) && sc.path.last() == Some(&end) {
+                    // A walked move: its squares searched now, once.
+                    if let Some(f) = sc.walked.take() {
+                        let spent = f.at(start);
+                        let Scratch {
+                            ws,
+                            blocked,
+                            no_stop,
+                            path,
+                            ..
+                        } = sc;
+                        ground::write_walked_path(g, ws, f, (start, spent), blocked, no_stop, path);
+                    }
                     body(&sc.path)
                 } else {
                     body(&[start, end])

@@ -31,7 +31,7 @@ use std::cell::RefCell;
 use std::sync::Mutex;
 
 use crate::map::{
-    line_of_sight, Costs, Field, FieldCache, Map, SightTable, Square, SquareSet, Workspace,
+    line_of_sight, Costs, Field, FieldCache, Map, Reach, SightTable, Square, SquareSet, Workspace,
     UNREACHABLE,
 };
 
@@ -133,7 +133,7 @@ pub fn unpack(position: i32) -> Square {
 
 /// Per-thread search buffers for one ground.
 pub struct Scratch {
-    ground: *const Ground,
+    ground: &'static Ground,
     pub ws: Workspace,
     pub field: Field,
     pub goals: Vec<Square>,
@@ -143,6 +143,151 @@ pub struct Scratch {
     /// it began included ([`crate::engine::Turn::last_path`]); capacity for
     /// every square of the map, so recording a move allocates nothing.
     pub path: Vec<Square>,
+    /// The cached terrain-only fields of a move's goals ([`near_fields`]),
+    /// room for [`NEAR_GOALS`].
+    pub near: Vec<&'static Field>,
+    /// A move [`near_reach`] walked without a search: the field of the goal
+    /// it went to. Its path (in `path`, only its two ends so far) is
+    /// searched when a rule asks for it ([`write_walked_path`]).
+    pub walked: Option<&'static Field>,
+}
+
+/// Most goals a move reads from the [`FieldCache`] one field each
+/// ([`near_reach`], [`near_fields`]); beyond, one search over the map is
+/// cheaper than that many look-ups per square (a shooter's ring of squares
+/// in range and in sight).
+pub const NEAR_GOALS: usize = 32;
+
+/// Fill `near` with the cached terrain-only field of each of `goals`;
+/// `false` (and `near` unusable) when the map has no cache, a goal has no
+/// field, or there are more than [`NEAR_GOALS`].
+pub fn near_fields(g: &'static Ground, near: &mut Vec<&'static Field>, goals: &[Square]) -> bool {
+    near.clear();
+    let Some(cache) = g.cache.as_ref() else {
+        return false;
+    };
+    if goals.len() > NEAR_GOALS {
+        return false;
+    }
+    for &s in goals {
+        match cache.get(s) {
+            Some(f) => near.push(f),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// [`Graph::reach`](crate::map::Graph::reach) from `from` (not a goal)
+/// with `squares` of movement towards `goals` (none of them blocked or an
+/// ally's), around `blocked`, without building the field to the goals: the
+/// goals' cached terrain-only fields stand for it. Units only lengthen
+/// paths, so every square is at least as far from the goals as by terrain;
+/// where the answer is a square no farther around the blocked squares than
+/// by terrain, it is the one the search on the full field gives.
+///
+/// - No goal: nowhere is nearer, the mover stays (as the search says).
+/// - The nearest goal by terrain (ties by row, then column: `reach`'s
+///   order) within the budget, by a cheapest terrain path clear of blocked
+///   squares ([`Graph::clear_descent`](crate::map::Graph::clear_descent)):
+///   that goal, at that cost, with no search at all. Every other goal is at
+///   least as dear, and loses the tie. Its path is left to be searched
+///   only if a rule reads it: the second value, the goal's field (see
+///   [`write_walked_path`]).
+/// - Otherwise the forward search within the budget on the goals' fields
+///   ([`Graph::reach_nearest`](crate::map::Graph::reach_nearest)); its
+///   square is kept when it is a goal, no goal is reachable at all, or a
+///   cheapest terrain path from it avoids the blocked squares (then its
+///   path is the full search's: the forward search is the same).
+///
+/// `None` when the cache cannot answer: then search
+/// ([`Graph::field`](crate::map::Graph::field) and `reach`). The common
+/// move of a melee unit (a handful of goals around its target, nobody in
+/// its way) costs a few table look-ups per goal and per square walked.
+#[allow(clippy::type_complexity)]
+pub fn near_reach(
+    g: &'static Ground,
+    near: &mut Vec<&'static Field>,
+    goals: &[Square],
+    ws: &mut Workspace,
+    (from, squares): (Square, u32),
+    blocked: &SquareSet,
+    no_stop: &SquareSet,
+) -> Option<(Reach, Option<&'static Field>)> {
+    if !near_fields(g, near, goals) {
+        return None;
+    }
+    let stay = Reach {
+        to: from,
+        parity: 0,
+        spent: 0,
+        remaining: UNREACHABLE,
+    };
+    let Some((d, goal, f)) = near
+        .iter()
+        .zip(goals)
+        .map(|(&f, &s)| (f.at(from), s, f))
+        .min_by_key(|&(d, s, _)| (d, s.y, s.x))
+    else {
+        return Some((stay, None));
+    };
+    if d == UNREACHABLE {
+        return Some((stay, None));
+    }
+    if d <= squares && g.graph.clear_descent(f, from, blocked) {
+        let walked = Reach {
+            to: goal,
+            parity: 0,
+            spent: d,
+            remaining: 0,
+        };
+        return Some((walked, Some(f)));
+    }
+    let r = g
+        .graph
+        .reach_nearest(ws, near, (from, 0), squares, blocked, no_stop);
+    if r.remaining == 0 || r.remaining == UNREACHABLE {
+        return Some((r, None));
+    }
+    near.iter()
+        .any(|f| f.at(r.to) == r.remaining && g.graph.clear_descent(f, r.to, blocked))
+        .then_some((r, None))
+}
+
+/// The path of a move [`near_reach`] walked (from `from`, `spent` of
+/// movement, to the goal of `goal_field`), square by square, the one the
+/// full search takes: the forward search within `spent`, whose states up to
+/// that cost are popped, and so parented, as in the search with the whole
+/// budget. Into `path`, `from` first.
+pub fn write_walked_path(
+    g: &Ground,
+    ws: &mut Workspace,
+    goal_field: &Field,
+    (from, spent): (Square, u32),
+    blocked: &SquareSet,
+    no_stop: &SquareSet,
+    path: &mut Vec<Square>,
+) {
+    g.graph
+        .reach(ws, goal_field, (from, 0), spent, blocked, no_stop);
+    path.clear();
+    path.push(from);
+    path.extend(ws.path());
+    path[1..].reverse();
+}
+
+impl Scratch {
+    /// Forget what the searches of another ground left (the searches clear
+    /// what they use themselves; the last move's path belongs to the old
+    /// ground).
+    fn reset(&mut self) {
+        self.goals.clear();
+        self.blocked.clear();
+        self.no_stop.clear();
+        self.path.clear();
+        self.near.clear();
+        self.walked = None;
+    }
 }
 
 thread_local! {
@@ -150,10 +295,30 @@ thread_local! {
 }
 
 /// Run `body` with this thread's buffers for `ground` (built on the first
-/// use of that ground on this thread, reused after).
+/// use of that ground on this thread, reused after, and by any other ground
+/// of the same shape).
+///
+/// [`Fight::prepare`](crate::engine::Fight::prepare) calls it once per batch
+/// on a map, so the buffers are built while a batch is set up, never while
+/// its fights run (DESIGN.md: nothing allocated per fight).
 pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|cell| {
         let mut slot = cell.borrow_mut();
+        // The buffers depend only on the map's size and the cost model's
+        // layers (states per square): another ground of that shape (a
+        // matrix axis over a map's legend) takes them over, reset, so
+        // switching cells allocates nothing.
+        if let Some(s) = slot.as_mut() {
+            let old = s.ground;
+            if !std::ptr::eq(old, ground)
+                && old.map.width() == ground.map.width()
+                && old.map.height() == ground.map.height()
+                && old.costs.layers() == ground.costs.layers()
+            {
+                s.ground = ground;
+                s.reset();
+            }
+        }
         let fresh = !matches!(&*slot, Some(s) if std::ptr::eq(s.ground, ground));
         if fresh {
             *slot = Some(Box::new(Scratch {
@@ -164,6 +329,8 @@ pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) 
                 blocked: SquareSet::new(),
                 no_stop: SquareSet::new(),
                 path: Vec::with_capacity(ground.map.len() + 1),
+                near: Vec::with_capacity(NEAR_GOALS),
+                walked: None,
             }));
         }
         body(slot.as_mut().expect("just built"))

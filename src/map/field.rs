@@ -430,10 +430,82 @@ impl Graph {
         blocked: &SquareSet,
         no_stop: &SquareSet,
     ) -> Reach {
+        assert!(field.pw as usize == self.pw);
+        self.reach_by(ws, |i| field.dist[i], start, budget, blocked, no_stop)
+    }
+
+    /// [`Graph::reach`] towards the nearest of several goals, each with its
+    /// own field (terrain-only fields from a [`FieldCache`]): the value of a
+    /// square is the least of theirs, the field [`Graph::field`] would build
+    /// for those goals with nothing blocked, read only where the search
+    /// goes, so no field over the whole map is built. The answer is the one
+    /// [`Graph::reach`] gives on the field built with `blocked` whenever the
+    /// square it names is as far from the goals around the blocked squares
+    /// as by terrain (every other square can only be farther with blocked
+    /// squares; check it with [`Graph::clear_descent`]).
+    pub fn reach_nearest(
+        &self,
+        ws: &mut Workspace,
+        fields: &[&Field],
+        start: (Square, u8),
+        budget: u32,
+        blocked: &SquareSet,
+        no_stop: &SquareSet,
+    ) -> Reach {
+        assert!(fields.iter().all(|f| f.pw as usize == self.pw));
+        self.reach_by(
+            ws,
+            |i| fields.iter().fold(UNREACHABLE, |m, f| m.min(f.dist[i])),
+            start,
+            budget,
+            blocked,
+            no_stop,
+        )
+    }
+
+    /// Whether a cheapest path by terrain from `from` (starting a move) to
+    /// `field`'s goal avoids `blocked`: a walk down `field` (each step onto
+    /// a square no dearer than the field says, the first such in [`STEPS`]
+    /// order that is not blocked). `false` when the walk is stuck (another
+    /// cheapest path may still exist: callers then search).
+    pub fn clear_descent(&self, field: &Field, from: Square, blocked: &SquareSet) -> bool {
+        let (mut at, mut parity) = (from, 0u8);
+        let mut here = field.get(at, parity);
+        if here == UNREACHABLE {
+            return false;
+        }
+        'walk: while here > 0 {
+            for dir in 0..8 {
+                let Some((t, c, p)) = self.step(at, parity, dir) else {
+                    continue;
+                };
+                let there = field.get(t, p);
+                if there != UNREACHABLE && c + there == here && !blocked.contains(t) {
+                    (at, parity, here) = (t, p, there);
+                    continue 'walk;
+                }
+            }
+            return false;
+        }
+        true
+    }
+
+    /// [`Graph::reach`] with the goals' field read through `value` (by
+    /// padded index, at parity 0).
+    #[inline(always)]
+    fn reach_by(
+        &self,
+        ws: &mut Workspace,
+        value: impl Fn(usize) -> u32,
+        start: (Square, u8),
+        budget: u32,
+        blocked: &SquareSet,
+        no_stop: &SquareSet,
+    ) -> Reach {
         let (from, parity) = start;
         let nn = self.n;
         let layers = self.costs.layers();
-        assert!(ws.fits(nn) && self.contains(from) && field.pw as usize == self.pw);
+        assert!(ws.fits(nn) && self.contains(from));
         for &st in &ws.touched {
             ws.fwd[st as usize] = UNREACHABLE;
         }
@@ -453,17 +525,24 @@ impl Graph {
         ws.touched.push(start as u32);
         ws.push(start as u32, 0);
         let mut queued = 1usize;
-        let mut best_key = (field.dist[self.index(from)], 0, from.y, from.x);
+        let mut best_key = (value(self.index(from)), 0, from.y, from.x);
         let mut best_state = start as u32;
         let mut cur = 0u32;
         while queued > 0 {
             let st = ws.pop(&mut cur);
+            // At a goal (value 0), only squares reached as cheaply can
+            // still be better (by row and column): past that, every state
+            // left loses, so the rest of the budget is not searched. The
+            // states popped so far, and their parents, are final.
+            if best_key.0 == 0 && cur > best_key.1 {
+                break;
+            }
             queued -= 1;
             let p = (st >= nn) as usize;
             let i = st - p * nn;
             let s = self.square(i);
             if !no_stop.contains(s) {
-                let k = (field.dist[i], cur, s.y, s.x);
+                let k = (value(i), cur, s.y, s.x);
                 if k < best_key {
                     best_key = k;
                     best_state = st as u32;

@@ -875,3 +875,133 @@ fn the_cache_holds_terrain_fields() {
     assert_eq!(some.distance(sq(3, 2), sq(0, 0)), Some(4));
     assert!(some.get(sq(1, 0)).is_none());
 }
+
+/// The moves read from the cache ([`crate::engine::ground::near_reach`])
+/// against the search on the full field (what `Turn::approach` did before):
+/// on random maps, with random enemies (never entered) and allies (passed,
+/// not stopped on) and the goals `approach` builds (the free squares within
+/// a ring around the target, in its sight beyond one square), wherever the
+/// cache answers it names the same square, at the same cost, by the same
+/// path, square by square (a walked move's path searched afterwards, as
+/// `last_path` does). And the field a retreat walks (from the enemies,
+/// nothing blocked) is the least of their cached fields, everywhere.
+#[test]
+fn moves_from_the_cache_match_the_full_search() {
+    use crate::engine::ground::{near_fields, near_reach, write_walked_path, Ground};
+    let mut rng = Mix(29);
+    let (mut answered, mut compared, mut walked) = (0, 0, 0);
+    for round in 0..400 {
+        let (w, h) = (3 + rng.below(12) as usize, 3 + rng.below(12) as usize);
+        let m = random_map(&mut rng, w, h);
+        let squares: Vec<Square> = m.squares().filter(|&s| m.at(s).passable()).collect();
+        if squares.len() < 3 {
+            continue;
+        }
+        let pick = |rng: &mut Mix| squares[rng.below(squares.len() as u64) as usize];
+        let at = pick(&mut rng);
+        let from = pick(&mut rng);
+        if from == at {
+            continue;
+        }
+        let mut enemies: Vec<Square> = (0..rng.below(5))
+            .map(|_| pick(&mut rng))
+            .filter(|&s| s != from)
+            .collect();
+        enemies.push(at);
+        let blocked: SquareSet = enemies.iter().copied().collect();
+        let allies: SquareSet = (0..rng.below(5))
+            .map(|_| pick(&mut rng))
+            .filter(|&s| s != from && !blocked.contains(s))
+            .collect();
+        let ring = 1 + rng.below(3) as i32;
+        let budget = rng.below(10) as u32;
+        for (k, costs) in [
+            Costs::thrum(),
+            Costs::escalation(),
+            Costs::dicestep(),
+            Costs::trenches(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let g = Ground::intern(format!("near test {round} {k}"), m.clone(), 1, costs);
+            let goals: Vec<Square> = squares
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    s != at
+                        && !blocked.contains(s)
+                        && !allies.contains(s)
+                        && g.distance(s, at) <= ring
+                        && (ring <= 1 || g.sees(s, at))
+                })
+                .collect();
+            if goals.contains(&from) {
+                continue;
+            }
+            let mut ws = Workspace::new(&m);
+            let mut field = g.graph.new_field();
+            g.graph.field(&mut ws, &goals, &blocked, &mut field);
+            let full = g
+                .graph
+                .reach(&mut ws, &field, (from, 0), budget, &blocked, &allies);
+            let full_path: Vec<Square> = ws.path().collect();
+            let mut near = Vec::new();
+            compared += 1;
+            let what = format!(
+                "map {round}, {costs:?}, from {from:?} to {at:?}, ring {ring}, budget {budget}"
+            );
+            if let Some((r, goal_field)) = near_reach(
+                g,
+                &mut near,
+                &goals,
+                &mut ws,
+                (from, budget),
+                &blocked,
+                &allies,
+            ) {
+                answered += 1;
+                let got = (r.to, r.spent, r.remaining);
+                assert_eq!(got, (full.to, full.spent, full.remaining), "{what}");
+                if r.to != from {
+                    // A walked move's path is searched when asked for.
+                    let path: Vec<Square> = match goal_field {
+                        Some(f) => {
+                            walked += 1;
+                            let mut p = Vec::new();
+                            write_walked_path(
+                                g,
+                                &mut ws,
+                                f,
+                                (from, r.spent),
+                                &blocked,
+                                &allies,
+                                &mut p,
+                            );
+                            assert_eq!(p[0], from, "{what}");
+                            p[1..].iter().rev().copied().collect()
+                        }
+                        None => ws.path().collect(),
+                    };
+                    assert_eq!(path, full_path, "{what}");
+                }
+            }
+            // The retreat's field.
+            assert!(near_fields(g, &mut near, &enemies), "{what}");
+            g.graph
+                .field(&mut ws, &enemies, &SquareSet::new(), &mut field);
+            for s in m.squares() {
+                for p in 0..2 {
+                    let least = near.iter().fold(UNREACHABLE, |v, f| v.min(f.get(s, p)));
+                    assert_eq!(least, field.get(s, p), "{what}: retreat field at {s:?}");
+                }
+            }
+        }
+    }
+    // The cache answers most moves, many without a search (the test
+    // exercises both).
+    assert!(
+        answered * 2 > compared && walked * 10 > compared,
+        "the cache answered {answered} of {compared} moves, {walked} walked"
+    );
+}
