@@ -1009,10 +1009,14 @@ impl Ruleset for Osr {
         unit.max_range = max_range;
         unit.melee_reach = melee_reach;
         unit.ranged_range = ranged_range;
+        // Advancing closes to melee whatever a ranged weapon could hit
+        // from farther (issue 30: `advance` means closing in, shooting on
+        // the way): without a melee weapon, to the options' `reach` (or the
+        // weapon's range if that is shorter).
         unit.advance_reach = if melee_reach > 0 {
             melee_reach
         } else {
-            max_range
+            options.reach.min(max_range)
         };
     }
 

@@ -146,8 +146,9 @@ pub struct Unit {
     pub melee_reach: i32,
     /// The longest range among the firearms (0: none).
     pub firearm_range: i32,
-    /// How close an advancing unit gets: its melee reach, or its longest
-    /// range if it has no melee weapon.
+    /// How close an advancing unit gets: its melee reach, or without a
+    /// melee weapon the options' melee `reach` (its longest range if that
+    /// is shorter): it shoots on the way in.
     pub advance_reach: i32,
     /// The fast path's attack, set by [`Trenches::prepare_unit`]: `None`
     /// for units whose turns never take it.
@@ -229,10 +230,14 @@ impl Unit {
         };
         let ranges = (longest(None), longest(Some(true)), longest(Some(false)));
         (self.max_range, self.melee_reach, self.firearm_range) = ranges;
+        // Advancing closes to melee whatever the firearms could hit from
+        // farther (issue 30: `advance` means closing in, shooting on the
+        // way); a unit with no melee weapon stops at melee reach, or at its
+        // range if that is shorter.
         self.advance_reach = if self.melee_reach > 0 {
             self.melee_reach
         } else {
-            self.max_range
+            opts.reach.min(self.max_range)
         };
     }
 }

@@ -70,11 +70,14 @@ fn prepare_unit_settles_the_fast_path_attack() {
     );
     let with_proficiency = quick("proficiency_on_attacks = true", SWORD, "");
     assert_eq!(with_proficiency.map(|q| q.bonus), Some(7));
-    // A rifleman told to advance: his only weapon is the rifle, so he
-    // closes to its range and the fast path shoots within it.
+    // A rifleman told to advance closes to melee reach although his rifle
+    // reaches from much farther (README, "The battlefield": advance
+    // "closes to melee reach ... on the way it shoots"; issue 30): the
+    // fast path shoots without moving only once he is that close.
     let rifle = quick("", RIFLE, "tactic = \"advance\"");
     let rifle_range = duel("", RIFLE, "", "").units[0].stats.weapons[0].range;
-    assert_eq!(rifle.map(|q| q.reach), Some(rifle_range));
+    assert!(rifle_range > REACH);
+    assert_eq!(rifle.map(|q| q.reach), Some(REACH));
     // Turns the fast path never takes.
     assert_eq!(quick("", RIFLE, ""), None, "riflemen hold by default");
     assert_eq!(quick("", SWORD, "tactic = \"hold\""), None);
@@ -773,6 +776,33 @@ fn advancing_riflemen_shoot_on_the_way() {
     assert_eq!(gap(&f), 50);
     assert_eq!(f.counters[counter::SPRINTS], 0);
     assert_eq!(f.counters[counter::ATTACKS], 1);
+}
+
+#[test]
+fn advancing_shooters_close_to_melee_reach_though_their_gun_already_reaches() {
+    // README, "The battlefield": advance "closes to melee reach, attacks
+    // once in reach; on the way it shoots" (issue 30: an advancing unit
+    // whose only weapon already reaches still closes in). A pistol (range
+    // 50) at 40 m: move 30 m to 10 m, then shoot; next turn 5 m more, to
+    // melee reach (5 m), and shoot again; then stay there.
+    let enc = field(
+        "",
+        "\"pistol\"",
+        "distance = 40, tactic = \"advance\"",
+        "\"rifle\"",
+        "",
+        "",
+    );
+    let mut f = fight(&enc);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 10);
+    assert_eq!(f.counters[counter::ATTACKS], 1);
+    assert_eq!(f.counters[counter::SPRINTS], 0);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 5);
+    play(&enc, &mut f, 0, &[(20, 2)]);
+    assert_eq!(gap(&f), 5);
+    assert_eq!(f.counters[counter::ATTACKS], 3);
 }
 
 #[test]
