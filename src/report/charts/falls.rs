@@ -30,11 +30,12 @@ use crate::map::Map;
 use crate::report::error::ReportError;
 use crate::report::labels::truncate;
 use crate::report::names::FALLS_PNG;
+use crate::report::numbers::grouped;
 
 const FILE: &str = FALLS_PNG;
 
 /// Largest cell, in pixels.
-pub const MAX_CELL: u32 = 32;
+pub const MAX_CELL: u32 = 48;
 /// Most pixels all panels' grids take together, across and down.
 pub const PANELS: u32 = 2400;
 /// Largest canvas for up to [`MAX_SIDES`] sides on any map: every panel's
@@ -206,15 +207,16 @@ fn panel(
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)));
     let fell = match total {
         1 => "1 unit fell".to_string(),
-        n => format!("{n} units fell"),
+        n => format!("{} units fell", grouped(n)),
     };
     let mut heads = Vec::new();
     if let Some((i, &c)) = most.filter(|&(_, &c)| c > 0) {
         let s = map.square(i);
         heads.push(format!(
-            "{side}: {fell}; most at x {}, y {} ({c})",
+            "{side}: {fell}; most at x {}, y {} ({})",
             s.x + 1,
-            s.y + 1
+            s.y + 1,
+            grouped(u64::from(c))
         ));
     }
     heads.push(format!("{side}: {fell}"));
