@@ -217,3 +217,51 @@ pub fn ground_report(plan: &Plan, results: &RunResults, size: u32) -> Option<Gro
         unreachable,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ground::pack;
+    use crate::engine::observe::EndCause;
+
+    fn end() -> Event {
+        Event::End {
+            winner: Some(0),
+            rounds: 1,
+            cause: EndCause::LastSideStanding,
+        }
+    }
+
+    #[test]
+    fn falls_count_where_units_are_out_at_the_end_and_start_again() {
+        let map = Map::open(3, 2);
+        let a = pack(Square::new(0, 0));
+        let b = pack(Square::new(2, 1));
+        let mut falls = Falls::new(&map, 2, &[(0, a), (1, b)]);
+        // Fight 1: blue moves to (1, 1) and goes out there.
+        let to = pack(Square::new(1, 1));
+        for e in [
+            Event::Moved {
+                unit: 1,
+                from: b,
+                to,
+            },
+            Event::Out { unit: 1 },
+            end(),
+        ] {
+            falls.event(&e);
+        }
+        // Fight 2: from the start again; red goes out, comes back, and
+        // stands at the end; blue goes out where it started.
+        for e in [
+            Event::Out { unit: 0 },
+            Event::Back { unit: 0 },
+            Event::Out { unit: 1 },
+            end(),
+        ] {
+            falls.event(&e);
+        }
+        assert_eq!(falls.counts[0], vec![0; 6]);
+        assert_eq!(falls.counts[1], vec![0, 0, 0, 0, 1, 1]);
+    }
+}

@@ -434,7 +434,10 @@ pub fn compile<R: Ruleset>(
         ),
         Some(g) => {
             let found = super::map::unreachable_groups(g, &placed);
-            (super::map::unreachable_warnings(&placed, &found), found)
+            (
+                super::map::unreachable_warnings(&placed, &side_names, &found),
+                found,
+            )
         }
     };
     Ok(Compiled {

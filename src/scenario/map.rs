@@ -277,19 +277,23 @@ pub fn unreachable_groups(ground: &Ground, groups: &[(String, usize, Vec<Square>
     out
 }
 
-/// Warnings for the groups `found` ([`unreachable_groups`] of `groups`):
-/// the fight would end in a draw at the round cap.
+/// Warnings for the groups `found` ([`unreachable_groups`] of `groups`,
+/// whose sides are named `sides`): the fight would end in a draw at the
+/// round cap. Each names its group's side, so two sides' groups of one
+/// name are two warnings (and a warning is counted once per cell).
 pub fn unreachable_warnings(
     groups: &[(String, usize, Vec<Square>)],
+    sides: &[String],
     found: &[usize],
 ) -> Vec<String> {
     found
         .iter()
         .map(|&g| {
+            let (name, side, _) = &groups[g];
+            let side = sides.get(*side).map_or("?", String::as_str);
             format!(
-                "group `{}` can reach no enemy on the map (walls close every way): unless \
-                 it can shoot them, its fights end in draws at the round cap",
-                groups[g].0
+                "group `{name}` of side `{side}` can reach no enemy on the map (walls close \
+                 every way): unless it can shoot them, its fights end in draws at the round cap"
             )
         })
         .collect()
