@@ -206,6 +206,27 @@ impl Observer for Recorder {
             let (a, b) = (super::ground::unpack(*from), super::ground::unpack(*to));
             super::ground::with_scratch(g, |sc| {
                 if sc.path.first() == Some(&a) && sc.path.last() == Some(&b) {
+                    // A move walked without a search keeps only its ends:
+                    // its squares are searched as `Turn::last_path` does.
+                    if let Some(f) = sc.walked.take() {
+                        let spent = f.at(a);
+                        let super::ground::Scratch {
+                            ws,
+                            blocked,
+                            no_stop,
+                            path,
+                            ..
+                        } = sc;
+                        super::ground::write_walked_path(
+                            g,
+                            ws,
+                            f,
+                            (a, spent),
+                            blocked,
+                            no_stop,
+                            path,
+                        );
+                    }
                     self.paths.push((self.events.len() - 1, sc.path.clone()));
                 }
             });
