@@ -8,7 +8,7 @@
 //! from 1 at the top, as the map text reads (see [`super::map`]).
 //!
 //! Size: panels go side by side (two sides), or in whichever grid gives the
-//! largest cells; cells are at most [`MAX_CELL`] pixels and shrink so that
+//! largest cells; cells are at most [`MAX_CELL`] (48) pixels and shrink so that
 //! all panels' grids stay within [`PANELS`] pixels each way (9-pixel cells
 //! for two sides on a 128 × 128 map). Up to [`crate::engine::MAX_SIDES`]
 //! sides the canvas is at most [`MAX_CANVAS`] = 3690 × 2800 pixels.
@@ -444,8 +444,8 @@ mod chart_tests {
         save("falls-typical.png", &png);
         let size = decoded_size(&png);
         within_bound(size);
-        // Two 20 × 12 panels of 32-pixel cells side by side.
-        let panel = PANEL_LEFT + 20 * 32 + PANEL_RIGHT;
+        // Two 20 × 12 panels of the largest cells side by side.
+        let panel = PANEL_LEFT + 20 * MAX_CELL + PANEL_RIGHT;
         assert_eq!(size.0, PAD + 2 * panel + GAP + BAR_BAND);
         // Three sides: a two-by-two grid.
         let c = falls_round(&map, Square::new(5, 10), 7);
