@@ -124,6 +124,10 @@ pub struct RunResults {
     /// The other plays `run` tried in every cell ([`crate::scenario::PlayTrial`]),
     /// or `None` with `--no-play-check`: the report then says nothing of them.
     pub plays: Option<PlayCheck>,
+    /// With a map: what the report draws of it (`map.png`, `falls.png`);
+    /// `None` on the front, and until the runner's caller asks for it
+    /// ([`crate::replay::places::ground_report`]).
+    pub ground: Option<GroundReport>,
 }
 
 /// What the play check fought: each side's own play and its side-wide
@@ -143,6 +147,41 @@ pub struct PlayCheck {
 pub struct PlayTrialResult {
     pub trial: crate::scenario::PlayTrial,
     pub batches: Vec<BatchStat>,
+}
+
+/// What a report shows of the ground of a run on a map: the baseline
+/// cell's map and start squares, and where units fell in its fights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroundReport {
+    /// The baseline cell's map.
+    pub map: crate::map::Map,
+    /// Each unit group's name, side index and the squares its units start
+    /// on in the baseline cell, in scenario order.
+    pub groups: Vec<(String, usize, Vec<crate::map::Square>)>,
+    /// Per side, per square of `map` (row-major): units of that side out
+    /// of the fight at its end, on that square, over `fights` fights of
+    /// the baseline cell.
+    pub falls: Vec<Vec<u32>>,
+    /// The fights `falls` counts: every fight of the baseline cell.
+    pub fights: u64,
+    /// The matrix axes whose values change the map from the baseline
+    /// cell's in some other cell (empty when every cell has its map).
+    pub changed_by: Vec<String>,
+    /// Per cell: the groups (`name` (side)) that can reach no enemy by
+    /// terrain, found when the scenario was loaded.
+    pub unreachable: Vec<Vec<String>>,
+}
+
+/// Where a unit stands at one moment of a shown fight (fights.md's
+/// pictures of the start and the end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitPlace {
+    /// The unit's name as the replay calls it.
+    pub name: String,
+    pub side: usize,
+    pub square: crate::map::Square,
+    /// Still in the fight (else out: down, dead or fled).
+    pub standing: bool,
 }
 
 /// A cell's exact win rates, shown beside the sampled ones (`run --exact`).
@@ -184,6 +223,10 @@ pub struct ShownFight {
     /// (the typical fight of a cell without a majority outcome), if
     /// anything.
     pub note: Option<String>,
+    /// On a map: where every unit stands at the start and at the end of
+    /// the fight; empty on the front.
+    pub start: Vec<UnitPlace>,
+    pub end: Vec<UnitPlace>,
 }
 
 /// What `skirmish balance` found: the search along one numeric axis for the

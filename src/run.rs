@@ -80,7 +80,24 @@ pub struct Plan {
     /// Each cell's map scale when it is fought on a map (positions are then
     /// squares, see [`crate::engine::ground`]), `None` on the front.
     pub map_scale: Vec<Option<i32>>,
+    /// Each cell's map and who starts where on it, `None` on the front.
+    pub maps: Vec<Option<CellMap>>,
     sim: Box<dyn Simulate>,
+}
+
+/// A cell fought on a map: the ground and where its units start, for the
+/// report's pictures (`map.png`, `falls.png`, fights.md's positions).
+#[derive(Clone, Debug)]
+pub struct CellMap {
+    pub ground: &'static crate::engine::Ground,
+    /// Each unit group's name, side index and the squares its units start
+    /// on, in scenario order.
+    pub groups: Vec<(String, usize, Vec<crate::map::Square>)>,
+    /// The groups (indices into `groups`) that can reach no enemy by
+    /// terrain ([`crate::scenario::map::unreachable_groups`]).
+    pub unreachable: Vec<usize>,
+    /// Each unit's start square, in encounter order.
+    pub starts: Vec<crate::map::Square>,
 }
 
 /// One fight fought again with an observer: everything that happened, how
@@ -88,6 +105,8 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 pub struct Tape {
     pub events: Vec<crate::engine::observe::Event>,
+    /// On a map, the squares of moves (see [`Recorder::paths`]).
+    pub paths: Vec<(usize, Vec<crate::map::Square>)>,
     pub outcome: Outcome,
     pub tally: Tally,
 }
@@ -122,6 +141,10 @@ trait Simulate: Send + Sync {
     /// the batch on `stream` (counted by an observer: the fights are the
     /// run's).
     fn count(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Counting;
+    /// Where units fell (per side, per square of the map) in the first
+    /// `fights` fights of the batch on `stream`, found by an observer (the
+    /// fights are the run's); empty on the front.
+    fn falls(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Vec<Vec<u32>>;
     /// The cell's fight enumerated exactly ([`crate::exact`]).
     fn exact(&self, cell: usize, limits: &Limits) -> Result<Answer, ExactError>;
 }
@@ -147,6 +170,22 @@ impl<R: Ruleset> Simulate for Cells<R> {
         count
     }
 
+    fn falls(&self, cell: usize, seed: u64, stream: u64, fights: u32) -> Vec<Vec<u32>> {
+        let enc = &self.encounters[cell];
+        let Some(g) = enc.ground else {
+            return Vec::new();
+        };
+        let mut dice = RngDice::for_batch(seed, stream);
+        let mut fight = Fight::<R>::new();
+        let units: Vec<(u8, i32)> = enc.specs().iter().map(|u| (u.side, u.distance)).collect();
+        let mut falls = crate::replay::places::Falls::new(&g.map, enc.sides, &units);
+        fight.prepare(enc);
+        for _ in 0..fights {
+            fight.next_fight_watched(enc, &mut dice, &mut falls);
+        }
+        falls.counts
+    }
+
     fn batch(&self, cell: usize, seed: u64, batch: u64, fights: u32, tally: &mut Tally) {
         let mut dice = RngDice::for_batch(seed, batch);
         let mut fight = Fight::<R>::new();
@@ -163,12 +202,16 @@ impl<R: Ruleset> Simulate for Cells<R> {
         for _ in 0..offset {
             fight.next_fight(enc, &mut dice);
         }
-        let mut recorder = Recorder::default();
+        let mut recorder = Recorder {
+            ground: enc.ground,
+            ..Recorder::default()
+        };
         let outcome = fight.next_fight_watched(enc, &mut dice, &mut recorder);
         let mut tally = Tally::default();
         fight.record(enc, outcome, &mut tally);
         Tape {
             events: recorder.events,
+            paths: recorder.paths,
             outcome,
             tally,
         }
@@ -220,6 +263,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
     let mut unit_names = Vec::with_capacity(cells.len());
     let mut weapon_names = Vec::with_capacity(cells.len());
     let mut map_scale = Vec::with_capacity(cells.len());
+    let mut maps = Vec::with_capacity(cells.len());
     let mut setups = Vec::with_capacity(cells.len());
     let mut first: Option<Compiled<R>> = None;
     // Each distinct warning, with the cells it was found in.
@@ -236,6 +280,19 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         unit_names.push(compiled.unit_names.clone());
         weapon_names.push(compiled.weapon_names.clone());
         map_scale.push(compiled.encounter.ground.map(|g| g.scale));
+        maps.push(compiled.encounter.ground.map(|ground| {
+            CellMap {
+                ground,
+                groups: compiled.placed.clone(),
+                unreachable: compiled.unreachable.clone(),
+                starts: compiled
+                    .encounter
+                    .specs()
+                    .iter()
+                    .map(|u| crate::engine::ground::unpack(u.distance))
+                    .collect(),
+            }
+        }));
         // What this cell fights with, so the summary can show what each
         // cell changes rather than only the base scenario's values.
         setups.push(Setup {
@@ -290,6 +347,7 @@ fn plan_for<R: Ruleset>(scenario: &Scenario, cells: Vec<Cell>) -> Result<Plan, S
         unit_names,
         weapon_names,
         map_scale,
+        maps,
         sim: Box::new(Cells { encounters }),
     })
 }
@@ -674,6 +732,7 @@ impl Plan {
             fights: Vec::new(),
             exact: Vec::new(),
             plays: None,
+            ground: None,
         })
     }
 
@@ -909,6 +968,42 @@ impl Plan {
         let offset = (fight % u64::from(size)) as u32;
         self.sim
             .watch(cell, seed, stream_of(streams, cell, batch), offset)
+    }
+
+    /// Where units fell in the first `fights` fights of cell `cell` of a
+    /// run with `seed`, `streams` and batches of `size`: per side, per
+    /// square of the cell's map (row-major), the units of that side out of
+    /// the fight at its end on that square. The batches are fought again
+    /// with an observer, in parallel on the current rayon pool; the counts
+    /// are integers added up, so any thread count gives the same. Empty on
+    /// the front.
+    pub fn falls(
+        &self,
+        cell: usize,
+        seed: u64,
+        streams: Streams,
+        size: u32,
+        fights: u64,
+    ) -> Vec<Vec<u32>> {
+        let batches: Vec<(u64, u32)> = batch_sizes(fights, size)
+            .into_iter()
+            .enumerate()
+            .map(|(b, n)| (stream_of(streams, cell, b as u64), n))
+            .collect();
+        batches
+            .into_par_iter()
+            .map(|(stream, n)| self.sim.falls(cell, seed, stream, n))
+            .reduce(Vec::new, |mut a, b| {
+                if a.is_empty() {
+                    return b;
+                }
+                for (x, y) in a.iter_mut().zip(&b) {
+                    for (p, q) in x.iter_mut().zip(y) {
+                        *p += q;
+                    }
+                }
+                a
+            })
     }
 
     /// Cell `cell`'s fight enumerated exactly, within `limits`, on the

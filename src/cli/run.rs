@@ -411,8 +411,11 @@ pub(super) fn journal_failure(e: crate::journal::JournalError) -> Failure {
 /// `results` with the fights its report tells (fights.md: the baseline
 /// cell's typical fight and upset, found by fighting them again, with the
 /// command that replays each from the scenario file at `scenario`, named
-/// from the folder holding `report_dir`'s reports folder; they are the
-/// report's, not the run's, so they come after the timing).
+/// from the folder holding `report_dir`'s reports folder), and on a map
+/// what the report draws of the ground (`map.png`, `falls.png`: where
+/// units fell, found by fighting the baseline cell again with an
+/// observer). They are the report's, not the run's, so they come after
+/// the timing.
 pub(crate) fn with_fights(
     p: &Plan,
     mut results: RunResults,
@@ -422,6 +425,7 @@ pub(crate) fn with_fights(
 ) -> RunResults {
     results.fights =
         crate::replay::shown_fights(p, &results, work.budget.batch(), scenario, report_dir);
+    results.ground = crate::replay::places::ground_report(p, &results, work.budget.batch());
     results
 }
 

@@ -180,10 +180,17 @@ pub struct NoObserver;
 
 impl Observer for NoObserver {}
 
-/// Keeps every event (a replay's tape).
+/// Keeps every event (a replay's tape), and on a map the squares of each
+/// move.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
     pub events: Vec<Event>,
+    /// The map the fight is on (`None`: the front, or paths not wanted).
+    pub ground: Option<&'static super::Ground>,
+    /// For a [`Event::Moved`] on `ground`: its index in `events` and the
+    /// squares of the move, where it began and ended included, when the
+    /// move was one path (else only its ends are known, from the event).
+    pub paths: Vec<(usize, Vec<crate::map::Square>)>,
 }
 
 impl Observer for Recorder {
@@ -191,6 +198,39 @@ impl Observer for Recorder {
 
     fn event(&mut self, event: &Event) {
         self.events.push(*event);
+        if let (Some(g), Event::Moved { from, to, .. }) = (self.ground, event) {
+            // The kernel reports a move after it is made, on the thread that
+            // made it, whose buffers still hold its squares
+            // ([`super::Turn::last_path`]); they are this move's when they
+            // begin and end where it did.
+            let (a, b) = (super::ground::unpack(*from), super::ground::unpack(*to));
+            super::ground::with_scratch(g, |sc| {
+                if sc.path.first() == Some(&a) && sc.path.last() == Some(&b) {
+                    // A move walked without a search keeps only its ends:
+                    // its squares are searched as `Turn::last_path` does.
+                    if let Some(f) = sc.walked.take() {
+                        let spent = f.at(a);
+                        let super::ground::Scratch {
+                            ws,
+                            blocked,
+                            no_stop,
+                            path,
+                            ..
+                        } = sc;
+                        super::ground::write_walked_path(
+                            g,
+                            ws,
+                            f,
+                            (a, spent),
+                            blocked,
+                            no_stop,
+                            path,
+                        );
+                    }
+                    self.paths.push((self.events.len() - 1, sc.path.clone()));
+                }
+            });
+        }
     }
 }
 

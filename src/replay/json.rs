@@ -5,12 +5,21 @@
 //! the fight's tally (what the run added for this fight). An `attack` line
 //! names the weapon of the attack whose check follows; harm to a load track
 //! (thrum) is a `harm` line with `track`, `load` and `tolerance` instead of
-//! `left` and `max`.
+//! `left` and `max`. On a map, the first line has `squares` (how squares
+//! count) and each unit's start square `at`; a `moved` line's `from` and
+//! `to` are squares `[column, row]` (from 1, rows down from the top) and
+//! `path` every square of the move, its ends included.
 
 use serde_json::{json, Map, Value};
 
 use super::{Roster, Watched};
+use crate::engine::ground::unpack;
 use crate::engine::observe::{Event, NOBODY};
+
+/// A square of a map as JSON: `[column, row]`, from 1 (as the text says).
+fn square(s: crate::map::Square) -> Value {
+    json!([s.x as u32 + 1, s.y as u32 + 1])
+}
 
 /// The fight as JSON lines.
 pub fn json_lines(watched: &Watched, roster: &Roster) -> String {
@@ -30,12 +39,44 @@ pub fn json_lines(watched: &Watched, roster: &Roster) -> String {
         })).collect::<Vec<_>>(),
         "distance_unit": roster.distance_unit,
     }));
+    if roster.map_scale.is_some() {
+        // On a map: squares as [column, row] from 1 (see `super::square`),
+        // and where each unit starts.
+        if let Some(Value::Object(head)) = lines.first_mut() {
+            head.insert("squares".into(), json!(super::SQUARES_NOTE));
+            if let Some(Value::Array(units)) = head.get_mut("units") {
+                for (u, at) in units.iter_mut().zip(&roster.starts) {
+                    if let Value::Object(u) = u {
+                        u.insert("at".into(), square(*at));
+                    }
+                }
+            }
+        }
+    }
     let mut round = 0u32;
-    for event in &watched.tape.events {
+    let mut paths = watched.tape.paths.iter().peekable();
+    for (e, event) in watched.tape.events.iter().enumerate() {
         if let Event::Round { round: r } = *event {
             round = r;
         }
         let mut object = fields(event, roster);
+        if let (Event::Moved { from, to, .. }, Some(_)) = (*event, roster.map_scale) {
+            // On a map, positions are squares, and a move its path.
+            while paths.peek().is_some_and(|(i, _)| *i < e) {
+                paths.next();
+            }
+            let ends = [unpack(from), unpack(to)];
+            let path = match paths.peek() {
+                Some((i, p)) if *i == e => p.as_slice(),
+                _ => &ends,
+            };
+            object.insert("from".into(), square(ends[0]));
+            object.insert("to".into(), square(ends[1]));
+            object.insert(
+                "path".into(),
+                Value::Array(path.iter().map(|&s| square(s)).collect()),
+            );
+        }
         object.insert("round".into(), json!(round));
         lines.push(Value::Object(object));
     }

@@ -15,6 +15,7 @@ pub mod command;
 pub mod json;
 pub mod narrate;
 pub mod pick;
+pub mod places;
 
 use std::path::Path;
 
@@ -43,7 +44,23 @@ pub struct Roster {
     pub weapons: Vec<String>,
     /// The map's scale when the fight is on a map: positions are squares.
     pub map_scale: Option<i32>,
+    /// On a map, each unit's start square, in encounter order (empty on the
+    /// front).
+    pub starts: Vec<crate::map::Square>,
 }
+
+/// How a replay writes a square of a map: `[column,row]`, both counted
+/// from 1, columns from the left and rows from the top (the map's first
+/// line is row 1), as `map.png`, `falls.png`, fights.md's pictures and
+/// the errors on a map count them. (A scenario's `at` counts from 0.)
+pub fn square(s: crate::map::Square) -> String {
+    format!("[{},{}]", s.x as u32 + 1, s.y as u32 + 1)
+}
+
+/// The line a replay's heading gives on a map, saying how [`square`]
+/// counts.
+pub const SQUARES_NOTE: &str = "Squares are [column,row]: columns count from 1 at the left, rows \
+     from 1 at the top (the map's first line) down; a scenario's `at` counts both from 0.";
 
 impl Roster {
     /// Unit `i`'s name. Units of a stat block that several sides field all
@@ -122,6 +139,11 @@ pub fn roster(plan: &Plan, cell: usize) -> Roster {
             _ => ""),
         weapons: plan.weapon_names.get(cell).cloned().unwrap_or_default(),
         map_scale: plan.map_scale.get(cell).copied().flatten(),
+        starts: plan
+            .maps
+            .get(cell)
+            .and_then(|m| m.as_ref())
+            .map_or_else(Vec::new, |m| m.starts.clone()),
     }
 }
 
@@ -197,7 +219,10 @@ pub fn shown_fights(
                 Ok(k) => {
                     let watched = watch(plan, cell, info.seed, info.streams, size, k);
                     let command = command::replay_command(&path, info, cell, k);
+                    let (start, end) = places::start_and_end(plan, cell, &watched.tape.events);
                     ShownFight {
+                        start,
+                        end,
                         pick: which.name().to_string(),
                         cell,
                         fight: Some(k),
@@ -218,6 +243,8 @@ pub fn shown_fights(
                     text: format!("{}.", capitalise_first(&e.to_string())),
                     command: String::new(),
                     note,
+                    start: Vec::new(),
+                    end: Vec::new(),
                 },
             }
         })

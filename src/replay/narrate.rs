@@ -139,7 +139,19 @@ fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
     let mut held: Vec<(u32, u32)> = Vec::new();
     // The weapon of the attack declared last, for its attack line.
     let mut armed: Option<(u8, u16)> = None;
-    for event in &watched.tape.events {
+    // The squares of each move on a map, by event index.
+    let mut paths = watched.tape.paths.iter().peekable();
+    for (e, event) in watched.tape.events.iter().enumerate() {
+        let mut path: Option<&[crate::map::Square]> = None;
+        while let Some((i, p)) = paths.peek() {
+            if *i > e {
+                break;
+            }
+            if *i == e {
+                path = Some(p);
+            }
+            paths.next();
+        }
         match *event {
             Event::Die { sides, face } => {
                 dice.push((sides, face));
@@ -177,7 +189,7 @@ fn lines(watched: &Watched, roster: &Roster, colour: bool) -> Vec<Line> {
             }
             _ => None,
         };
-        line(&mut text, event, &shown, weapon, &words);
+        line(&mut text, event, &shown, weapon, path, &words);
         push_lines(&mut out, round, &mut text);
     }
     held.append(&mut dice);
@@ -219,9 +231,15 @@ fn heading(out: &mut String, w: &Watched, words: &Words) {
     for (s, _) in roster.sides.iter().enumerate() {
         let units: Vec<String> = (0..roster.units.len())
             .filter(|&i| roster.units[i].1 as usize == s)
-            .map(|i| words.unit(i as u8))
+            .map(|i| match roster.starts.get(i) {
+                Some(&at) => format!("{} at {}", words.unit(i as u8), super::square(at)),
+                None => words.unit(i as u8),
+            })
             .collect();
         let _ = writeln!(out, "  {}: {}", words.side(s as u8), units.join(", "));
+    }
+    if roster.map_scale.is_some() {
+        let _ = writeln!(out, "  {}", super::SQUARES_NOTE);
     }
 }
 
@@ -329,7 +347,14 @@ fn over_tolerance(track: Track) -> &'static str {
     }
 }
 
-fn line(out: &mut String, event: &Event, dice: &str, weapon: Option<u16>, words: &Words) {
+fn line(
+    out: &mut String,
+    event: &Event,
+    dice: &str,
+    weapon: Option<u16>,
+    path: Option<&[crate::map::Square]>,
+    words: &Words,
+) {
     let target = |t: u8| {
         if t == NOBODY {
             String::new()
@@ -449,19 +474,18 @@ fn line(out: &mut String, event: &Event, dice: &str, weapon: Option<u16>, words:
             what,
         } => format!("{}: {what}{}{dice}", words.unit(unit), target(t)),
         Event::Moved { unit, from, to } if words.roster.map_scale.is_some() => {
-            // On a map: squares as `at` writes them, [column, row] from 0.
-            let (a, b) = (
+            // On a map: the squares of the move, or its ends when the move
+            // was not one path.
+            let ends = [
                 crate::engine::ground::unpack(from),
                 crate::engine::ground::unpack(to),
-            );
-            format!(
-                "{} moves from [{}, {}] to [{}, {}]{dice}",
-                words.unit(unit),
-                a.x,
-                a.y,
-                b.x,
-                b.y
-            )
+            ];
+            let squares: Vec<String> = path
+                .unwrap_or(&ends)
+                .iter()
+                .map(|&s| super::square(s))
+                .collect();
+            format!("{} moves {}{dice}", words.unit(unit), squares.join(" -> "))
         }
         Event::Moved { unit, from, to } => {
             // Positions as the unit's side sees them: even sides face +,

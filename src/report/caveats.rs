@@ -83,16 +83,58 @@ pub(crate) fn no_effect_axes(report: &Report) -> Vec<usize> {
 /// The cells whose fights were too often cut short by the round cap, with
 /// their shares, and what to do.
 fn round_cap(report: &Report) -> Option<String> {
-    let cut: Vec<(String, f64)> = cut_short(&report.summaries)
-        .into_iter()
-        .map(|c| {
+    let cells = cut_short(&report.summaries);
+    let cut: Vec<(String, f64)> = cells
+        .iter()
+        .map(|&c| {
             (
                 cell_label(&report.cells[c]),
                 report.summaries[c].draws_at_cap.estimate,
             )
         })
         .collect();
-    round_cap_line(report.info, &cut, report.cells.len())
+    let line = round_cap_line(report.info, &cut, report.cells.len())?;
+    Some(match walled_off(report, &cells) {
+        Some(why) => format!("{line} {why}"),
+        None => line,
+    })
+}
+
+/// Why fights on a map drew at the round cap, when groups there can reach
+/// no enemy by terrain (found when the scenario was loaded, see
+/// [`crate::scenario::map::unreachable_groups`]): a sentence naming them,
+/// for the cells of `cut` that have such groups.
+fn walled_off(report: &Report, cut: &[usize]) -> Option<String> {
+    let ground = report.ground?;
+    let walled: Vec<usize> = cut
+        .iter()
+        .copied()
+        .filter(|&c| ground.unreachable.get(c).is_some_and(|g| !g.is_empty()))
+        .collect();
+    let first = *walled.first()?;
+    let groups = &ground.unreachable[first];
+    let names = match groups.as_slice() {
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => return None,
+    };
+    let verb = if groups.len() == 1 { "it" } else { "they" };
+    let where_ = if report.cells.len() == 1 {
+        String::new()
+    } else if walled.len() == 1 {
+        format!(" (in {})", cell_label(&report.cells[first]))
+    } else {
+        format!(
+            " (in {}, and in {} more of these cells)",
+            cell_label(&report.cells[first]),
+            walled.len() - 1
+        )
+    };
+    Some(format!(
+        "Why{where_}: {names} can reach no enemy on the map (walls close every way), so \
+         unless {verb} can shoot, nothing happens until the cap; more rounds change nothing: \
+         open a way through the walls."
+    ))
 }
 
 /// The "Read this first" line on draws at the round cap, shared by the

@@ -120,6 +120,8 @@ impl Kind {
                 names::SUMMARY_MD,
                 names::FIGHTS_MD,
                 names::PLAYS_CSV,
+                names::MAP_PNG,
+                names::FALLS_PNG,
             ],
             Kind::Diff => &[names::DIFF_CSV, names::DIFF_MD, names::DIFF_PNG],
             Kind::Balance => &[names::PROBES_CSV, names::BALANCE_MD, names::BALANCE_PNG],

@@ -114,7 +114,41 @@ pub fn render(results: &RunResults) -> Result<Vec<ReportFile>, ReportError> {
             bytes: tables::plays_csv::render(&report, plays)?,
         });
     }
+    // On a map: its picture and where units fell (a report without a map
+    // is what it was).
+    if let Some(ground) = report.ground {
+        files.extend(ground_files(&report, ground)?);
+    }
     Ok(files)
+}
+
+/// `map.png` and `falls.png` for a run on a map.
+fn ground_files(
+    report: &Report,
+    ground: &crate::results::GroundReport,
+) -> Result<Vec<ReportFile>, ReportError> {
+    let info = report.info;
+    let sides: Vec<&str> = info.sides.iter().map(|s| s.name.as_str()).collect();
+    let groups: Vec<charts::map::StartGroup> = ground
+        .groups
+        .iter()
+        .map(|(name, side, starts)| charts::map::StartGroup {
+            name,
+            side: *side,
+            starts,
+        })
+        .collect();
+    let falls: Vec<&[u32]> = ground.falls.iter().map(Vec::as_slice).collect();
+    Ok(vec![
+        ReportFile {
+            name: names::MAP_PNG,
+            bytes: charts::map::render(&info.name, &ground.map, &sides, &groups)?,
+        },
+        ReportFile {
+            name: names::FALLS_PNG,
+            bytes: charts::falls::render(&info.name, &ground.map, &sides, &falls)?,
+        },
+    ])
 }
 
 /// Renders the report and writes it to `out_dir`: atomically, replacing

@@ -16,8 +16,8 @@ use crate::analysis::sensitivity::{self, Equivalence, StatCells, StatEffect};
 use crate::analysis::{self, Comparison, Difference, Interval, Summary};
 use crate::engine::tally::{MAX_COUNTERS, MAX_SIDES};
 use crate::results::{
-    CellResult, ExactCell, ExactResults, ExactWin, RunResults, ScenarioInfo, SensitivityResults,
-    ShownFight,
+    CellResult, ExactCell, ExactResults, ExactWin, GroundReport, RunResults, ScenarioInfo,
+    SensitivityResults, ShownFight,
 };
 
 /// How many cells "Largest effects" in summary.md lists.
@@ -50,6 +50,9 @@ pub(crate) struct Report<'a> {
     /// The play check: every alternative against its side's own play, and
     /// the margin, or `None` when the run did not check.
     pub(crate) plays: Option<Plays>,
+    /// On a map: the baseline cell's map, its start squares and where
+    /// units fell (map.png, falls.png, fights.md's pictures).
+    pub(crate) ground: Option<&'a GroundReport>,
 }
 
 /// The play check as the report reads it ([`crate::analysis::plays`]).
@@ -101,6 +104,7 @@ impl<'a> Report<'a> {
                 margin: check.margin,
                 alternatives: crate::analysis::plays::alternatives(check, info.sides.len()),
             }),
+            ground: results.ground.as_ref(),
         })
     }
 

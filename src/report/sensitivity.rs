@@ -235,6 +235,7 @@ mod tests {
                 fights: Vec::new(),
                 exact: Vec::new(),
                 plays: None,
+                ground: None,
             },
             base_label: "base scenario".to_owned(),
             stats: infos,

@@ -140,6 +140,7 @@ fn results(name: &str, axes: &[(&str, &[&str])]) -> RunResults {
         fights: Vec::new(),
         exact: Vec::new(),
         plays: None,
+        ground: None,
     }
 }
 
@@ -187,6 +188,7 @@ fn single_cell_csv_is_exact() {
         fights: Vec::new(),
         exact: Vec::new(),
         plays: None,
+        ground: None,
     };
     let files = rendered(&results);
     // Wilson 95% for 3/4: [0.3006, 0.9544]; for 1/4: [0.0456, 0.6994]

@@ -32,6 +32,12 @@ pub struct Compiled<R: Ruleset> {
     /// What the designer should hear of though the scenario is valid (a
     /// weapon no unit can ever use: [`super::unused`]).
     pub warnings: Vec<String>,
+    /// On a map: each unit group's name, side index and the squares its
+    /// units start on, in scenario order (what `map.png` draws).
+    pub placed: Vec<(String, usize, Vec<crate::map::Square>)>,
+    /// On a map: the groups of `placed` that can reach no enemy by terrain
+    /// ([`super::map::unreachable_groups`]).
+    pub unreachable: Vec<usize>,
 }
 
 pub struct CompiledSide {
@@ -421,12 +427,23 @@ pub fn compile<R: Ruleset>(
         .collect();
     // The never-used check reasons on the front's distances; on a map units
     // move in two dimensions, and it says nothing (silent where unsound).
-    let warnings = match ground {
-        None => super::unused::never_used(&specs[..n], &side_names, &armed),
-        Some(g) => super::map::unreachable_warnings(g, &placed),
+    let (warnings, unreachable) = match ground {
+        None => (
+            super::unused::never_used(&specs[..n], &side_names, &armed),
+            Vec::new(),
+        ),
+        Some(g) => {
+            let found = super::map::unreachable_groups(g, &placed);
+            (
+                super::map::unreachable_warnings(&placed, &side_names, &found),
+                found,
+            )
+        }
     };
     Ok(Compiled {
         warnings,
+        placed,
+        unreachable,
         encounter: Encounter {
             units: specs,
             n,

@@ -249,17 +249,18 @@ pub fn starts(f: &Fields, map: &Map) -> Result<Vec<Square>, ScenarioError> {
     }
 }
 
-/// Warnings for groups that can reach no enemy by terrain (walled off):
-/// the fight would end in a draw at the round cap.
-pub fn unreachable_warnings(
-    ground: &Ground,
-    groups: &[(String, usize, Vec<Square>)],
-) -> Vec<String> {
+/// The groups (indices into `groups`: name, side, start squares) that can
+/// reach no enemy by terrain (walled off): their fights end in draws at the
+/// round cap unless they can shoot. One finding, read by the load-time
+/// warning ([`unreachable_warnings`]) and by the report, which says why its
+/// fights were draws. Empty when the map is too large for the distance
+/// cache (the question is then not asked).
+pub fn unreachable_groups(ground: &Ground, groups: &[(String, usize, Vec<Square>)]) -> Vec<usize> {
     let Some(cache) = &ground.cache else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (name, side, squares) in groups {
+    for (g, (_, side, squares)) in groups.iter().enumerate() {
         let reaches = groups
             .iter()
             .filter(|(_, s, _)| s != side)
@@ -270,11 +271,30 @@ pub fn unreachable_warnings(
                     .any(|&s| cache.distance(s, e).is_some_and(|d| d != UNREACHABLE))
             });
         if !reaches {
-            out.push(format!(
-                "group `{name}` can reach no enemy on the map (walls close every way): unless \
-                 it can shoot them, its fights end in draws at the round cap"
-            ));
+            out.push(g);
         }
     }
     out
+}
+
+/// Warnings for the groups `found` ([`unreachable_groups`] of `groups`,
+/// whose sides are named `sides`): the fight would end in a draw at the
+/// round cap. Each names its group's side, so two sides' groups of one
+/// name are two warnings (and a warning is counted once per cell).
+pub fn unreachable_warnings(
+    groups: &[(String, usize, Vec<Square>)],
+    sides: &[String],
+    found: &[usize],
+) -> Vec<String> {
+    found
+        .iter()
+        .map(|&g| {
+            let (name, side, _) = &groups[g];
+            let side = sides.get(*side).map_or("?", String::as_str);
+            format!(
+                "group `{name}` of side `{side}` can reach no enemy on the map (walls close \
+                 every way): unless it can shoot them, its fights end in draws at the round cap"
+            )
+        })
+        .collect()
 }

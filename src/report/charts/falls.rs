@@ -8,7 +8,7 @@
 //! from 1 at the top, as the map text reads (see [`super::map`]).
 //!
 //! Size: panels go side by side (two sides), or in whichever grid gives the
-//! largest cells; cells are at most [`MAX_CELL`] pixels and shrink so that
+//! largest cells; cells are at most [`MAX_CELL`] (48) pixels and shrink so that
 //! all panels' grids stay within [`PANELS`] pixels each way (9-pixel cells
 //! for two sides on a 128 × 128 map). Up to [`crate::engine::MAX_SIDES`]
 //! sides the canvas is at most [`MAX_CANVAS`] = 3690 × 2800 pixels.
@@ -30,11 +30,12 @@ use crate::map::Map;
 use crate::report::error::ReportError;
 use crate::report::labels::truncate;
 use crate::report::names::FALLS_PNG;
+use crate::report::numbers::grouped;
 
 const FILE: &str = FALLS_PNG;
 
 /// Largest cell, in pixels.
-pub const MAX_CELL: u32 = 32;
+pub const MAX_CELL: u32 = 48;
 /// Most pixels all panels' grids take together, across and down.
 pub const PANELS: u32 = 2400;
 /// Largest canvas for up to [`MAX_SIDES`] sides on any map: every panel's
@@ -206,15 +207,16 @@ fn panel(
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)));
     let fell = match total {
         1 => "1 unit fell".to_string(),
-        n => format!("{n} units fell"),
+        n => format!("{} units fell", grouped(n)),
     };
     let mut heads = Vec::new();
     if let Some((i, &c)) = most.filter(|&(_, &c)| c > 0) {
         let s = map.square(i);
         heads.push(format!(
-            "{side}: {fell}; most at x {}, y {} ({c})",
+            "{side}: {fell}; most at x {}, y {} ({})",
             s.x + 1,
-            s.y + 1
+            s.y + 1,
+            grouped(u64::from(c))
         ));
     }
     heads.push(format!("{side}: {fell}"));
@@ -442,8 +444,8 @@ mod chart_tests {
         save("falls-typical.png", &png);
         let size = decoded_size(&png);
         within_bound(size);
-        // Two 20 × 12 panels of 32-pixel cells side by side.
-        let panel = PANEL_LEFT + 20 * 32 + PANEL_RIGHT;
+        // Two 20 × 12 panels of the largest cells side by side.
+        let panel = PANEL_LEFT + 20 * MAX_CELL + PANEL_RIGHT;
         assert_eq!(size.0, PAD + 2 * panel + GAP + BAR_BAND);
         // Three sides: a two-by-two grid.
         let c = falls_round(&map, Square::new(5, 10), 7);

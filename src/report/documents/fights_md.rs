@@ -7,7 +7,9 @@
 //!
 //! Contains nothing volatile: the fights are a pure function of the seed.
 
+use super::positions::{picture, Placed};
 use crate::report::model::Report;
+use crate::results::{GroundReport, ShownFight, UnitPlace};
 
 /// `fights.md` as text.
 pub(crate) fn render(report: &Report) -> String {
@@ -36,6 +38,9 @@ pub(crate) fn render(report: &Report) -> String {
                     md.push_str(&format!("{note}\n\n"));
                 }
                 md.push_str(&format!("    {}\n\n", shown.command));
+                if let Some(ground) = report.ground {
+                    md.push_str(&pictures(report, ground, shown));
+                }
                 md.push_str("```text\n");
                 md.push_str(&shown.text);
                 if !shown.text.ends_with('\n') {
@@ -52,6 +57,34 @@ pub(crate) fn render(report: &Report) -> String {
     md.truncate(md.trim_end().len());
     md.push('\n');
     md
+}
+
+/// On a map: where the units of `shown` stand at its start and at its
+/// end, as text pictures of the map ([`super::positions`]).
+fn pictures(report: &Report, ground: &GroundReport, shown: &ShownFight) -> String {
+    if shown.start.is_empty() {
+        return String::new();
+    }
+    let sides: Vec<&str> = report.info.sides.iter().map(|s| s.name.as_str()).collect();
+    let mut md = String::from("Where the units stand at the start:\n\n");
+    md.push_str(&picture(&ground.map, &sides, &placed(&shown.start)));
+    md.push_str("\nAnd at the end:\n\n");
+    md.push_str(&picture(&ground.map, &sides, &placed(&shown.end)));
+    md.push('\n');
+    md
+}
+
+/// The units of a shown fight as [`picture`] takes them.
+fn placed(units: &[UnitPlace]) -> Vec<Placed<'_>> {
+    units
+        .iter()
+        .map(|u| Placed {
+            square: u.square,
+            side: u.side,
+            standing: u.standing,
+            label: &u.name,
+        })
+        .collect()
 }
 
 fn capitalised(word: &str) -> String {

@@ -13,7 +13,9 @@ use crate::analysis::{self, Effect, Method, Proportion};
 use crate::report::caveats;
 use crate::report::labels::{self, cell_label, values_label, RATE_DECIMALS};
 use crate::report::model::{Report, LARGEST_EFFECTS};
-use crate::report::names::{CELLS_CSV, FIGHTS_MD, PLAYS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG};
+use crate::report::names::{
+    CELLS_CSV, FALLS_PNG, FIGHTS_MD, MAP_PNG, PLAYS_CSV, ROUNDS_CSV, ROUNDS_PNG, WIN_RATE_PNG,
+};
 use crate::report::numbers::{self, grouped};
 use crate::report::variants::{self, Variants};
 use crate::results::Streams;
@@ -25,6 +27,7 @@ pub(crate) fn render(report: &Report) -> String {
     read_this_first(&mut md, report);
     results_table(&mut md, report);
     charts(&mut md);
+    the_map(&mut md, report);
     fights(&mut md, report);
     counters(&mut md, report);
     largest_effects(&mut md, report);
@@ -460,6 +463,54 @@ fn charts(md: &mut Markdown) {
     md.blank();
 }
 
+/// On a map: its picture and where units fell, with what each shows.
+fn the_map(md: &mut Markdown, report: &Report) {
+    let Some(ground) = report.ground else {
+        return;
+    };
+    let base = &report.cells[report.info.baseline];
+    md.heading(2, "The map");
+    let whose = if report.cells.len() > 1 {
+        format!(" of the baseline cell ({})", cell_label(base))
+    } else {
+        String::new()
+    };
+    let changed = match ground.changed_by.as_slice() {
+        [] => String::new(),
+        axes => {
+            let axes: Vec<String> = axes.iter().map(|a| code(a)).collect();
+            format!(
+                " The matrix changes the map ({} {}): other cells are fought on other \
+                 ground, drawn here as the baseline has it.",
+                if axes.len() == 1 { "axis" } else { "axes" },
+                axes.join(", ")
+            )
+        }
+    };
+    md.line(format!(
+        "The map{whose}: terrain, and the squares each group's units start on \
+         ([{MAP_PNG}]({MAP_PNG})).{changed}"
+    ));
+    md.blank();
+    md.line(format!("![map]({MAP_PNG})"));
+    md.blank();
+    md.line(format!(
+        "Where units fell ([{FALLS_PNG}]({FALLS_PNG})): for each side, how many of its units \
+         were out of the fight (down, dead or fled) at the end of a fight on each square, \
+         summed over all {} fights of {}. The same fights as the tables, fought again \
+         with the same dice to see where units stood.",
+        grouped(ground.fights),
+        if report.cells.len() > 1 {
+            "the baseline cell"
+        } else {
+            "the run"
+        }
+    ));
+    md.blank();
+    md.line(format!("![where units fell]({FALLS_PNG})"));
+    md.blank();
+}
+
 fn counters(md: &mut Markdown, report: &Report) {
     if report.info.counters.is_empty() {
         return;
@@ -684,6 +735,7 @@ mod tests {
             fights: Vec::new(),
             exact: Vec::new(),
             plays: None,
+            ground: None,
         }
     }
 
