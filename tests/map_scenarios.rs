@@ -90,11 +90,16 @@ fn placement_errors() {
     );
     // Coordinates off the map, or on a wall.
     rejected(
-        &scenario("trenches", GRID, "at = [[9, 0]]", "at = \"B\"", ""),
+        &scenario("trenches", GRID, "at = [[10, 1]]", "at = \"B\"", ""),
         &["off the map"],
     );
+    // Squares count from 1, as the map's rulers and the replay do.
     rejected(
-        &scenario("trenches", GRID, "at = [[2, 1]]", "at = \"B\"", ""),
+        &scenario("trenches", GRID, "at = [[0, 1]]", "at = \"B\"", ""),
+        &["off the map", "columns 1 to"],
+    );
+    rejected(
+        &scenario("trenches", GRID, "at = [[3, 2]]", "at = \"B\"", ""),
         &["row 2, column 3", "not ground"],
     );
     // `distance` and `cover` on a group the map places.
@@ -169,4 +174,16 @@ fn a_walled_off_group_is_a_warning_and_a_good_map_runs() {
         std::fs::read(sb.join("out/m/cells.csv")).unwrap(),
         std::fs::read(sb.join("out2/m/cells.csv")).unwrap()
     );
+}
+
+#[test]
+fn a_square_in_at_counts_from_1_as_the_replay_prints_it() {
+    // Row 1, column 5 of GRID (`A....`): the replay names the unit's
+    // start square as the scenario wrote it.
+    let sb = Sandbox::new();
+    let text = scenario("trenches", GRID, "at = [[5, 1]]", "at = \"B\"", "");
+    let file = sb.write("m.toml", &text);
+    let o = sb.run(&["replay", file]);
+    assert_eq!(o.code, 0, "{o:#?}");
+    assert!(o.stdout.contains("[5,1]"), "{}", o.stdout);
 }

@@ -52,7 +52,7 @@ pub struct Roster {
 /// How a replay writes a square of a map: `[column,row]`, both counted
 /// from 1, columns from the left and rows from the top (the map's first
 /// line is row 1), as `map.png`, `falls.png`, fights.md's pictures and
-/// the errors on a map count them. (A scenario's `at` counts from 0.)
+/// the errors on a map and a scenario's `at` count them.
 pub fn square(s: crate::map::Square) -> String {
     format!("[{},{}]", s.x as u32 + 1, s.y as u32 + 1)
 }
@@ -60,7 +60,7 @@ pub fn square(s: crate::map::Square) -> String {
 /// The line a replay's heading gives on a map, saying how [`square`]
 /// counts.
 pub const SQUARES_NOTE: &str = "Squares are [column,row]: columns count from 1 at the left, rows \
-     from 1 at the top (the map's first line) down; a scenario's `at` counts both from 0.";
+     from 1 at the top (the map's first line) down, as a scenario's `at` counts them.";
 
 impl Roster {
     /// Unit `i`'s name. Units of a stat block that several sides field all

@@ -15,7 +15,7 @@
 //! [sides.raiders]
 //! raider = { count = 2, at = "A" }          # every A cell is a start cell
 //! [sides.defenders]
-//! rifleman = { count = 2, at = [[8, 1], [9, 1]] }   # or coordinates, from 0
+//! rifleman = { count = 2, at = [[9, 2], [10, 2]] }  # or coordinates, from 1
 //! ```
 //!
 //! Why this shape: TOML cannot make `map` both a string and a table (for
@@ -24,7 +24,7 @@
 //! battle) or `map.scale` like any other key.
 //!
 //! Placement: a group's units take its start cells in row-major order (the
-//! map's reading order), one each; coordinates are `[column, row]` from 0
+//! map's reading order), one each; coordinates are `[column, row]` from 1
 //! at the top left. A unit placed on a map has no `distance` (the map
 //! places it). Checked here, before any fight: every error names the key,
 //! the file line and, for the grid, the row and column of the map.
@@ -206,32 +206,32 @@ pub fn starts(f: &Fields, map: &Map) -> Result<Vec<Square>, ScenarioError> {
                         &item.span,
                         &f.key_path("at"),
                         format!(
-                            "expected a square as `[column, row]` (whole numbers from 0), found `{}`",
+                            "expected a square as `[column, row]` (whole numbers from 1), found `{}`",
                             item.value.render()
                         ),
                     ));
                 };
+                // Columns and rows count from 1, as the map's rulers, the
+                // replay and every error message about the grid do.
                 let (w, h) = (map.width() as i64, map.height() as i64);
-                if !(0..w).contains(&x) || !(0..h).contains(&y) {
+                if !(1..=w).contains(&x) || !(1..=h).contains(&y) {
                     return Err(f.ctx.error(
                         &item.span,
                         &f.key_path("at"),
                         format!(
-                            "square [{x}, {y}] is off the map (columns 0 to {}, rows 0 to {})",
-                            w - 1,
-                            h - 1
+                            "square [{x}, {y}] is off the map (columns 1 to {w}, rows 1 to {h}, \
+                             counted from the top left)"
                         ),
                     ));
                 }
-                let s = Square::new(x as u8, y as u8);
+                let s = Square::new((x - 1) as u8, (y - 1) as u8);
                 if !map.at(s).passable() {
                     return Err(f.ctx.error(
                         &item.span,
                         &f.key_path("at"),
                         format!(
-                            "square [{x}, {y}] (row {}, column {}) is not ground a unit can stand on",
-                            y + 1,
-                            x + 1
+                            "square [{x}, {y}] (row {y}, column {x}) is not ground a unit can \
+                             stand on"
                         ),
                     ));
                 }
@@ -242,7 +242,7 @@ pub fn starts(f: &Fields, map: &Map) -> Result<Vec<Square>, ScenarioError> {
         other => Err(f.error(
             "at",
             format!(
-                "expected a map letter (\"A\") or a list of squares ([[0, 1], [2, 3]]), found {}",
+                "expected a map letter (\"A\") or a list of squares ([[1, 2], [3, 4]]), found {}",
                 other.type_name()
             ),
         )),
