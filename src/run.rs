@@ -985,11 +985,7 @@ impl Plan {
         size: u32,
         fights: u64,
     ) -> Vec<Vec<u32>> {
-        let batches: Vec<(u64, u32)> = batch_sizes(fights, size)
-            .into_iter()
-            .enumerate()
-            .map(|(b, n)| (stream_of(streams, cell, b as u64), n))
-            .collect();
+        let batches = batch_streams(streams, cell, fights, size);
         batches
             .into_par_iter()
             .map(|(stream, n)| self.sim.falls(cell, seed, stream, n))
@@ -1024,13 +1020,19 @@ impl Plan {
         fights: u64,
         visit: &mut dyn FnMut(Outcome) -> bool,
     ) {
-        let batches: Vec<(u64, u32)> = batch_sizes(fights, size)
-            .into_iter()
-            .enumerate()
-            .map(|(b, n)| (stream_of(streams, cell, b as u64), n))
-            .collect();
+        let batches = batch_streams(streams, cell, fights, size);
         self.sim.scan(cell, seed, &batches, visit);
     }
+}
+
+/// The first `fights` fights of cell `cell` as batches of `size`: each
+/// batch's random stream and its fights, in batch order.
+fn batch_streams(streams: Streams, cell: usize, fights: u64, size: u32) -> Vec<(u64, u32)> {
+    batch_sizes(fights, size)
+        .into_iter()
+        .enumerate()
+        .map(|(b, n)| (stream_of(streams, cell, b as u64), n))
+        .collect()
 }
 
 /// The sizes of the batches of `fights` fights in batches of `size`: full

@@ -9,10 +9,28 @@ mod common;
 
 use common::{parse_csv, read_report, Sandbox};
 
+/// The stat block both test scenarios field: a trenches soldier with a
+/// bayonet.
+macro_rules! soldier {
+    () => {
+        r#"[weapons.bayonet]
+kind = "melee"
+attack = 3
+damage = "1d6+2"
+
+[units.soldier]
+hp = 12
+dex = 1
+weapons = ["bayonet"]
+"#
+    };
+}
+
 /// A trenches scenario on a map: riflemen who advance with bayonets round
 /// a wall, one matrix axis over what the wall's gap is made of (so the
 /// map changes between cells).
-const MAP_SCENARIO: &str = r#"name = "mapped"
+const MAP_SCENARIO: &str = concat!(
+    r#"name = "mapped"
 description = "bayonets round a wall"
 rules = "trenches"
 fights = 1500
@@ -32,16 +50,9 @@ grid = """
 [map.legend]
 g = "open"
 
-[weapons.bayonet]
-kind = "melee"
-attack = 3
-damage = "1d6+2"
-
-[units.soldier]
-hp = 12
-dex = 1
-weapons = ["bayonet"]
-
+"#,
+    soldier!(),
+    r#"
 [sides.red]
 soldier = { count = 2, at = "A" }
 
@@ -50,7 +61,8 @@ soldier = { count = 2, at = "B" }
 
 [matrix]
 "map.legend.g" = ["open", "difficult"]
-"#;
+"#
+);
 
 fn run(sb: &Sandbox, file: &str, out: &str, extra: &[&str]) {
     let mut args = vec!["run", file, "--out", out, "--quiet"];
@@ -181,6 +193,7 @@ fn groups_that_cannot_reach_each_other_draw_at_the_cap_and_the_summary_says_why(
 /// distance, so the fight is the same on both (the map's default scale is
 /// 5 m a square).
 fn duel(red: &str, blue: &str, map: &str) -> String {
+    let soldier = soldier!();
     format!(
         r#"name = "duel"
 rules = "trenches"
@@ -188,16 +201,7 @@ fights = 20000
 seed = 5
 max_rounds = 60
 {map}
-[weapons.bayonet]
-kind = "melee"
-attack = 3
-damage = "1d6+2"
-
-[units.soldier]
-hp = 12
-dex = 1
-weapons = ["bayonet"]
-
+{soldier}
 [sides.red]
 soldier = {{ count = 1, {red} }}
 
