@@ -24,7 +24,7 @@ pub use balance::BalanceAxis;
 pub use doc::{Node, Source, Table, Value};
 pub use error::{Place, ScenarioError};
 pub use matrix::{Axis, Cell, BASELINE, MAX_CELLS};
-pub use play_check::{Trial as PlayTrial, CHECKED as CHECKED_PLAYS};
+pub use play_check::Trial as PlayTrial;
 pub use plays::{Game, SidePlays, GROUP_PLAYS};
 use schema::{Ctx, Field, Fields, Kind, Lit};
 pub use sensitivity::{CellChoice, Selection, Sensitivity, Stat};
