@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn dicestep_table_is_sound() {
-        assert_sound::<Dicestep>(include_str!("dicestep_tests.rs"));
+        assert_sound::<Dicestep>(include_str!("dicestep/tests.rs"));
     }
 
     #[test]

@@ -1822,7 +1822,7 @@ a = {{}}
 /// guards.
 fn revival(opts: &str) -> Encounter<Dicestep> {
     encounter::<Dicestep>(&with_options(
-        include_str!("../../tests/fixtures/revival.toml"),
+        include_str!("../../../tests/fixtures/revival.toml"),
         opts,
     ))
 }

@@ -1,5 +1,5 @@
 //! `dicestep`'s conformance table: every rule of its source text, how skirmish
-//! models it, and the tests in `dicestep_tests.rs` that pin it. Printed by
+//! models it, and the tests in `tests.rs` that pin it. Printed by
 //! `skirmish rules dicestep`; checked by `rules::conformance`'s tests.
 //!
 //! The text is the chapter "Combat" of an unnamed game. Sections are named

@@ -2505,9 +2505,7 @@ fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
     }
 }
 
-#[path = "dicestep_conformance.rs"]
 mod conformance;
 
 #[cfg(test)]
-#[path = "dicestep_tests.rs"]
 mod tests;
