@@ -409,7 +409,7 @@ pub enum Quick {
 /// Every ruleset's name, for error messages and `skirmish rules`.
 /// The rulesets that play on a map so far (issue 29): the others refuse a
 /// scenario with a `[map]` until their part lands.
-pub const MAP_RULESETS: &[&str] = &["trenches"];
+pub const MAP_RULESETS: &[&str] = &["trenches", "dicestep"];
 
 pub const NAMES: &[&str] = &[
     Trenches::NAME,

@@ -37,11 +37,13 @@
 //! strike (three actions) can finish an unconscious enemy. Sprint repeats
 //! after a Move; Step is a free 1 m move instead of one.
 //! Not modelled (see the conformance table): Ready an Action, Interact,
-//! Short Task, Drop Item, Resist, objectives, diagonals.
+//! Short Task, Drop Item, Resist, objectives.
 //!
-//! The one-dimensional front stands in for the grid: melee reaches 1 m,
-//! "within 1 m of" a unit is |Δposition| ≤ 1, and a target's two "opposite
-//! sides" are below and above its place on the front.
+//! Without a map the one-dimensional front stands in for the grid: melee
+//! reaches 1 m, "within 1 m of" a unit is |Δposition| ≤ 1, and a target's
+//! two "opposite sides" are below and above its place on the front. On a
+//! map (1 m squares, every second diagonal 2 m) those are geometric, and so
+//! are line of sight for attacks, Seek Cover and Intercept: see [`map`].
 
 use super::{Contrary, StatStep, Step};
 use crate::dice::Dice;
@@ -531,6 +533,18 @@ impl Ruleset for Dicestep {
         reduction; endurance then health; knock-out and cheat-death luck tests; reactions \
         paid with stamina. Distances in metres.";
     const DISTANCE_UNIT: &'static str = "m";
+    // On a map ("Movement and Distances"): "treat every second diagonal
+    // space moved as 2m instead of 1m", so a square is 1 m and distances
+    // (reach, range, "within 1 m", speed) are the alternating metric's;
+    // difficult terrain doubles a step (the text has none: a designer's
+    // drawing). See `map.rs` for the geometric rules.
+    const MAP_COSTS: Option<crate::map::Costs> = Some(crate::map::Costs::dicestep());
+    const MAP_SCALE: i32 = 1;
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[(
+        "flanking",
+        "on a map flanking is geometric: enemies within `reach` of the target on two opposite \
+         sides of it (north and south, east and west, or opposite corners)",
+    )];
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Alternating;
     const INITIATIVE_STAT: &'static str = "dex";
 
@@ -1542,10 +1556,18 @@ fn stand_up<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
     }
 }
 
-/// Actions kept back for Seek Cover.
+/// Actions kept back for Seek Cover: by a unit that seeks cover and has
+/// some (its scenario cover on the front; on a map, terrain between it and
+/// an enemy where it stands now).
 fn kept_back<D: Dice>(turn: &Turn<'_, Dicestep, D>) -> u8 {
     let me = turn.actor;
-    u8::from(turn.spec(me).stats.seek_cover && turn.unit(me).cover != Cover::None)
+    u8::from(
+        turn.spec(me).stats.seek_cover
+            && match turn.ground() {
+                None => turn.unit(me).cover != Cover::None,
+                Some(_) => map::behind_cover(turn, me),
+            },
+    )
 }
 
 /// The weapon the actor uses at `distance`: the one in hand if it reaches and
@@ -1579,7 +1601,11 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
     if b.attacks >= stats.attacks {
         return false;
     }
-    let Some((w, loaded)) = pick_weapon(turn, turn.enemy_distance(target)) else {
+    // A weapon that reaches, at a target in sight (always on the front; a
+    // line of sight on a map).
+    let Some((w, loaded)) =
+        pick_weapon(turn, turn.enemy_distance(target)).filter(|_| turn.sees(target))
+    else {
         return false;
     };
     let me = turn.actor;
@@ -1620,7 +1646,7 @@ fn act<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
 
 fn hold<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let range = turn.spec(turn.actor).stats.max_range;
-    match turn.choose_target(|t, i| t.enemy_distance(i) <= range) {
+    match turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)) {
         Some(target) => strike(turn, b, target),
         None => false,
     }
@@ -1653,13 +1679,16 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let stats = &turn.enc.units[me].stats;
     let reach = stats.advance_reach;
     let gap = turn.enemy_distance(target) - reach;
-    let far = gap > 0;
+    // Out of sight counts as far: on a map a target in reach behind a wall
+    // is approached with a Move (to where it is seen), not stood off.
+    let hidden = !turn.sees(target);
+    let far = gap > 0 || hidden;
     let (step, sprint) = {
         let o = turn.options();
         (o.step, o.sprint_stamina)
     };
     if far && !b.moved {
-        if gap <= step && !turn.unit(me).conditions.has(Condition::Prone) {
+        if gap <= step && !hidden && !turn.unit(me).conditions.has(Condition::Prone) {
             // Step: a free action, "once per turn, take a 1m step instead
             // of a move action" (so no Move after it).
             b.moved = true;
@@ -1726,6 +1755,7 @@ fn unconscious_within<D: Dice>(
         u.conditions.has(Condition::Unconscious)
             && !u.state.dead
             && turn.distance(turn.actor, i) <= reach
+            && turn.sees(i)
     })
 }
 
@@ -1914,7 +1944,15 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
     if them.conditions.has(Condition::Prone) {
         levels += if ranged { -1 } else { 1 };
     }
-    if ranged && them.state.covered && them.cover != Cover::None {
+    // Seek Cover: on a map, only while the cover lies between this
+    // attacker and the target ("while behind cover").
+    if ranged
+        && them.state.covered
+        && match turn.ground() {
+            None => them.cover != Cover::None,
+            Some(_) => map::covered_from_actor(turn, target),
+        }
+    {
         levels -= 1;
     }
     levels.clamp(-2, 2)
@@ -1925,6 +1963,9 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
 /// its place (one standing at its very place may take either side), or any
 /// two within 1 m.
 fn flanked<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize) -> bool {
+    if turn.ground().is_some() {
+        return map::flanked(turn, target);
+    }
     let near = turn.enemies_within(target, turn.options().reach);
     match turn.options().flanking {
         Flanking::AnyTwo => near.count_ones() >= 2,
@@ -1995,7 +2036,8 @@ fn spend_reaction(state: &mut State, free: &mut bool, stamina: i32) {
 
 /// A bodyguard of `target` who takes the attack instead, if any: the first
 /// ally with `intercept`, within its speed of the target, with more
-/// endurance + health left. It moves to the target's place.
+/// endurance + health left. It moves to the target's place (on a map the
+/// two swap squares: "displace an ally").
 fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
     let side = turn.unit(target).side as usize;
     let guarded = turn.unit(target).state;
@@ -2010,10 +2052,13 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
             && turn.distance(g, target) <= s.speed
             && u.state.endurance + u.state.health > left
     })?;
-    let place = turn.unit(target).position;
-    let u = turn.unit_mut(guard);
-    spend_reaction(&mut u.state, &mut false, cost);
-    u.position = place;
+    spend_reaction(&mut turn.unit_mut(guard).state, &mut false, cost);
+    if turn.ground().is_some() {
+        map::swap_places(turn, guard, target);
+    } else {
+        let place = turn.unit(target).position;
+        turn.unit_mut(guard).position = place;
+    }
     Some(guard)
 }
 
@@ -2027,7 +2072,8 @@ fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> O
     let all = (0..turn.enc.sides).fold(0, |m, s| m | turn.side_units(s));
     for i in Bits(all & !(1 << target) & !(1 << turn.actor)) {
         let u = turn.unit(i);
-        if !u.state.dead && (u.position - place).abs() <= radius {
+        // Metres on the front or along the map's grid.
+        if !u.state.dead && turn.gap(u.position, place) <= radius {
             near |= 1 << i;
         }
     }
@@ -2506,6 +2552,7 @@ fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
 }
 
 mod conformance;
+mod map;
 
 #[cfg(test)]
 mod tests;

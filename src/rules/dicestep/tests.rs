@@ -2636,3 +2636,309 @@ guard = {{ distance = 2 }}
 "#
     ))
 }
+
+mod on_map {
+    //! `dicestep` on a map (issue 29, part 3), pinned with scripted dice on
+    //! small maps: metres by the alternating metric, flanking from opposite
+    //! sides, sight for attacks, Seek Cover behind the map's cover, misfires
+    //! into the squares within 1 m, the 1 m Step. A square is 1 m
+    //! (`Dicestep::MAP_SCALE`).
+
+    use super::*;
+    use crate::engine::ground::{pack, unpack};
+    use crate::map::Square;
+
+    /// Stat blocks `s` (a spear, reach 1 m) and `r` (a bow, unlimited
+    /// range), both d6 STR/DEX, d6 combat, +1 proficiency, evasion 6, 12
+    /// endurance and health, never reacting; `sides` places them (`[sides.*]`
+    /// tables with `at`) on `grid`.
+    fn on_map(grid: &str, opts: &str, s: &str, r: &str, sides: &str) -> Encounter<Dicestep> {
+        encounter(&format!(
+            r#"
+name = "t"
+rules = "dicestep"
+[options]
+{opts}
+[map]
+grid = """
+{grid}
+"""
+[weapons.spear]
+{SPEAR}
+[weapons.bow]
+{BOW}
+[units.s]
+evasion = 6
+endurance = 12
+health = 12
+reaction = "never"
+weapons = ["spear"]
+{s}
+[units.r]
+evasion = 6
+endurance = 12
+health = 12
+reaction = "never"
+weapons = ["bow"]
+{r}
+{sides}
+"#
+        ))
+    }
+
+    fn square(f: &Fight<Dicestep>, i: usize) -> Square {
+        unpack(f.units[i].position)
+    }
+
+    #[test]
+    fn distances_are_metres_and_every_second_diagonal_is_2m() {
+        // "Movement and Distances": "treat every second diagonal space moved
+        // as 2m instead of 1m". One diagonal: 1 m ("within 1 m", so
+        // adjacent); two: 3 m; three: 4 m; a square is 1 m.
+        let enc = on_map(
+            "A...\n.B..\n..C.\n...D",
+            "",
+            "",
+            "",
+            "[sides.red]\nr = { at = \"A\" }\n[sides.blue]\ns = { at = \"B\" }\n\
+             [sides.green]\ns = { at = \"C\" }\n[sides.gold]\ns = { at = \"D\" }",
+        );
+        let mut f = fight(&enc);
+        assert_eq!(square(&f, 3), Square::new(3, 3));
+        let mut dice = ScriptedDice::new(&[]);
+        let d = as_turn(&enc, &mut f, &mut dice, 0, |t| {
+            (
+                t.enemy_distance(1),
+                t.enemy_distance(2),
+                t.enemy_distance(3),
+            )
+        });
+        assert_eq!(d, (1, 3, 4));
+    }
+
+    #[test]
+    fn the_step_is_1m_and_a_double_diagonal_needs_a_move() {
+        // "Actions in Combat", Table: Free Actions: "Step | Once per turn,
+        // take a 1m step instead of a move action"; "Movement and
+        // Distances": every second diagonal is 2 m. The target 2 m away
+        // (two squares east, one south: 1 m of it diagonal): a free Step to
+        // a square next to it, then three attacks (all miss evasion 30).
+        let miss = [(6, 1), (6, 1), (20, 2)];
+        let three: Vec<_> = miss.iter().chain(&miss).chain(&miss).copied().collect();
+        let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+        let sides = "[sides.red]\ns = { at = \"A\", tactic = \"advance\" }\n\
+                     [sides.blue]\nt = { at = \"B\" }";
+        let t = "[units.t]\nevasion = 30\nendurance = 12\nhealth = 12\nreaction = \"never\"\n\
+                 weapons = [\"spear\"]";
+        let enc = on_map("A...\n..B.\n....", "", "", "", &format!("{t}\n{sides}"));
+        let mut f = fight(&enc);
+        f.round = 1;
+        play(&enc, &mut f, 0, &three);
+        assert!(square(&f, 0).adjacent(square(&f, 1)));
+        assert_eq!(f.counters[counter::ATTACKS], 3);
+        // Two diagonals away (3 m, where a square count would say 2): a
+        // Move (an action), two attacks left.
+        let enc = on_map("A...\n....\n..B.", "", "", "", &format!("{t}\n{sides}"));
+        let mut f = fight(&enc);
+        f.round = 1;
+        play(&enc, &mut f, 0, &two);
+        assert!(square(&f, 0).adjacent(square(&f, 1)));
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+    }
+
+    /// Red archer `R` (unit 0) shoots blue target `T` (unit 1, or unit 2
+    /// when `flankers` come first); red spearmen stand on `N` and `M`.
+    fn flank_total(grid: &str, rolls: &[(u32, u32)]) -> i32 {
+        let enc = on_map(
+            grid,
+            "",
+            "",
+            "",
+            "[sides.red]\nr = { at = \"R\", tactic = \"hold\" }\n\
+             s = { count = 2, at = \"N\" }\n[sides.blue]\ns = { at = \"T\" }",
+        );
+        let mut f = fight(&enc);
+        swing_in(&enc, &mut f, 0, 3, rolls).total
+    }
+
+    #[test]
+    fn flanking_on_a_map_is_two_enemies_on_opposite_sides() {
+        // "Attacks": advantage against enemies "surrounded on two opposite
+        // sides"; "You do not need to be contributing to a flank to make a
+        // flanking attack (such as making a ranged attack against a flanked
+        // target)". The archer stands 4 m off, outside the flank.
+        let no_edge = [(6, 3), (6, 3), (20, 5)];
+        let edge = [(6, 3), (6, 1), (6, 3), (6, 1), (20, 5)];
+        // North and south of the target: flanked, the archer has advantage.
+        assert_eq!(flank_total("R....\n..N..\n..T..\n..N..", &edge), 7);
+        // East and west: flanked.
+        assert_eq!(flank_total("R....\n.....\n.NTN.\n.....", &edge), 7);
+        // Opposite corners: flanked.
+        assert_eq!(flank_total("R....\n.N...\n..T..\n...N.", &edge), 7);
+        // North and east: two enemies next to it, not opposite: no flank.
+        assert_eq!(flank_total("R....\n..N..\n..TN.\n.....", &no_edge), 7);
+        // North, and south but 2 m off (beyond reach): no flank.
+        assert_eq!(
+            flank_total("R....\n..N..\n..T..\n.....\n..N..", &no_edge),
+            7
+        );
+    }
+
+    #[test]
+    fn flanking_as_an_option_is_refused_on_a_map() {
+        // The map decides who stands on which side: `flanking` (the front's
+        // reading) would be ignored, so it is refused.
+        let text = format!(
+            r#"
+name = "t"
+rules = "dicestep"
+[options]
+flanking = "any-two"
+[map]
+grid = "A.B"
+[weapons.spear]
+{SPEAR}
+[units.s]
+evasion = 6
+endurance = 12
+health = 12
+weapons = ["spear"]
+[sides.red]
+s = {{ at = "A" }}
+[sides.blue]
+s = {{ at = "B" }}
+"#
+        );
+        let err = crate::scenario::compile::compile_str::<Dicestep>(&text)
+            .err()
+            .expect("refused");
+        assert!(err.to_string().contains("flanking"), "{err}");
+    }
+
+    #[test]
+    fn a_wall_blocks_a_shot_and_the_archer_moves_to_see() {
+        // Attacks need a line of sight on a map (the text's "cannot see"
+        // is geometry there). A holding archer with a wall between has no
+        // target and rolls nothing.
+        let sides = |tactic: &str| {
+            format!(
+                "[sides.red]\nr = {{ at = \"A\", tactic = \"{tactic}\" }}\n\
+                 [sides.blue]\ns = {{ at = \"B\" }}"
+            )
+        };
+        let enc = on_map("A.#.B\n..#..\n.....", "", "", "", &sides("hold"));
+        let mut f = fight(&enc);
+        f.round = 1;
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+        // Advancing, it moves (an action) to a square that sees the target,
+        // then shoots twice (misses: 1 + 1 + 1 < 6; the second at −2).
+        let enc = on_map("A.#.B\n..#..\n.....", "", "", "", &sides("advance"));
+        let mut f = fight(&enc);
+        f.round = 1;
+        let miss = [(6, 1), (6, 1), (20, 2)];
+        let two: Vec<_> = miss.iter().chain(&miss).copied().collect();
+        play(&enc, &mut f, 0, &two);
+        let g = enc.ground.expect("a map");
+        assert!(g.sees(square(&f, 0), square(&f, 1)));
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+    }
+
+    #[test]
+    fn seek_cover_needs_cover_on_the_map_and_faces_where_it_is() {
+        // "Actions in Combat", Table: Actions: "Seek Cover | Give ranged
+        // attackers disadvantage while behind cover until next turn". Red
+        // `P` (a spear, nobody in reach) seeks cover with its last action
+        // only where terrain covers it from an enemy: a low wall `-` next
+        // to it on the line from blue archer `E`.
+        let sides = "[units.p]\nevasion = 30\nendurance = 12\nhealth = 12\nseek_cover = true\n\
+                     weapons = [\"spear\"]\n\
+                     [sides.red]\np = { at = \"P\", tactic = \"hold\" }\n\
+                     [sides.blue]\nr = { count = 2, at = \"E\" }";
+        let open = on_map("E....P\n......\n......\n.....E", "", "", "", sides);
+        let mut f = fight(&open);
+        play(&open, &mut f, 0, &[]);
+        assert!(!f.units[0].state.covered, "nothing to hide behind");
+        let walled = on_map("E...-P\n......\n......\n.....E", "", "", "", sides);
+        let mut f = fight(&walled);
+        play(&walled, &mut f, 0, &[]);
+        assert!(f.units[0].state.covered);
+        // The archer behind the wall's line shoots at disadvantage (worst
+        // of two for each die: 2 + 4 + 1) ...
+        let r = swing_in(
+            &walled,
+            &mut f,
+            1,
+            0,
+            &[(6, 6), (6, 2), (6, 5), (6, 4), (20, 5)],
+        );
+        assert_eq!(r.total, 2 + 4 + 1);
+        // ... the one to the south, with open ground between, does not
+        // ("while behind cover": the cover is not between them).
+        let r = swing_in(&walled, &mut f, 2, 0, &[(6, 2), (6, 4), (20, 5)]);
+        assert_eq!(r.total, 2 + 4 + 1);
+    }
+
+    #[test]
+    fn a_misfire_goes_to_a_character_within_1m_of_the_target_on_the_map() {
+        // "Attacks": a thrown or projectile attack at "a target within 1m of
+        // other characters" goes, on a luck roll of 1 or less, to "one of
+        // those adjacent characters". Red archer `R` shoots blue `T`; red
+        // `N` stands diagonally next to the target (1 m): it takes the shot.
+        let sides = "[sides.red]\nr = { at = \"R\", tactic = \"hold\" }\n\
+                     s = { at = \"N\" }\n[sides.blue]\ns = { at = \"T\" }";
+        let rolls = [(6, 3), (6, 3), (20, 1)];
+        let enc = on_map("R.....\n......\n...T..\n....N.", "", "", "", sides);
+        let mut f = fight(&enc);
+        let r = swing_in(&enc, &mut f, 0, 2, &rolls);
+        assert!(r.misfire);
+        assert_eq!(r.target, 1);
+        // A knight's move off (2 m + 1 m: 2 m by the metric) is not within
+        // 1 m: the shot stays on the target.
+        let enc = on_map("R.....\n......\n...T..\n.....N", "", "", "", sides);
+        let mut f = fight(&enc);
+        let r = swing_in(&enc, &mut f, 0, 2, &rolls);
+        assert!(!r.misfire);
+        assert_eq!(r.target, 2);
+    }
+
+    #[test]
+    fn an_intercept_swaps_squares_with_the_ally_it_displaces() {
+        // "Table: Reactions": "Intercept | Spend 1 stamina to move and
+        // displace an ally replacing them as a target". On a map the
+        // bodyguard `G` takes the ally's square and the ally `T` its own,
+        // so no two units share a square. The shot (7 vs evasion 6) hits
+        // the bodyguard: 7 + 3 = 10 off its 20 endurance.
+        let enc = on_map(
+            "R...TG",
+            "",
+            "",
+            "",
+            "[units.g]\nevasion = 6\nendurance = 20\nhealth = 12\nreaction = \"never\"\n\
+             intercept = true\nweapons = [\"spear\"]\n\
+             [sides.red]\nr = { at = \"R\", tactic = \"hold\" }\n\
+             [sides.blue]\ns = { at = \"T\" }\ng = { at = \"G\" }",
+        );
+        let mut f = fight(&enc);
+        let (t, g) = (square(&f, 1), square(&f, 2));
+        let r = swing_in(&enc, &mut f, 0, 1, &[(6, 3), (6, 3), (20, 5)]);
+        assert_eq!(r.target, 2);
+        assert!(r.hit);
+        assert_eq!(f.units[2].state.endurance, 10);
+        assert_eq!((square(&f, 1), square(&f, 2)), (g, t));
+    }
+
+    #[test]
+    fn units_stand_where_the_map_puts_them() {
+        let enc = on_map(
+            "A..\n..B",
+            "",
+            "",
+            "",
+            "[sides.red]\ns = { at = \"A\" }\n[sides.blue]\ns = { at = \"B\" }",
+        );
+        let f = fight(&enc);
+        assert_eq!(f.units[0].position, pack(Square::new(0, 0)));
+        assert_eq!(square(&f, 1), Square::new(2, 1));
+    }
+}
