@@ -187,3 +187,55 @@ fn a_square_in_at_counts_from_1_as_the_replay_prints_it() {
     assert_eq!(o.code, 0, "{o:#?}");
     assert!(o.stdout.contains("[5,1]"), "{}", o.stdout);
 }
+
+/// A small dicestep fight on a map (issue 29, part 3): spearmen, 1 m
+/// squares; `extra` goes in `[options]`.
+fn dicestep_scenario(extra: &str) -> String {
+    format!(
+        r#"name = "m"
+rules = "dicestep"
+fights = 200
+seed = 1
+
+[options]
+{extra}
+
+[map]
+grid = """
+A...
+.#..
+...B
+"""
+
+[weapons.spear]
+damage = 4
+
+[units.fighter]
+evasion = 6
+endurance = 10
+health = 10
+weapons = ["spear"]
+
+[sides.red]
+fighter = {{ at = "A" }}
+
+[sides.blue]
+fighter = {{ at = "B" }}
+"#
+    )
+}
+
+#[test]
+fn dicestep_plays_on_a_map_and_refuses_the_fronts_flanking_option() {
+    // "Attacks": flanking is "surrounded on two opposite sides"; on a map
+    // the squares say which sides, so the front's `flanking` reading would
+    // be ignored: refused, naming the key.
+    rejected(
+        &dicestep_scenario("flanking = \"any-two\""),
+        &["options.flanking", "would be ignored on a map"],
+    );
+    let sb = Sandbox::new();
+    let file = sb.write("m.toml", &dicestep_scenario(""));
+    let o = sb.run(&["run", file, "--out", "out", "--quiet"]);
+    assert_eq!(o.code, 0, "{o:#?}");
+}
