@@ -60,7 +60,10 @@ const BATCH_FUNCTION: &str = "*Simulate>::batch";
 /// The front scenario each map scenario is compared with (the nearest
 /// fight of its ruleset off the map); a map scenario not listed is compared
 /// with the first front scenario of its ruleset by name.
-const FRONT_OF: &[(&str, &str)] = &[("trench_map", "trench_raid")];
+const FRONT_OF: &[(&str, &str)] = &[
+    ("trench_map", "trench_raid"),
+    ("dicestep_map", "dicestep_skirmish"),
+];
 /// DESIGN.md's limit on a map fight's ns per die over the front's.
 const MAP_LIMIT: f64 = 3.0;
 

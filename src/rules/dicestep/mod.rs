@@ -220,7 +220,30 @@ pub struct Unit {
     pub ranged_range: i32,
     /// How close an advancing unit gets: melee reach, or its longest range.
     pub advance_reach: i32,
+    /// The turn the unit plays, settled by [`Dicestep::prepare_unit`] and
+    /// [`Dicestep::place_on_map`].
+    pub plan: Plan,
 }
+
+/// The turn a unit plays: its tactic, on the front or on a map (trenches'
+/// pattern). Settled once per cell, so that `take_turn`'s one dispatch
+/// settles both: below it the tactic and `MAP` are constants, and a turn
+/// on the front tests no ground.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plan {
+    #[default]
+    Hold,
+    Advance,
+    KeepRange,
+    HoldOnMap,
+    AdvanceOnMap,
+    KeepRangeOnMap,
+}
+
+/// A plan's tactic, as a constant for the turn functions.
+const HOLD: u8 = 0;
+const ADVANCE: u8 = 1;
+const KEEP_RANGE: u8 = 2;
 
 impl Unit {
     #[inline]
@@ -1193,6 +1216,19 @@ impl Ruleset for Dicestep {
         u.shield_parry = parry_value(u.shield_parry, options);
         u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
         u.set_ranges();
+        u.plan = match spec.tactic {
+            Tactic::Advance => Plan::Advance,
+            Tactic::KeepRange => Plan::KeepRange,
+            Tactic::Hold | Tactic::Auto => Plan::Hold,
+        };
+    }
+
+    fn place_on_map(spec: &mut UnitSpec<Self>) {
+        spec.stats.plan = match spec.stats.plan {
+            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
+            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
+            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
+        };
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit
@@ -1233,8 +1269,15 @@ impl Ruleset for Dicestep {
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         if let Some(mut b) = start_turn(turn) {
-            while act(turn, &mut b) {}
-            end_turn(turn, &mut b);
+            // The tactic and the map in one: below it, both are constants.
+            match turn.spec(turn.actor).stats.plan {
+                Plan::Hold => play::<D, false, HOLD>(turn, &mut b),
+                Plan::Advance => play::<D, false, ADVANCE>(turn, &mut b),
+                Plan::KeepRange => play::<D, false, KEEP_RANGE>(turn, &mut b),
+                Plan::HoldOnMap => play::<D, true, HOLD>(turn, &mut b),
+                Plan::AdvanceOnMap => play::<D, true, ADVANCE>(turn, &mut b),
+                Plan::KeepRangeOnMap => play::<D, true, KEEP_RANGE>(turn, &mut b),
+            }
         }
     }
 
@@ -1246,10 +1289,14 @@ impl Ruleset for Dicestep {
 
     fn step_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, step: TurnStep) -> Option<TurnStep> {
         let mut b = Budget::unpack(step);
-        if act(turn, &mut b) {
+        if act_planned(turn, &mut b) {
             Some(b.pack())
         } else {
-            end_turn(turn, &mut b);
+            if turn.ground().is_some() {
+                end_turn::<D, true>(turn, &mut b);
+            } else {
+                end_turn::<D, false>(turn, &mut b);
+            }
             None
         }
     }
@@ -1537,8 +1584,8 @@ fn finish_reload<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, limi
 
 /// Reload weapon `w` with the actions left but those kept back for Seek
 /// Cover (the rest is owed next turn, paid first).
-fn reload<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, w: usize) {
-    let limit = b.actions - kept_back(turn);
+fn reload<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, w: usize) {
+    let limit = b.actions - kept_back::<D, MAP>(turn);
     let need = turn.spec(turn.actor).stats.weapons[w].reload;
     let st = &mut turn.unit_mut(turn.actor).state;
     if st.reload_left == 0 || st.reload_weapon as usize != w {
@@ -1559,15 +1606,43 @@ fn stand_up<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
 /// Actions kept back for Seek Cover: by a unit that seeks cover and has
 /// some (its scenario cover on the front; on a map, terrain between it and
 /// an enemy where it stands now).
-fn kept_back<D: Dice>(turn: &Turn<'_, Dicestep, D>) -> u8 {
+fn kept_back<D: Dice, const MAP: bool>(turn: &Turn<'_, Dicestep, D>) -> u8 {
     let me = turn.actor;
     u8::from(
         turn.spec(me).stats.seek_cover
-            && match turn.ground() {
-                None => turn.unit(me).cover != Cover::None,
-                Some(_) => map::behind_cover(turn, me),
+            && if MAP {
+                map::behind_cover(turn, me)
+            } else {
+                turn.unit(me).cover != Cover::None
             },
     )
+}
+
+/// One action of the actor by its plan (the exact engine's steps, and an
+/// ally's commanded action: its own tactic, on the front or the map).
+fn act_planned<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+    match turn.spec(turn.actor).stats.plan {
+        Plan::Hold => act::<D, false, HOLD>(turn, b),
+        Plan::Advance => act::<D, false, ADVANCE>(turn, b),
+        Plan::KeepRange => act::<D, false, KEEP_RANGE>(turn, b),
+        Plan::HoldOnMap => act::<D, true, HOLD>(turn, b),
+        Plan::AdvanceOnMap => act::<D, true, ADVANCE>(turn, b),
+        Plan::KeepRangeOnMap => act::<D, true, KEEP_RANGE>(turn, b),
+    }
+}
+
+/// A unit's turn after `start_turn`: its actions by its tactic `T`, then
+/// what is left.
+#[inline(always)]
+fn play<D: Dice, const MAP: bool, const T: u8>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
+    while act::<D, MAP, T>(turn, b) {}
+    end_turn::<D, MAP>(turn, b);
+}
+
+/// Whether the actor sees `other` (always, on the front).
+#[inline(always)]
+fn in_sight<D: Dice, const MAP: bool>(turn: &Turn<'_, Dicestep, D>, other: usize) -> bool {
+    !MAP || turn.sees(other)
 }
 
 /// The weapon the actor uses at `distance`: the one in hand if it reaches and
@@ -1596,7 +1671,11 @@ fn pick_weapon<D: Dice>(turn: &Turn<'_, Dicestep, D>, distance: i32) -> Option<(
 
 /// Attack `target` (or reload the weapon for it) if a weapon reaches and the
 /// turn allows another attack. True if an action was spent.
-fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usize) -> bool {
+fn strike<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    b: &mut Budget,
+    target: usize,
+) -> bool {
     let stats = &turn.enc.units[turn.actor].stats;
     if b.attacks >= stats.attacks {
         return false;
@@ -1604,7 +1683,7 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
     // A weapon that reaches, at a target in sight (always on the front; a
     // line of sight on a map).
     let Some((w, loaded)) =
-        pick_weapon(turn, turn.enemy_distance(target)).filter(|_| turn.sees(target))
+        pick_weapon(turn, turn.enemy_distance(target)).filter(|_| in_sight::<D, MAP>(turn, target))
     else {
         return false;
     };
@@ -1617,7 +1696,7 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
         return true;
     }
     if !loaded {
-        reload(turn, b, w);
+        reload::<D, MAP>(turn, b, w);
         return true;
     }
     if b.attacks >= 1 && command(turn, b) {
@@ -1625,29 +1704,33 @@ fn strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget, target: usi
     }
     b.actions -= 1;
     b.attacks += 1;
-    swing::<D, false>(turn, target, w);
+    swing::<D, false, MAP>(turn, target, w);
     true
 }
 
-/// One action by the actor's tactic; false when it has nothing more to do.
-fn act<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
-    if b.actions <= kept_back(turn) || turn.unit(turn.actor).out {
+/// One action by the actor's tactic `T`; false when it has nothing more to
+/// do.
+fn act<D: Dice, const MAP: bool, const T: u8>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    b: &mut Budget,
+) -> bool {
+    if b.actions <= kept_back::<D, MAP>(turn) || turn.unit(turn.actor).out {
         return false;
     }
-    if resuscitate(turn, b) || killing_strike(turn, b) {
+    if resuscitate::<D, MAP>(turn, b) || killing_strike::<D, MAP>(turn, b) {
         return true;
     }
-    match turn.spec(turn.actor).tactic {
-        Tactic::Advance => advance(turn, b),
-        Tactic::KeepRange => keep_range(turn, b),
-        Tactic::Hold | Tactic::Auto => hold(turn, b),
+    match T {
+        ADVANCE => advance::<D, MAP>(turn, b),
+        KEEP_RANGE => keep_range::<D, MAP>(turn, b),
+        _ => hold::<D, MAP>(turn, b),
     }
 }
 
-fn hold<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn hold<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let range = turn.spec(turn.actor).stats.max_range;
-    match turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)) {
-        Some(target) => strike(turn, b, target),
+    match turn.choose_target(|t, i| t.enemy_distance(i) <= range && in_sight::<D, MAP>(t, i)) {
+        Some(target) => strike::<D, MAP>(turn, b, target),
         None => false,
     }
 }
@@ -1671,7 +1754,7 @@ fn move_toward<D: Dice>(
     turn.approach(target, speed, stop_at);
 }
 
-fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let Some(target) = turn.choose_target(|_, _| true) else {
         return false;
@@ -1681,7 +1764,7 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let gap = turn.enemy_distance(target) - reach;
     // Out of sight counts as far: on a map a target in reach behind a wall
     // is approached with a Move (to where it is seen), not stood off.
-    let hidden = !turn.sees(target);
+    let hidden = !in_sight::<D, MAP>(turn, target);
     let far = gap > 0 || hidden;
     let (step, sprint) = {
         let o = turn.options();
@@ -1698,7 +1781,7 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
         }
         return true;
     }
-    if strike(turn, b, target) {
+    if strike::<D, MAP>(turn, b, target) {
         return true;
     }
     let reserve = stats.stamina_reserve;
@@ -1713,7 +1796,7 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     false
 }
 
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn keep_range<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     if !b.moved && turn.enemies_within(me, turn.options().reach) != 0 {
@@ -1726,7 +1809,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool
         }
         return true;
     }
-    if hold(turn, b) {
+    if hold::<D, MAP>(turn, b) {
         return true;
     }
     let range = if stats.ranged_range > 0 {
@@ -1745,7 +1828,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool
 
 /// Unconscious units (out of the fight, not dead) of `mask` within `reach`
 /// of the actor, lowest index first.
-fn unconscious_within<D: Dice>(
+fn unconscious_within<D: Dice, const MAP: bool>(
     turn: &Turn<'_, Dicestep, D>,
     mask: u64,
     reach: i32,
@@ -1755,7 +1838,7 @@ fn unconscious_within<D: Dice>(
         u.conditions.has(Condition::Unconscious)
             && !u.state.dead
             && turn.distance(turn.actor, i) <= reach
-            && turn.sees(i)
+            && in_sight::<D, MAP>(turn, i)
     })
 }
 
@@ -1764,7 +1847,7 @@ fn unconscious_within<D: Dice>(
 /// difficulty); success returns it to consciousness and the fight, at 0
 /// health too (the text sets no bar; any damage then risks death). True if
 /// attempted.
-fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn resuscitate<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let (cost, reach) = {
@@ -1774,7 +1857,7 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
     if !stats.resuscitate || b.actions < cost {
         return false;
     }
-    let Some(patient) = unconscious_within(turn, turn.allies(), reach) else {
+    let Some(patient) = unconscious_within::<D, MAP>(turn, turn.allies(), reach) else {
         return false;
     };
     b.actions -= cost;
@@ -1807,7 +1890,10 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> boo
 /// combat skill die + proficiency against an unconscious enemy's
 /// constitution; success kills it, failure makes an ordinary attack instead
 /// (a sneak attack: the victim cannot see). True if attempted.
-fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn killing_strike<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    b: &mut Budget,
+) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let cost = turn.options().killing_strike_actions;
@@ -1820,7 +1906,7 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
         .fold(0, |m, s| m | turn.side_units(s));
     // The three actions leave none for a Brandish: the weapon in hand.
     let w = turn.unit(me).state.wielded as usize;
-    let Some(victim) = unconscious_within(turn, enemies, stats.weapons[w].range) else {
+    let Some(victim) = unconscious_within::<D, MAP>(turn, enemies, stats.weapons[w].range) else {
         return false;
     };
     b.actions -= cost;
@@ -1843,7 +1929,7 @@ fn killing_strike<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> 
         turn.count(counter::KILLING_STRIKES);
         turn.count(counter::DEATHS);
     } else {
-        swing::<D, false>(turn, victim, w);
+        swing::<D, false, MAP>(turn, victim, w);
     }
     true
 }
@@ -1878,7 +1964,7 @@ fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
         // given (one by default), fewer if it runs out of things to do.
         let mut given_budget = Budget::new(given);
         let mut acted = 0;
-        while acted < given && act(t, &mut given_budget) {
+        while acted < given && act_planned(t, &mut given_budget) {
             acted += 1;
         }
     });
@@ -1886,12 +1972,12 @@ fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
 }
 
 /// Spend what is left: Seek Cover (if kept back), then Guard or Wait.
-fn end_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
+fn end_turn<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
     let me = turn.actor;
     if turn.unit(me).out {
         return;
     }
-    if kept_back(turn) > 0 && b.actions > 0 {
+    if kept_back::<D, MAP>(turn) > 0 && b.actions > 0 {
         b.actions -= 1;
         turn.unit_mut(me).state.covered = true;
     }
@@ -1929,7 +2015,11 @@ pub struct AttackResult {
 
 /// Advantage levels of an attack by `me` on `target` with `weapon`:
 /// advantages minus disadvantages, within ±2.
-fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -> i32 {
+fn edge<D: Dice, const MAP: bool>(
+    turn: &Turn<'_, Dicestep, D>,
+    target: usize,
+    weapon: &Weapon,
+) -> i32 {
     let them = turn.unit(target);
     let ranged = weapon.kind != WeaponKind::Melee;
     let mut levels = 0;
@@ -1938,7 +2028,7 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
         // target included: a failed killing strike is "a sneak attack").
         levels += 1;
     }
-    if flanked(turn, target) {
+    if flanked::<D, MAP>(turn, target) {
         levels += 1;
     }
     if them.conditions.has(Condition::Prone) {
@@ -1948,9 +2038,10 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
     // attacker and the target ("while behind cover").
     if ranged
         && them.state.covered
-        && match turn.ground() {
-            None => them.cover != Cover::None,
-            Some(_) => map::covered_from_actor(turn, target),
+        && if MAP {
+            map::covered_from_actor(turn, target)
+        } else {
+            them.cover != Cover::None
         }
     {
         levels -= 1;
@@ -1962,8 +2053,8 @@ fn edge<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize, weapon: &Weapon) -
 /// `flanking` option): enemies of `target` within 1 m of it on both sides of
 /// its place (one standing at its very place may take either side), or any
 /// two within 1 m.
-fn flanked<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: usize) -> bool {
-    if turn.ground().is_some() {
+fn flanked<D: Dice, const MAP: bool>(turn: &Turn<'_, Dicestep, D>, target: usize) -> bool {
+    if MAP {
         return map::flanked(turn, target);
     }
     let near = turn.enemies_within(target, turn.options().reach);
@@ -2038,7 +2129,10 @@ fn spend_reaction(state: &mut State, free: &mut bool, stamina: i32) {
 /// ally with `intercept`, within its speed of the target, with more
 /// endurance + health left. It moves to the target's place (on a map the
 /// two swap squares: "displace an ally").
-fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
+fn interceptor<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+) -> Option<usize> {
     let side = turn.unit(target).side as usize;
     let guarded = turn.unit(target).state;
     let left = guarded.endurance + guarded.health;
@@ -2053,7 +2147,7 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
             && u.state.endurance + u.state.health > left
     })?;
     spend_reaction(&mut turn.unit_mut(guard).state, &mut false, cost);
-    if turn.ground().is_some() {
+    if MAP {
         map::swap_places(turn, guard, target);
     } else {
         let place = turn.unit(target).position;
@@ -2065,7 +2159,10 @@ fn interceptor<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Opti
 /// A random other character within 1 m of `target` (not the attacker; an
 /// unconscious one too, not a dead one), for a misfire; `None` if there is
 /// none.
-fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> Option<usize> {
+fn misfire_target<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+) -> Option<usize> {
     let place = turn.unit(target).position;
     let radius = turn.options().misfire_radius;
     let mut near = 0u64;
@@ -2073,7 +2170,12 @@ fn misfire_target<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize) -> O
     for i in Bits(all & !(1 << target) & !(1 << turn.actor)) {
         let u = turn.unit(i);
         // Metres on the front or along the map's grid.
-        if !u.state.dead && turn.gap(u.position, place) <= radius {
+        let apart = if MAP {
+            turn.gap(u.position, place)
+        } else {
+            (u.position - place).abs()
+        };
+        if !u.state.dead && apart <= radius {
             near |= 1 << i;
         }
     }
@@ -2170,12 +2272,16 @@ fn declare<D: Dice>(
 /// then the defender's Dodge test (DEX die, athletics die, luck die) if it
 /// dodges a hit, then its fortify test or cheat-death luck roll if any.
 pub fn attack<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, target: usize, w: usize) -> AttackResult {
-    swing::<D, true>(turn, target, w)
+    if turn.ground().is_some() {
+        swing::<D, true, true>(turn, target, w)
+    } else {
+        swing::<D, true, false>(turn, target, w)
+    }
 }
 
 /// [`attack`]; `SHOWN`: the caller reads the result's luck roll (otherwise
 /// 0: the rules' own attacks read nothing of the result).
-fn swing<D: Dice, const SHOWN: bool>(
+fn swing<D: Dice, const SHOWN: bool, const MAP: bool>(
     turn: &mut Turn<'_, Dicestep, D>,
     target: usize,
     w: usize,
@@ -2200,7 +2306,7 @@ fn swing<D: Dice, const SHOWN: bool>(
     }
     turn.count(counter::ATTACKS);
 
-    let (mut target, mut free) = match interceptor(turn, target) {
+    let (mut target, mut free) = match interceptor::<D, MAP>(turn, target) {
         Some(g) => {
             turn.note_unit(g, "intercepts the attack (reaction, 1 stamina)");
             (g, true)
@@ -2214,7 +2320,7 @@ fn swing<D: Dice, const SHOWN: bool>(
         Declare::BeforeRoll => declare(turn, target, &weapon, &mut free),
         Declare::AfterHit => Defence::None,
     };
-    let edge = edge(turn, target, &weapon);
+    let edge = edge::<D, MAP>(turn, target, &weapon);
     // The dice matter only through what they decide: the attribute and
     // skill dice through the total (a hit's damage and a Dodge read it,
     // and a critical's), the luck die through whether the attack is
@@ -2244,7 +2350,7 @@ fn swing<D: Dice, const SHOWN: bool>(
     note_luck(turn, me, luck);
     let mut misfire = false;
     if wild {
-        if let Some(other) = misfire_target(turn, target) {
+        if let Some(other) = misfire_target::<D, MAP>(turn, target) {
             // The new target chose no defence before the roll (it was not
             // attacked); the old one's is spent for nothing. Under
             // `after-hit` nobody has chosen yet: the new target chooses
