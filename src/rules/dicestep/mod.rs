@@ -220,30 +220,7 @@ pub struct Unit {
     pub ranged_range: i32,
     /// How close an advancing unit gets: melee reach, or its longest range.
     pub advance_reach: i32,
-    /// The turn the unit plays, settled by [`Dicestep::prepare_unit`] and
-    /// [`Dicestep::place_on_map`].
-    pub plan: Plan,
 }
-
-/// The turn a unit plays: its tactic, on the front or on a map (trenches'
-/// pattern). Settled once per cell, so that `take_turn`'s one dispatch
-/// settles both: below it the tactic and `MAP` are constants, and a turn
-/// on the front tests no ground.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Plan {
-    #[default]
-    Hold,
-    Advance,
-    KeepRange,
-    HoldOnMap,
-    AdvanceOnMap,
-    KeepRangeOnMap,
-}
-
-/// A plan's tactic, as a constant for the turn functions.
-const HOLD: u8 = 0;
-const ADVANCE: u8 = 1;
-const KEEP_RANGE: u8 = 2;
 
 impl Unit {
     #[inline]
@@ -1216,19 +1193,6 @@ impl Ruleset for Dicestep {
         u.shield_parry = parry_value(u.shield_parry, options);
         u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
         u.set_ranges();
-        u.plan = match spec.tactic {
-            Tactic::Advance => Plan::Advance,
-            Tactic::KeepRange => Plan::KeepRange,
-            Tactic::Hold | Tactic::Auto => Plan::Hold,
-        };
-    }
-
-    fn place_on_map(spec: &mut UnitSpec<Self>) {
-        spec.stats.plan = match spec.stats.plan {
-            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
-            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
-            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
-        };
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit
@@ -1268,35 +1232,37 @@ impl Ruleset for Dicestep {
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
-        if let Some(mut b) = start_turn(turn) {
-            // The tactic and the map in one: below it, both are constants.
-            match turn.spec(turn.actor).stats.plan {
-                Plan::Hold => play::<D, false, HOLD>(turn, &mut b),
-                Plan::Advance => play::<D, false, ADVANCE>(turn, &mut b),
-                Plan::KeepRange => play::<D, false, KEEP_RANGE>(turn, &mut b),
-                Plan::HoldOnMap => play::<D, true, HOLD>(turn, &mut b),
-                Plan::AdvanceOnMap => play::<D, true, ADVANCE>(turn, &mut b),
-                Plan::KeepRangeOnMap => play::<D, true, KEEP_RANGE>(turn, &mut b),
-            }
+        // One test of the ground a turn: below it `MAP` is a constant, so
+        // a turn on the front is the code it was before maps, and the map's
+        // copy stays out of line.
+        if turn.ground().is_some() {
+            return play_on_map(turn);
+        }
+        if let Some(mut b) = start_turn::<D, false>(turn) {
+            while act::<D, false>(turn, &mut b) {}
+            end_turn::<D, false>(turn, &mut b);
         }
     }
 
     // In steps for the exact engine: one action a step, so that fight
     // states merge between a turn's actions.
     fn begin_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) -> Option<TurnStep> {
-        start_turn(turn).map(Budget::pack)
+        if turn.ground().is_some() {
+            start_turn::<D, true>(turn).map(Budget::pack)
+        } else {
+            start_turn::<D, false>(turn).map(Budget::pack)
+        }
     }
 
     fn step_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, step: TurnStep) -> Option<TurnStep> {
         let mut b = Budget::unpack(step);
-        if act_planned(turn, &mut b) {
+        if turn.ground().is_some() {
+            return step_on_map(turn, b);
+        }
+        if act::<D, false>(turn, &mut b) {
             Some(b.pack())
         } else {
-            if turn.ground().is_some() {
-                end_turn::<D, true>(turn, &mut b);
-            } else {
-                end_turn::<D, false>(turn, &mut b);
-            }
+            end_turn::<D, false>(turn, &mut b);
             None
         }
     }
@@ -1496,7 +1462,7 @@ fn surprised(options: &Options, round: u32, side: u8, stats: &Unit) -> bool {
 /// cover ended, an extended reload paid, standing up or dropping prone; its
 /// action budget, or `None` if it cannot act.
 #[inline(always)]
-fn start_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>) -> Option<Budget> {
+fn start_turn<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>) -> Option<Budget> {
     let me = turn.actor;
     // A unit that cannot act has no turn (the engine still calls, at no
     // team's cost, once activations run out): nothing starts, so its
@@ -1522,7 +1488,7 @@ fn start_turn<D: Dice>(turn: &mut Turn<'_, Dicestep, D>) -> Option<Budget> {
         if !stats.drop_prone || !hangs_back {
             stand_up(turn, &mut b);
         }
-    } else if stats.drop_prone && hangs_back && turn.enemies_within(me, reach) == 0 {
+    } else if stats.drop_prone && hangs_back && enemies_near::<D, MAP>(turn, me, reach) == 0 {
         // Drop Prone: a free action.
         turn.unit_mut(me).conditions.set(Condition::Prone);
     }
@@ -1618,25 +1584,68 @@ fn kept_back<D: Dice, const MAP: bool>(turn: &Turn<'_, Dicestep, D>) -> u8 {
     )
 }
 
-/// One action of the actor by its plan (the exact engine's steps, and an
-/// ally's commanded action: its own tactic, on the front or the map).
-fn act_planned<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
-    match turn.spec(turn.actor).stats.plan {
-        Plan::Hold => act::<D, false, HOLD>(turn, b),
-        Plan::Advance => act::<D, false, ADVANCE>(turn, b),
-        Plan::KeepRange => act::<D, false, KEEP_RANGE>(turn, b),
-        Plan::HoldOnMap => act::<D, true, HOLD>(turn, b),
-        Plan::AdvanceOnMap => act::<D, true, ADVANCE>(turn, b),
-        Plan::KeepRangeOnMap => act::<D, true, KEEP_RANGE>(turn, b),
+/// A unit's turn on a map: out of line, so that the front's turn inlines
+/// as it did before maps.
+#[cold]
+#[inline(never)]
+fn play_on_map<D: Dice>(turn: &mut Turn<'_, Dicestep, D>) {
+    if let Some(mut b) = start_turn::<D, true>(turn) {
+        while act::<D, true>(turn, &mut b) {}
+        end_turn::<D, true>(turn, &mut b);
     }
 }
 
-/// A unit's turn after `start_turn`: its actions by its tactic `T`, then
-/// what is left.
+/// [`Turn::enemies_within`], with the front's loop here: the engine's
+/// tests the ground and, called from the map's copies too, would be left
+/// out of line on the front.
 #[inline(always)]
-fn play<D: Dice, const MAP: bool, const T: u8>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) {
-    while act::<D, MAP, T>(turn, b) {}
-    end_turn::<D, MAP>(turn, b);
+fn enemies_near<D: Dice, const MAP: bool>(
+    turn: &Turn<'_, Dicestep, D>,
+    of: usize,
+    reach: i32,
+) -> u64 {
+    if MAP {
+        return turn.enemies_within(of, reach);
+    }
+    let u = turn.unit(of);
+    let mut mask = 0;
+    for i in Bits(turn.in_fight() & !turn.side_units(u.side as usize)) {
+        if (u.position - turn.unit(i).position).abs() <= reach {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// [`Turn::approach`], with the front's move here (as [`enemies_near`]).
+#[inline(always)]
+fn go<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Dicestep, D>,
+    target: usize,
+    budget: i32,
+    stop_at: i32,
+) {
+    if MAP {
+        turn.approach(target, budget, stop_at);
+        return;
+    }
+    let to = turn.unit(target).position;
+    let me = turn.unit_mut(turn.actor);
+    let gap = (to - me.position).abs() - stop_at;
+    let step = budget.min(gap).max(0);
+    me.position += step * (to - me.position).signum();
+}
+
+/// [`Ruleset::step_turn`] on a map (out of line, as [`play_on_map`]).
+#[cold]
+#[inline(never)]
+fn step_on_map<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, mut b: Budget) -> Option<TurnStep> {
+    if act::<D, true>(turn, &mut b) {
+        Some(b.pack())
+    } else {
+        end_turn::<D, true>(turn, &mut b);
+        None
+    }
 }
 
 /// Whether the actor sees `other` (always, on the front).
@@ -1699,7 +1708,7 @@ fn strike<D: Dice, const MAP: bool>(
         reload::<D, MAP>(turn, b, w);
         return true;
     }
-    if b.attacks >= 1 && command(turn, b) {
+    if b.attacks >= 1 && command::<D, MAP>(turn, b) {
         return true;
     }
     b.actions -= 1;
@@ -1708,22 +1717,18 @@ fn strike<D: Dice, const MAP: bool>(
     true
 }
 
-/// One action by the actor's tactic `T`; false when it has nothing more to
-/// do.
-fn act<D: Dice, const MAP: bool, const T: u8>(
-    turn: &mut Turn<'_, Dicestep, D>,
-    b: &mut Budget,
-) -> bool {
+/// One action by the actor's tactic; false when it has nothing more to do.
+fn act<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     if b.actions <= kept_back::<D, MAP>(turn) || turn.unit(turn.actor).out {
         return false;
     }
     if resuscitate::<D, MAP>(turn, b) || killing_strike::<D, MAP>(turn, b) {
         return true;
     }
-    match T {
-        ADVANCE => advance::<D, MAP>(turn, b),
-        KEEP_RANGE => keep_range::<D, MAP>(turn, b),
-        _ => hold::<D, MAP>(turn, b),
+    match turn.spec(turn.actor).tactic {
+        Tactic::Advance => advance::<D, MAP>(turn, b),
+        Tactic::KeepRange => keep_range::<D, MAP>(turn, b),
+        Tactic::Hold | Tactic::Auto => hold::<D, MAP>(turn, b),
     }
 }
 
@@ -1737,7 +1742,10 @@ fn hold<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budg
 
 /// Move (once per turn) toward `target`, stopping `stop_at` away; standing
 /// up first costs its own action.
-fn move_toward<D: Dice>(
+// Inlined as on the front before maps: the map's copies of its callers
+// would otherwise tip the inliner into an out-of-line call.
+#[inline(always)]
+fn move_toward<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Dicestep, D>,
     b: &mut Budget,
     target: usize,
@@ -1751,7 +1759,7 @@ fn move_toward<D: Dice>(
     let speed = turn.spec(me).stats.speed;
     b.actions -= 1;
     b.moved = true;
-    turn.approach(target, speed, stop_at);
+    go::<D, MAP>(turn, target, speed, stop_at);
 }
 
 fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
@@ -1775,9 +1783,9 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
             // Step: a free action, "once per turn, take a 1m step instead
             // of a move action" (so no Move after it).
             b.moved = true;
-            turn.approach(target, step, reach);
+            go::<D, MAP>(turn, target, step, reach);
         } else {
-            move_toward(turn, b, target, reach);
+            move_toward::<D, MAP>(turn, b, target, reach);
         }
         return true;
     }
@@ -1790,7 +1798,7 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
         // take another move action": as often as actions and stamina last.
         b.actions -= 1;
         turn.unit_mut(me).state.stamina -= sprint;
-        turn.approach(target, stats.speed, reach);
+        go::<D, MAP>(turn, target, stats.speed, reach);
         return true;
     }
     false
@@ -1799,7 +1807,7 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
 fn keep_range<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
-    if !b.moved && turn.enemies_within(me, turn.options().reach) != 0 {
+    if !b.moved && enemies_near::<D, MAP>(turn, me, turn.options().reach) != 0 {
         if turn.unit(me).conditions.has(Condition::Prone) {
             stand_up(turn, b);
         } else {
@@ -1819,7 +1827,7 @@ fn keep_range<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mu
     };
     if !b.moved {
         if let Some(target) = turn.choose_target(|_, _| true) {
-            move_toward(turn, b, target, range);
+            move_toward::<D, MAP>(turn, b, target, range);
             return true;
         }
     }
@@ -1847,6 +1855,9 @@ fn unconscious_within<D: Dice, const MAP: bool>(
 /// difficulty); success returns it to consciousness and the fight, at 0
 /// health too (the text sets no bar; any damage then risks death). True if
 /// attempted.
+// Inlined as on the front before maps: the map's copies of its callers
+// would otherwise tip the inliner into an out-of-line call.
+#[inline(always)]
 fn resuscitate<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
@@ -1890,6 +1901,9 @@ fn resuscitate<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &m
 /// combat skill die + proficiency against an unconscious enemy's
 /// constitution; success kills it, failure makes an ordinary attack instead
 /// (a sneak attack: the victim cannot see). True if attempted.
+// Inlined as on the front before maps: the map's copies of its callers
+// would otherwise tip the inliner into an out-of-line call.
+#[inline(always)]
 fn killing_strike<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Dicestep, D>,
     b: &mut Budget,
@@ -1936,7 +1950,7 @@ fn killing_strike<D: Dice, const MAP: bool>(
 
 /// Command (2 focus, an action): an ally that has not attacked this round
 /// takes one action now. True if commanded.
-fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
+fn command<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
     let me = turn.actor;
     let (focus, given) = {
         let o = turn.options();
@@ -1964,7 +1978,7 @@ fn command<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
         // given (one by default), fewer if it runs out of things to do.
         let mut given_budget = Budget::new(given);
         let mut acted = 0;
-        while acted < given && act_planned(t, &mut given_budget) {
+        while acted < given && act::<D, MAP>(t, &mut given_budget) {
             acted += 1;
         }
     });
@@ -2057,7 +2071,7 @@ fn flanked<D: Dice, const MAP: bool>(turn: &Turn<'_, Dicestep, D>, target: usize
     if MAP {
         return map::flanked(turn, target);
     }
-    let near = turn.enemies_within(target, turn.options().reach);
+    let near = enemies_near::<D, MAP>(turn, target, turn.options().reach);
     match turn.options().flanking {
         Flanking::AnyTwo => near.count_ones() >= 2,
         Flanking::OppositeSides => {
@@ -2513,6 +2527,9 @@ fn parry_item(stats: &Unit, state: &State) -> Option<(usize, i32)> {
 
 /// Deal `amount` to `target`: endurance first, then health; knock-out and
 /// death checks. `lethal`: the source can kill.
+// Inlined as on the front before maps: the map's copies of its callers
+// would otherwise tip the inliner into an out-of-line call.
+#[inline(always)]
 pub fn apply_damage<D: Dice>(
     turn: &mut Turn<'_, Dicestep, D>,
     target: usize,
@@ -2621,6 +2638,8 @@ fn knock_out<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
 
 /// Cheat death: a luck test against the unit's difficulty (10, +5 after
 /// each success), or it dies.
+// Inlined as on the front before maps (see `apply_damage`).
+#[inline(always)]
 fn cheat_death<D: Dice>(turn: &mut Turn<'_, Dicestep, D>, unit: usize) {
     let enc = turn.enc;
     let dc = turn.unit(unit).state.death_dc;
