@@ -1325,8 +1325,10 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let (side, units) = (self.unit(me).side, &self.fight.units[..self.fight.n]);
         let in_fight = self.fight.in_fight;
         let reached = ground::with_scratch(g, |sc| {
-            sc.blocked.clear();
-            sc.no_stop.clear();
+            // Only the map's rows: the sets hold nothing else (a new
+            // ground clears the scratch whole).
+            sc.blocked.clear_rows(g.map.height());
+            sc.no_stop.clear_rows(g.map.height());
             for (i, u) in units.iter().enumerate() {
                 if i == me || in_fight & (1 << i) == 0 {
                     continue;
@@ -1430,7 +1432,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let units = &self.fight.units[..self.fight.n];
         let mut at = self.square(me);
         ground::with_scratch(g, |sc| {
-            sc.blocked.clear();
+            sc.blocked.clear_rows(g.map.height());
             sc.goals.clear();
             sc.path.clear();
             sc.path.push(at);
