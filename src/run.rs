@@ -396,6 +396,17 @@ pub const PRECISION_MIN_BATCHES: u64 = 8;
 /// Fewest batches an unfinished cell gains in a round of a precision run.
 pub const PRECISION_STEP: u64 = 8;
 
+/// A raced run's decision after a round ([`Plan::race`]): from every
+/// cell's tally and batches so far and the cap in batches, how many batches
+/// each cell should have next, and which cells stopped at the cap short of
+/// the target.
+pub type Decide<'a> =
+    dyn FnMut(&[(Tally, Vec<BatchStat>)], u64) -> (Vec<u64>, Vec<bool>) + Send + 'a;
+
+/// A run in rounds' decision after a round: from the ledger, how many
+/// batches each cell should have next.
+type NextRound<'a> = dyn FnMut(&Plan, &mut Ledger) -> Result<Vec<u64>, RunError> + 'a;
+
 /// How a run decides how many fights each cell gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
@@ -418,6 +429,27 @@ impl Budget {
         match *self {
             Budget::Fights(fights) | Budget::Precision { fights, .. } => fights,
         }
+    }
+
+    /// With a precision target, the most batches a cell may have (the cap
+    /// in fights, in whole batches); else every batch of a cell.
+    pub fn cap_batches(&self) -> u64 {
+        let batch = u64::from(self.batch());
+        match *self {
+            Budget::Fights(fights) => fights.div_ceil(batch),
+            Budget::Precision { max_fights, .. } => max_fights.div_ceil(batch).max(1),
+        }
+    }
+
+    /// With a precision target, the batches every cell starts with (at
+    /// least [`PRECISION_MIN_BATCHES`], at most the cap).
+    pub fn start_batches(&self) -> u64 {
+        let batch = u64::from(self.batch());
+        let fights = self.fights();
+        fights
+            .div_ceil(batch)
+            .max(PRECISION_MIN_BATCHES)
+            .min(self.cap_batches())
     }
 
     /// Fights per batch of every cell of this run: [`batch_size`] of the
@@ -607,10 +639,9 @@ impl Plan {
         stop: &AtomicBool,
     ) -> Result<Finish, RunError> {
         let n_cells = self.cells.len();
-        let size = work.budget.batch();
-        let batch = u64::from(size);
         match work.budget {
             Budget::Fights(fights) => {
+                let batch = u64::from(work.budget.batch());
                 let (from, to) = work.shard.range(fights.div_ceil(batch));
                 let ranges = vec![(from, to); n_cells];
                 let finish = self.fight(
@@ -626,48 +657,22 @@ impl Plan {
                     return Ok(finish);
                 }
             }
-            Budget::Precision {
-                fights,
-                max_fights,
-                target,
-            } => {
-                let cap = max_fights.div_ceil(batch).max(1);
-                let start = fights.div_ceil(batch).max(PRECISION_MIN_BATCHES).min(cap);
-                let mut wanted = match ledger.wanted.clone() {
-                    Some(w) => w,
-                    None => {
-                        let w = vec![start; n_cells];
-                        ledger.wanted = Some(w.clone());
-                        if let Some(j) = journal.as_deref_mut() {
-                            j.append(&Line::Wanted(w.clone()))?;
-                        }
-                        w
-                    }
-                };
+            Budget::Precision { target, .. } => {
+                let cap = work.budget.cap_batches();
                 let mut capped = vec![false; n_cells];
-                loop {
-                    let ranges: Vec<(u64, u64)> = wanted.iter().map(|&w| (0, w)).collect();
-                    let finish = self.fight(
-                        work,
-                        &ranges,
-                        u64::MAX,
-                        ledger,
-                        journal.as_deref_mut(),
-                        progress,
-                        stop,
-                    )?;
-                    if finish == Finish::Stopped {
-                        return Ok(finish);
-                    }
-                    let next = self.next_batches(ledger, target, cap, &mut capped)?;
-                    if next == wanted {
-                        break;
-                    }
-                    wanted = next;
-                    ledger.wanted = Some(wanted.clone());
-                    if let Some(j) = journal.as_deref_mut() {
-                        j.append(&Line::Wanted(wanted.clone()))?;
-                    }
+                let mut decide = |plan: &Plan, ledger: &mut Ledger| {
+                    plan.next_batches(ledger, target, cap, &mut capped)
+                };
+                let finish = self.rounds(
+                    work,
+                    ledger,
+                    journal.as_deref_mut(),
+                    progress,
+                    stop,
+                    &mut decide,
+                )?;
+                if finish == Finish::Stopped {
+                    return Ok(finish);
                 }
             }
         }
@@ -687,19 +692,114 @@ impl Plan {
         Ok(Finish::Complete)
     }
 
+    /// Fight `work` (a [`Budget::Precision`]) in rounds of whole batches:
+    /// every cell starts with its starting batches, and after each round
+    /// `decide` says from the ledger how many batches each cell should have;
+    /// done when it asks for nothing new. Each round's decision is
+    /// journalled, so a resumed run takes the same decisions.
+    fn rounds(
+        &self,
+        work: &Work,
+        ledger: &mut Ledger,
+        mut journal: Option<&mut Journal>,
+        progress: &(dyn Fn(u64) + Sync),
+        stop: &AtomicBool,
+        decide: &mut NextRound<'_>,
+    ) -> Result<Finish, RunError> {
+        let mut wanted = match ledger.wanted.clone() {
+            Some(w) => w,
+            None => {
+                let w = vec![work.budget.start_batches(); self.cells.len()];
+                ledger.wanted = Some(w.clone());
+                if let Some(j) = journal.as_deref_mut() {
+                    j.append(&Line::Wanted(w.clone()))?;
+                }
+                w
+            }
+        };
+        loop {
+            let ranges: Vec<(u64, u64)> = wanted.iter().map(|&w| (0, w)).collect();
+            let finish = self.fight(
+                work,
+                &ranges,
+                u64::MAX,
+                ledger,
+                journal.as_deref_mut(),
+                progress,
+                stop,
+            )?;
+            if finish == Finish::Stopped {
+                return Ok(finish);
+            }
+            let next = decide(self, ledger)?;
+            if next == wanted {
+                return Ok(Finish::Complete);
+            }
+            wanted = next;
+            ledger.wanted = Some(wanted.clone());
+            if let Some(j) = journal.as_deref_mut() {
+                j.append(&Line::Wanted(wanted.clone()))?;
+            }
+        }
+    }
+
+    /// A raced run, in memory, on the current rayon pool (`tactics
+    /// --precision`): rounds of whole batches under `budget` (a
+    /// [`Budget::Precision`]: its starting fights, batch size and cap), in
+    /// which `decide` sees every cell's batches so far and the cap in
+    /// batches, and says how many batches each cell should have next and
+    /// which cells stopped at the cap unfinished. Decisions depend only on
+    /// whole rounds' results, so the result is the same at any thread count.
+    pub fn race(
+        &self,
+        budget: Budget,
+        seed: u64,
+        progress: &(dyn Fn(u64) + Sync),
+        decide: &mut Decide<'_>,
+    ) -> RunResults {
+        let work = Work::whole(budget, seed, Streams::Common);
+        let mut ledger = self.ledger(&work);
+        let never = AtomicBool::new(false);
+        let cap = budget.cap_batches();
+        let mut capped = vec![false; self.cells.len()];
+        self.rounds(
+            &work,
+            &mut ledger,
+            None,
+            progress,
+            &never,
+            &mut |_, ledger| {
+                let (wanted, at_cap) = decide(&ledger.results()?, cap);
+                capped = at_cap;
+                Ok(wanted)
+            },
+        )
+        .and_then(|_| self.results_capped(&work, &mut ledger, capped))
+        .expect("a run in memory has no journal to fail and records each batch once")
+    }
+
     /// The report's view of a complete ledger of `work`.
     pub fn results(&self, work: &Work, ledger: &mut Ledger) -> Result<RunResults, RunError> {
         let capped = match work.budget {
             Budget::Fights(_) => vec![false; self.cells.len()],
-            Budget::Precision {
-                target, max_fights, ..
-            } => {
-                let cap = max_fights.div_ceil(u64::from(work.budget.batch())).max(1);
+            Budget::Precision { target, .. } => {
+                let cap = work.budget.cap_batches();
                 let mut capped = vec![false; self.cells.len()];
                 self.next_batches(ledger, target, cap, &mut capped)?;
                 capped
             }
         };
+        self.results_capped(work, ledger, capped)
+    }
+
+    /// The report's view of a complete ledger of `work`, `capped` marking
+    /// the cells a precision target left unfinished at the cap.
+    fn results_capped(
+        &self,
+        work: &Work,
+        ledger: &mut Ledger,
+        capped: Vec<bool>,
+    ) -> Result<RunResults, RunError> {
         let cells = ledger
             .results()?
             .into_iter()

@@ -161,5 +161,77 @@ fn bad_plays_exit_2_with_nothing_written() {
     if !problems.is_empty() {
         failures.push(format!("no plays: {problems:?}\n{}", o.stderr));
     }
+    // A cap with no precision target would be ignored: refused.
+    let file = sb.write("bad.toml", DUEL);
+    let (o, problems) = check_rejected(
+        &sb,
+        &["tactics", file, "--out", "out", "--max-fights", "9000"],
+        &["bad.toml", "out"],
+        &["--max-fights caps a precision target"],
+    );
+    if !problems.is_empty() {
+        failures.push(format!("--max-fights alone: {problems:?}\n{}", o.stderr));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// `tactics --precision` races (issue 30, item 2): the pairs that decide
+/// the game (the sword strategies against the second side's) get more
+/// fights than the twig's, which are confidently dominated and keep their
+/// starting fights; the report says so, and is the same at 1 and 2 threads.
+#[test]
+fn a_precision_target_spends_fights_where_the_game_is_decided() {
+    let sb = Sandbox::new();
+    let file = sb.write("twig.toml", DUEL);
+    let raced = |out: &str, threads: &str| {
+        let o = sb.run(&[
+            "tactics",
+            file,
+            "--out",
+            out,
+            "--threads",
+            threads,
+            "--quiet",
+            "--precision",
+            "0.01",
+            "--max-fights",
+            "64000",
+        ]);
+        assert_eq!(o.code, 0, "{o:#?}");
+        read_report(&sb.join(&format!("{out}/twig-tactics")))
+    };
+    let (a, b) = (raced("one", "1"), raced("two", "2"));
+    assert!(a == b, "the raced report differs between 1 and 2 threads");
+    let text = String::from_utf8(a["payoff.csv"].clone()).unwrap();
+    let (header, rows) = parse_csv(&text);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let fights = |r: &Vec<String>| r[col("fights")].parse::<u64>().unwrap();
+    let (twig, sword): (Vec<_>, Vec<_>) = rows
+        .iter()
+        .partition(|r| r[col("first")].starts_with("[twig]"));
+    let most = rows.iter().map(fights).max().unwrap();
+    let least = rows.iter().map(fights).min().unwrap();
+    assert!(most > least, "nothing was raced:\n{text}");
+    for r in &twig {
+        assert_eq!(
+            fights(r),
+            least,
+            "a dominated pair got more fights:\n{text}"
+        );
+    }
+    assert!(sword.iter().any(|r| fights(r) == most), "{text}");
+    // Every pair that reached the most is within the target, or says it
+    // stopped at the cap.
+    for r in rows.iter().filter(|r| fights(r) == most) {
+        let (lo, hi) = (
+            r[col("payoff_lo")].parse::<f64>().unwrap(),
+            r[col("payoff_hi")].parse::<f64>().unwrap(),
+        );
+        assert!(
+            (hi - lo) / 2.0 <= 0.01 + 1e-9 || r[col("capped")] == "true",
+            "{text}"
+        );
+    }
+    let summary = String::from_utf8(a["summary.md"].clone()).unwrap();
+    assert!(summary.contains("raced to ±0.01"), "{summary}");
 }

@@ -33,6 +33,7 @@
 
 use super::batch_means::{self, BatchSum};
 use super::{Difference, Interval};
+use crate::engine::BatchStat;
 
 /// The first side's payoff for every pair of strategies, batch by batch.
 #[derive(Clone, Debug)]
@@ -74,6 +75,28 @@ impl Matrix {
 }
 
 impl Payoffs {
+    /// The payoffs of a `rows` × `cols` game from each pair's batches
+    /// (row-major): a draw is worth half a win to either side.
+    pub fn from_stats<'a>(
+        rows: usize,
+        cols: usize,
+        pairs: impl IntoIterator<Item = &'a [BatchStat]>,
+    ) -> Payoffs {
+        let cells = pairs
+            .into_iter()
+            .map(|batches| {
+                batches
+                    .iter()
+                    .map(|b| BatchSum {
+                        fights: b.fights,
+                        sum: b.wins[0] as f64 + 0.5 * b.draws as f64,
+                    })
+                    .collect()
+            })
+            .collect();
+        Payoffs { rows, cols, cells }
+    }
+
     /// The mean payoff of every pair, over all its batches.
     pub fn means(&self) -> Matrix {
         let values = self
@@ -377,7 +400,14 @@ fn weighted_batches(
     weight: impl Fn(usize, usize) -> f64,
     own: impl Fn(&BatchSum) -> f64,
 ) -> Vec<BatchSum> {
-    let batches = p.cells.first().map_or(0, |c| c.len());
+    // Pairs may have different numbers of batches (a raced game gives the
+    // contested pairs more): the mixes are paired over the batches every
+    // weighted pair has.
+    let batches = (0..p.rows * p.cols)
+        .filter(|&k| weight(k / p.cols, k % p.cols) != 0.0)
+        .map(|k| p.cells[k].len())
+        .min()
+        .unwrap_or(0);
     (0..batches)
         .map(|b| {
             let mut fights = 0;
@@ -504,6 +534,75 @@ pub fn value_interval(p: &Payoffs, eq: &Equilibrium) -> Option<Difference> {
             hi: eq.value + (d.ci.hi - d.estimate),
         },
     })
+}
+
+/// The strategies whose payoffs decide the game: each side's equilibrium
+/// support and its close rivals ([`Equilibrium::close_rivals`]), rows then
+/// columns, in strategy order.
+pub fn contested(p: &Payoffs, eq: &Equilibrium) -> [Vec<usize>; 2] {
+    [Player::First, Player::Second].map(|player| {
+        let mut s = eq.support(player);
+        s.extend(eq.close_rivals(p, player));
+        s.sort_unstable();
+        s
+    })
+}
+
+/// One round's decision of a raced game ([`race`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    /// How many batches each pair (row-major) should have after the next
+    /// round: what it has, for a pair that needs no more.
+    pub wanted: Vec<u64>,
+    /// Pairs that are contested and not yet precise enough but at the cap.
+    pub capped: Vec<bool>,
+}
+
+/// Racing (issue 30, `tactics --precision`): after a round, which pairs of
+/// strategies get more batches. Fights go where the decision is made: the
+/// pairs of the [`contested`] strategies (both sides' equilibrium supports
+/// and their close rivals) are brought to the same number of batches (so
+/// every comparison among them is paired over all of them) and grow,
+/// together, until each of their payoffs' 95% half-widths is at most
+/// `target`, or they have `cap` batches; every other pair keeps what it
+/// has. The next count aims at the target assuming half-widths shrink like
+/// 1/√batches, adding at least `step` batches. The contested set is worked
+/// out again after every round from all the batches so far, so a strategy
+/// that becomes a rival on more data is brought up to the others.
+pub fn race(p: &Payoffs, target: f64, cap: u64, step: u64) -> Result<Race, GameError> {
+    let eq = equilibrium(&p.means())?;
+    let [rows, cols] = contested(p, &eq);
+    let pairs: Vec<usize> = rows
+        .iter()
+        .flat_map(|&i| cols.iter().map(move |&j| i * p.cols + j))
+        .collect();
+    let have: Vec<u64> = p.cells.iter().map(|c| c.len() as u64).collect();
+    let most = pairs.iter().map(|&k| have[k]).max().unwrap_or(0);
+    let widest = pairs
+        .iter()
+        .map(|&k| match batch_means::mean(&p.cells[k]) {
+            Some(d) => (d.ci.hi - d.ci.lo) / 2.0,
+            None => f64::INFINITY,
+        })
+        .fold(0.0f64, f64::max);
+    let aim = if widest <= target {
+        most
+    } else {
+        let ratio = (widest / target).powi(2);
+        let aim = if ratio.is_finite() {
+            (most as f64 * ratio).ceil().min(cap as f64) as u64
+        } else {
+            cap
+        };
+        aim.max(most + step).min(cap)
+    };
+    let mut wanted = have.clone();
+    let mut capped = vec![false; have.len()];
+    for &k in &pairs {
+        wanted[k] = have[k].max(aim);
+        capped[k] = widest > target && wanted[k] == have[k];
+    }
+    Ok(Race { wanted, capped })
 }
 
 #[cfg(test)]
@@ -678,6 +777,67 @@ mod tests {
         let eq = equilibrium(&p.means()).unwrap();
         assert_eq!(eq.support(Player::First), vec![0]);
         assert_eq!(eq.close_rivals(&p, Player::First), vec![1]);
+    }
+
+    /// A saddle point at (0, 0): row 1 is far worse for the first side,
+    /// column 1 far worse for the second; each payoff's batches spread by
+    /// `wobble`.
+    fn saddle(wobble: &[f64]) -> Payoffs {
+        payoffs(&Matrix::from_rows(&[&[0.6, 0.9], &[0.3, 0.4]]), wobble)
+    }
+
+    const WOBBLE: [f64; 8] = [0.05, -0.05, 0.04, -0.04, 0.03, -0.03, 0.02, -0.02];
+
+    #[test]
+    fn racing_gives_fights_only_to_the_pairs_that_decide_the_game() {
+        let p = saddle(&WOBBLE);
+        let eq = equilibrium(&p.means()).unwrap();
+        assert_eq!(contested(&p, &eq), [vec![0], vec![0]]);
+        let width = batch_means::mean(p.cell(0, 0)).unwrap();
+        let half = (width.ci.hi - width.ci.lo) / 2.0;
+        // Twice as precise needs four times the batches.
+        let race = race(&p, half / 2.0, 1000, 8).unwrap();
+        assert_eq!(race.wanted, vec![32, 8, 8, 8]);
+        assert_eq!(race.capped, vec![false; 4]);
+    }
+
+    #[test]
+    fn racing_stops_when_the_contested_payoffs_are_precise_or_capped() {
+        let p = saddle(&WOBBLE);
+        let done = race(&p, 0.5, 1000, 8).unwrap();
+        assert_eq!(done.wanted, vec![8; 4]);
+        assert_eq!(done.capped, vec![false; 4]);
+        // At the cap: nothing more, and the decisive pair says it stopped
+        // short of the target.
+        let capped = race(&p, 0.001, 8, 8).unwrap();
+        assert_eq!(capped.wanted, vec![8; 4]);
+        assert_eq!(capped.capped, vec![true, false, false, false]);
+        // Far from the target, at least `step` more and at most the cap.
+        let step = race(&p, 0.001, 20, 8).unwrap();
+        assert_eq!(step.wanted, vec![20, 8, 8, 8]);
+    }
+
+    #[test]
+    fn a_new_rival_is_brought_up_to_the_contested_pairs() {
+        // Row 1 pays within noise of row 0 against column 0, so it is a
+        // close rival; its pair (1, 0) has fewer batches than (0, 0).
+        let m = Matrix::from_rows(&[&[0.6, 0.9], &[0.59, 0.8]]);
+        let mut p = payoffs(&m, &WOBBLE);
+        for (b, s) in WOBBLE.iter().enumerate() {
+            p.cells[2][b].sum += s * 1000.0;
+        }
+        for c in [0, 1] {
+            let extra = p.cells[c][..4].to_vec();
+            p.cells[c].extend(extra);
+        }
+        let eq = equilibrium(&p.means()).unwrap();
+        assert_eq!(contested(&p, &eq), [vec![0, 1], vec![0]]);
+        let race = race(&p, 0.5, 1000, 8).unwrap();
+        // Precise already, but the rival's pair is brought to 12 batches so
+        // the two rows are compared over the same batches.
+        assert_eq!(race.wanted, vec![12, 12, 12, 8]);
+        // The value's interval pairs over the batches every weighted pair has.
+        assert!(value_interval(&p, &eq).is_some());
     }
 
     #[test]

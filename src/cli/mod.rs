@@ -129,6 +129,61 @@ pub(crate) struct Simulation {
     quiet: bool,
 }
 
+/// A precision target: `--precision` and `--max-fights` (of `run` and
+/// `tactics`), over the scenario's `precision` and `max_fights`.
+#[derive(Args, Debug)]
+pub(crate) struct Target {
+    /// Keep adding batches until the 95% half-widths that decide the answer
+    /// are at most this (`run`: every cell's win rates and differences from
+    /// the baseline; `tactics`: the payoffs of the strategies that decide
+    /// the game). Overrides the scenario's `precision`; 0 turns it off.
+    #[arg(long, value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// With a precision target: most fights per cell, or per pair of
+    /// strategies (overrides the scenario's `max_fights`).
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_fights)]
+    max_fights: Option<u64>,
+}
+
+impl Target {
+    /// The precision target in force for `s`, if any.
+    fn precision(&self, s: &scenario::Scenario) -> Option<f64> {
+        self.precision.or(s.precision).filter(|&t| t > 0.0)
+    }
+
+    /// The most fights a cell may get under the target in force, if any.
+    fn max_fights(&self, s: &scenario::Scenario) -> Option<u64> {
+        self.precision(s)
+            .map(|_| self.max_fights.unwrap_or(s.max_fights))
+    }
+
+    /// How `s`'s cells get their fights: `fights` each, or rounds toward
+    /// the precision target.
+    fn budget(&self, s: &scenario::Scenario, fights: u64) -> crate::run::Budget {
+        match (self.precision(s), self.max_fights(s)) {
+            (Some(target), Some(max_fights)) => crate::run::Budget::Precision {
+                fights,
+                target,
+                max_fights,
+            },
+            _ => crate::run::Budget::Fights(fights),
+        }
+    }
+
+    /// `--max-fights` without a target in force is refused: it would be
+    /// ignored.
+    fn check(&self, s: &scenario::Scenario) -> Result<(), Failure> {
+        if self.max_fights.is_some() && self.precision(s).is_none() {
+            return Err(Failure::BadInput(anyhow::anyhow!(
+                "--max-fights caps a precision target, and {} has none: add --precision \
+                 (or `precision` in the file), or leave --max-fights out",
+                s.source.path
+            )));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Args, Debug)]
 pub(crate) struct RunArgs {
     /// Scenario files (TOML).
@@ -143,15 +198,8 @@ pub(crate) struct RunArgs {
     /// writing: exit 0 if identical, 1 if anything differs.
     #[arg(long)]
     check: bool,
-    /// Keep adding batches to each cell until the 95% half-width of its win
-    /// rates and of its differences from the baseline is at most this
-    /// (overrides the scenario's `precision`; 0 turns it off).
-    #[arg(long, value_parser = parse_precision)]
-    precision: Option<f64>,
-    /// With a precision target: most fights per cell (overrides the
-    /// scenario's `max_fights`).
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_fights)]
-    max_fights: Option<u64>,
+    #[command(flatten)]
+    target: Target,
     /// Give every cell its own random streams instead of sharing them batch
     /// by batch (common random numbers): differences get wider intervals.
     #[arg(long)]
@@ -322,21 +370,41 @@ pub(crate) fn fight_cells(
     seed: u64,
     label: &str,
 ) -> Result<(crate::results::RunResults, String), Failure> {
-    let pool = worker_pool(sim.threads)?;
-    let bar = progress::fights_bar(
-        plan.total_fights(fights),
-        progress::Total::Exact,
+    simulate_cells(
+        plan,
+        sim,
+        crate::run::Budget::Fights(fights),
+        seed,
         label,
-        sim.quiet,
-    );
+        None,
+    )
+}
+
+/// Fight every cell of `plan` in memory under `budget` (with a precision
+/// target, in rounds that `decide` decides), with a progress bar labelled
+/// `label`; the results and the line of speed the command prints.
+pub(crate) fn simulate_cells(
+    plan: &Plan,
+    sim: &Simulation,
+    budget: crate::run::Budget,
+    seed: u64,
+    label: &str,
+    decide: Option<&mut crate::run::Decide<'_>>,
+) -> Result<(crate::results::RunResults, String), Failure> {
+    use crate::run::Budget;
+    let pool = worker_pool(sim.threads)?;
+    let (total, kind) = match budget {
+        Budget::Fights(fights) => (plan.total_fights(fights), progress::Total::Exact),
+        Budget::Precision { max_fights, .. } => {
+            (plan.total_fights(max_fights), progress::Total::AtMost)
+        }
+    };
+    let bar = progress::fights_bar(total, kind, label, sim.quiet);
     let started = std::time::Instant::now();
-    let run = pool.install(|| {
-        plan.run_with(
-            crate::run::Budget::Fights(fights),
-            seed,
-            crate::results::Streams::Common,
-            &|n| bar.inc(n),
-        )
+    let progress = |n| bar.inc(n);
+    let run = pool.install(|| match (budget, decide) {
+        (Budget::Precision { .. }, Some(decide)) => plan.race(budget, seed, &progress, decide),
+        _ => plan.run_with(budget, seed, crate::results::Streams::Common, &progress),
     });
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();

@@ -183,14 +183,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
     // The command line may ask for more fights than the files did: refuse
     // before any work a run that could not be done.
     for (s, p) in &plans {
-        let precise = precision(args, s).is_some();
-        if args.max_fights.is_some() && !precise {
-            return Err(bad(format!(
-                "--max-fights caps a precision target, and {} has none: add --precision \
-                 (or `precision` in the file), or leave --max-fights out",
-                s.source.path
-            )));
-        }
+        args.target.check(s)?;
+        let precise = args.target.precision(s).is_some();
         if precise && args.shard.is_some() {
             return Err(bad(format!(
                 "{}: a precision target decides after every round, from all of a cell's \
@@ -204,7 +198,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, Failure> {
             &s.source.path,
             p.cells.len(),
             args.sim.fights.unwrap_or(s.fights),
-            precise.then(|| args.max_fights.unwrap_or(s.max_fights)),
+            args.target.max_fights(s),
         )?;
     }
     if !args.check && sharded.is_none() {
@@ -477,22 +471,8 @@ fn with_plays(
     Ok((results, timing))
 }
 
-/// The precision target in force, if any.
-fn precision(args: &RunArgs, s: &Scenario) -> Option<f64> {
-    args.precision.or(s.precision).filter(|&t| t > 0.0)
-}
-
-/// How many fights each cell of `s` gets under `args`.
 fn budget(args: &RunArgs, s: &Scenario) -> Budget {
-    let fights = args.sim.fights.unwrap_or(s.fights);
-    match precision(args, s) {
-        None => Budget::Fights(fights),
-        Some(target) => Budget::Precision {
-            fights,
-            target,
-            max_fights: args.max_fights.unwrap_or(s.max_fights),
-        },
-    }
+    args.target.budget(s, args.sim.fights.unwrap_or(s.fights))
 }
 
 /// `12 cells, 120,000 fights in 0.52 s: 231k fights/s on 2 threads`.

@@ -17,10 +17,12 @@ use anyhow::Context;
 use clap::Args;
 
 use super::Failure;
+use crate::analysis::game::{self, Payoffs};
+use crate::engine::{BatchStat, Tally};
 use crate::report::tactics as report;
 use crate::report::Kind;
 use crate::results::TacticsResults;
-use crate::run::{plan, plan_cells};
+use crate::run::{plan, plan_cells, PRECISION_STEP};
 use crate::scenario;
 
 #[derive(Args, Debug)]
@@ -31,6 +33,8 @@ pub(super) struct TacticsArgs {
     base: super::cells::BaseCell,
     #[command(flatten)]
     sim: super::Simulation,
+    #[command(flatten)]
+    target: super::Target,
     /// Folder the report goes in, as `<name>-tactics/`.
     #[arg(long, default_value = "reports")]
     out: PathBuf,
@@ -55,7 +59,9 @@ pub(super) fn tactics(args: &TacticsArgs) -> Result<ExitCode, Failure> {
     let seed = args.sim.seed.unwrap_or(s.seed);
     let cells = game.scenario.cells()?;
     let pairs = cells.len();
-    scenario::check_run_size(&s.source.path, pairs, fights, None)?;
+    args.target.check(&s)?;
+    let budget = args.target.budget(&s, fights);
+    scenario::check_run_size(&s.source.path, pairs, fights, args.target.max_fights(&s))?;
     // Every strategy pair is compiled (and every bad value refused) before
     // anything is fought or written.
     let plan = plan_cells(&game.scenario, cells)?;
@@ -63,12 +69,29 @@ pub(super) fn tactics(args: &TacticsArgs) -> Result<ExitCode, Failure> {
     if !args.check {
         super::output::preflight(Kind::Tactics, &dir, &[args.file.as_path()])?;
     }
-    let (run, speed) = super::fight_cells(
+    let (rows, cols) = (game.strategies[0].len(), game.strategies[1].len());
+    let target = args.target.precision(&s).unwrap_or(f64::INFINITY);
+    // With a precision target the game is raced: after each round, fights
+    // go to the pairs that decide it (`analysis::game::race`).
+    let mut decide = |cells: &[(Tally, Vec<BatchStat>)], cap: u64| {
+        let payoffs = Payoffs::from_stats(rows, cols, cells.iter().map(|(_, b)| b.as_slice()));
+        match game::race(&payoffs, target, cap, PRECISION_STEP) {
+            Ok(race) => (race.wanted, race.capped),
+            // Payoffs are shares of fights, so the game always solves; if it
+            // did not, fighting more would not help: stop where it is.
+            Err(_) => (
+                cells.iter().map(|(_, b)| b.len() as u64).collect(),
+                vec![false; cells.len()],
+            ),
+        }
+    };
+    let (run, speed) = super::simulate_cells(
         &plan,
         &args.sim,
-        fights,
+        budget,
         seed,
         &format!("{} tactics", s.name),
+        Some(&mut decide),
     )?;
     let timing = format!(
         "{} × {} strategies, {speed}",

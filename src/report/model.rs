@@ -677,25 +677,11 @@ impl<'a> TacticsModel<'a> {
                 results.run.cells.len()
             )));
         }
-        // A draw is worth half a win to either side.
-        let payoffs = game::Payoffs {
+        let payoffs = game::Payoffs::from_stats(
             rows,
             cols,
-            cells: results
-                .run
-                .cells
-                .iter()
-                .map(|c| {
-                    c.batches
-                        .iter()
-                        .map(|b| analysis::batch_means::BatchSum {
-                            fights: b.fights,
-                            sum: b.wins[0] as f64 + 0.5 * b.draws as f64,
-                        })
-                        .collect()
-                })
-                .collect(),
-        };
+            results.run.cells.iter().map(|c| c.batches.as_slice()),
+        );
         let means = payoffs.means();
         let equilibrium = game::equilibrium(&means)
             .map_err(|e| ReportError::Inconsistent(format!("the tactics game: {e}")))?;

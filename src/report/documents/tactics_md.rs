@@ -13,19 +13,18 @@ use crate::report::numbers::{self, difference, difference_interval, grouped, rat
 pub(crate) fn render(m: &TacticsModel) -> String {
     let r = m.results;
     let [a, b] = [&r.sides[0], &r.sides[1]];
-    let fights = m.summaries.first().map_or(0, |s| s.fights);
     let mut out = format!("# {}: best play\n\n", m.info.name);
     if !m.info.description.is_empty() {
         out.push_str(&format!("{}\n\n", m.info.description));
     }
     out.push_str(&format!(
-        "Plays fought in {}: {} strategies of {a} against {} of {b}, {} fights a pair, every \
-         pair on the same random numbers batch by batch. The payoff is {} win rate plus \
-         half the draws; {} is one minus it.\n\n",
+        "Plays fought in {}: {} strategies of {a} against {} of {b}, {}, every pair on the \
+         same random numbers batch by batch. The payoff is {} win rate plus half the draws; \
+         {} is one minus it.\n\n",
         r.base_label,
         r.strategies[0].len(),
         r.strategies[1].len(),
-        grouped(fights),
+        fights_per_pair(m),
         possessive(a),
         possessive(b),
     ));
@@ -224,6 +223,74 @@ pub(crate) fn verdict(m: &TacticsModel) -> String {
         );
     }
     out
+}
+
+/// How many fights each pair got: one number, or under a precision
+/// target (a raced game) where the fights went and whether the target was
+/// reached.
+fn fights_per_pair(m: &TacticsModel) -> String {
+    let r = m.results;
+    let fights: Vec<u64> = m.summaries.iter().map(|s| s.fights).collect();
+    let least = fights.iter().copied().min().unwrap_or(0);
+    let most = fights.iter().copied().max().unwrap_or(0);
+    let Some(p) = &m.info.precision else {
+        return format!("{} fights a pair", grouped(least));
+    };
+    let cols = r.strategies[1].len();
+    let raced = |s: usize| -> Vec<String> {
+        let n = r.strategies[s].len();
+        (0..n)
+            .filter(|&k| {
+                (0..r.strategies[1 - s].len()).any(|o| {
+                    let (i, j) = if s == 0 { (k, o) } else { (o, k) };
+                    fights[i * cols + j] == most
+                })
+            })
+            .map(|k| format!("`{}`", r.strategies[s][k]))
+            .collect()
+    };
+    let capped = r.run.cells.iter().filter(|c| c.capped).count();
+    let reached = if capped == 0 {
+        format!("every payoff among them is within ±{} (95%)", p.target)
+    } else {
+        format!(
+            "{capped} of them stopped at the cap of {} fights with a payoff wider than ±{} \
+             (column `capped` of {PAYOFF_CSV})",
+            grouped(p.max_fights),
+            p.target
+        )
+    };
+    if least == most {
+        return format!(
+            "raced to ±{}: every pair decides the game, and each got {} fights; {reached}",
+            p.target,
+            grouped(most)
+        );
+    }
+    // Pairs contested in an early round only have counts in between.
+    let others = fights
+        .iter()
+        .copied()
+        .filter(|&f| f < most)
+        .max()
+        .unwrap_or(least);
+    let rest = if others == least {
+        grouped(least)
+    } else {
+        format!("{} to {}", grouped(least), grouped(others))
+    };
+    format!(
+        "raced to ±{}: the pairs that decide the game (each side's equilibrium strategies and \
+         their close rivals: {} of {} against {} of {}) got {} fights each, the other pairs \
+         {}; {reached}",
+        p.target,
+        raced(0).join(", "),
+        r.sides[0],
+        raced(1).join(", "),
+        r.sides[1],
+        grouped(most),
+        rest,
+    )
 }
 
 /// `raiders'`, `champion's`.

@@ -11,7 +11,10 @@ use crate::report::names::{PAYOFF_CSV, STRATEGIES_CSV};
 /// side's strategy, then the second's): `first`, `second` (the strategies'
 /// labels), `payoff` (the first side's win rate plus half the draws) with
 /// its 95% batch-means interval `payoff_lo` / `payoff_hi`, then per side
-/// `win_rate_<side>`, then `draw_rate` and `mean_rounds`; then
+/// `win_rate_<side>`, then `draw_rate` and `mean_rounds`, `fights` (the
+/// pair's fights: with `--precision`, the pairs that decide the game get
+/// more) and `capped` (a raced pair stopped at the cap before its payoff's
+/// interval was within the target); then
 /// `best_reply_<first side>` and `best_reply_<second side>`: whether that
 /// side's strategy in this row is its best reply to the other's.
 pub(crate) fn render(m: &TacticsModel) -> Result<Vec<u8>, ReportError> {
@@ -59,6 +62,11 @@ pub(crate) fn render(m: &TacticsModel) -> Result<Vec<u8>, ReportError> {
         "mean_rounds",
         m.summaries.iter().map(|x| x.rounds_mean).collect(),
         3,
+    )
+    .ints("fights", m.summaries.iter().map(|x| x.fights).collect())
+    .texts(
+        "capped",
+        r.run.cells.iter().map(|c| c.capped.to_string()).collect(),
     );
     for (s, side) in r.sides.iter().enumerate() {
         b.texts(

@@ -218,7 +218,9 @@ pub struct Unit {
     pub max_range: i32,
     /// The longest range among the thrown/projectile weapons (0: none).
     pub ranged_range: i32,
-    /// How close an advancing unit gets: melee reach, or its longest range.
+    /// How close an advancing unit gets: its melee reach, or without a
+    /// melee weapon the options' melee `reach` (its longest range if that
+    /// is shorter): it shoots on the way in.
     pub advance_reach: i32,
 }
 
@@ -229,8 +231,8 @@ impl Unit {
     }
 
     /// Work out `max_range`, `ranged_range` and `advance_reach` from the
-    /// weapons.
-    fn set_ranges(&mut self) {
+    /// weapons and the options' melee `reach`.
+    fn set_ranges(&mut self, reach: i32) {
         let n = self.n_weapons as usize;
         let weapons = &self.weapons[..n];
         self.max_range = weapons.iter().map(|w| w.range).max().unwrap_or(0);
@@ -246,7 +248,14 @@ impl Unit {
             .map(|w| w.range)
             .max()
             .unwrap_or(0);
-        self.advance_reach = if melee > 0 { melee } else { self.max_range };
+        // Advancing closes to melee whatever a thrown or projectile weapon
+        // could hit from farther (issue 30: `advance` means closing in,
+        // attacking on the way).
+        self.advance_reach = if melee > 0 {
+            melee
+        } else {
+            reach.min(self.max_range)
+        };
     }
 
     #[inline]
@@ -1070,7 +1079,8 @@ impl Ruleset for Dicestep {
         let sorted: Vec<Weapon> = order.iter().map(|&i| weapons[i]).collect();
         unit.weapons[..sorted.len()].copy_from_slice(&sorted);
         unit.n_weapons = sorted.len() as u8;
-        unit.set_ranges();
+        // Settled again with the options' reach once they are known.
+        unit.set_ranges(REACH);
         Ok(unit)
     }
 
@@ -1192,7 +1202,7 @@ impl Ruleset for Dicestep {
         }
         u.shield_parry = parry_value(u.shield_parry, options);
         u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
-        u.set_ranges();
+        u.set_ranges(options.reach);
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit

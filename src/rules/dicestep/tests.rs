@@ -2326,6 +2326,53 @@ fn step_distance_sets_how_far_the_free_step_goes() {
 }
 
 #[test]
+fn advancing_archers_close_to_melee_reach_though_their_bow_already_reaches() {
+    // README, "The battlefield": advance "closes to melee reach, attacks
+    // once in reach; on the way it shoots" (issue 30: a unit whose only
+    // weapon already reaches still closes in). "Actions in Combat": Move
+    // (6 m, once per turn) then an attack. A bow (unlimited range) at 14 m:
+    // move to 8 m and shoot, then to 2 m and shoot, then a 1 m step to melee
+    // reach (1 m) and shoot; then it stays.
+    let enc = encounter::<Dicestep>(&format!(
+        r#"
+name = "t"
+rules = "dicestep"
+[weapons.bow]
+{BOW}
+[units.a]
+evasion = 6
+endurance = 12
+health = 12
+attacks = 1
+sprint = false
+leftover = "idle"
+weapons = ["bow"]
+[units.b]
+evasion = 30
+endurance = 12
+health = 12
+reaction = "never"
+weapons = ["bow"]
+[sides.red]
+a = {{ tactic = "advance" }}
+[sides.blue]
+b = {{ tactic = "hold" }}
+"#
+    ));
+    assert_eq!(enc.units[0].stats.advance_reach, REACH);
+    let miss = [(6, 1), (6, 1), (20, 2)];
+    let mut f = fight(&enc);
+    f.round = 1;
+    f.units[0].position = -14;
+    let gap = |f: &Fight<Dicestep>| f.units[1].position - f.units[0].position;
+    for (want_gap, attacks) in [(8, 1), (2, 2), (1, 3), (1, 4)] {
+        play(&enc, &mut f, 0, &miss);
+        assert_eq!(gap(&f), want_gap);
+        assert_eq!(f.counters[counter::ATTACKS], attacks);
+    }
+}
+
+#[test]
 fn reach_sets_melee_reach_and_adjacency() {
     // "Movement and Distances" (lost; the model's 1 m): with reach 2 a
     // melee weapon with no `range` strikes from 2 m without moving; a
