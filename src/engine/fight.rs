@@ -14,7 +14,7 @@ use super::{
     Targeting, Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
-use crate::map::{Square, SquareSet, UNREACHABLE};
+use crate::map::{cover_between, Metric, Square, SquareSet, UNREACHABLE};
 use crate::rules::{Quick, Ruleset};
 
 const NO_FOCUS: u8 = u8::MAX;
@@ -1420,8 +1420,10 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
     }
 
     /// [`Turn::back_off`] on a map: a greedy walk up the field of distances
-    /// from the enemies (the step that gains the most distance per cost),
-    /// never onto an occupied square, stopping when no step gains.
+    /// from the enemies (the step that gains the most distance, a step into
+    /// cover from the nearest enemy before any other), never onto an
+    /// occupied square, stopping when no step gains, or when it stands in
+    /// cover, not next to an enemy, and every step would leave the cover.
     #[inline(never)]
     #[cold]
     fn back_off_on(&mut self, g: &'static Ground, amount: i32) {
@@ -1468,6 +1470,18 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     field.get(s, p)
                 }
             };
+            // Cover from the nearest enemy (by straight line), as terrain
+            // next to the square gives it ([`cover_between`] with `near` 1:
+            // what a designer's low wall or parapet means): a unit keeping
+            // its range prefers a step into it, and once in it (and not next
+            // to an enemy) stays rather than step out of it.
+            let covered = |s: Square| {
+                goals
+                    .iter()
+                    .min_by_key(|&&e| Metric::Chebyshev.distance(e, s))
+                    .is_some_and(|&e| cover_between(&g.map, e, s, 1) > Cover::None)
+            };
+            let beside_enemy = |s: Square| goals.iter().any(|&e| e.adjacent(s));
             let mut parity = 0;
             while budget > 0 {
                 let here = value(at, parity);
@@ -1481,11 +1495,17 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     {
                         continue;
                     }
-                    if best.is_none_or(|(_, _, _, b)| there > b) {
-                        best = Some((t, c, p, there));
+                    let key = (covered(t), there);
+                    if best.is_none_or(|(_, _, _, b)| key > b) {
+                        best = Some((t, c, p, key));
                     }
                 }
-                let Some((t, c, p, _)) = best else { break };
+                let Some((t, c, p, (into_cover, _))) = best else {
+                    break;
+                };
+                if !into_cover && covered(at) && !beside_enemy(at) {
+                    break;
+                }
                 sc.path.push(t);
                 at = t;
                 parity = p;

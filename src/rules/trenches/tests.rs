@@ -2255,6 +2255,28 @@ b = {{ {b_entry} }}
     }
 
     #[test]
+    fn backing_off_stops_in_cover_from_the_enemy() {
+        // As above, with a trench (half cover, "Cover": dug where the target
+        // stands) three squares away: keep-range backs off into it and stays
+        // there (README, "The battlefield": a keep-range unit stays in cover
+        // where it can), one square short of the end of the row.
+        let grid = "....BA.._.";
+        let enc = on_map(
+            grid,
+            "",
+            "\"rifle\"",
+            "at = \"A\", tactic = \"keep-range\"",
+            "\"bayonet\"",
+            "at = \"B\"",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[(20, 2), (20, 2)]);
+        assert_eq!(square(&f, 0), Square::new(8, 0));
+        assert_eq!(f.counters[counter::OPPORTUNITY], 1);
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+    }
+
+    #[test]
     fn passing_by_an_enemy_on_a_map_provokes_it_only_with_passing_provokes() {
         // Combat Rounds: "Any creature within 5m of an enemy who attempts to
         // leave the 5m radius of that creature ... will take such an attack".
