@@ -26,6 +26,14 @@ pub struct UnitSpec<R: Ruleset> {
     /// Distance from the front line at the start, in the ruleset's unit; on
     /// a map, the start square packed as [`super::ground::pack`] does.
     pub distance: i32,
+    /// The group plays `tactic = "smart"` ([`super::tactic`]): `tactic`
+    /// holds its movement, and its ruleset adds what smart plays besides.
+    pub smart: bool,
+    /// The damage this unit deals in one turn, in the units of
+    /// [`Ruleset::vitality`], as its ruleset settles it once per cell
+    /// (`prepare_unit`; 0 where the ruleset does not play smart): an enemy
+    /// with no more health left is one [`super::Targeting::Smart`] can drop.
+    pub drops: u32,
 }
 
 /// A compiled cell: everything one fight needs, nothing it does not.

@@ -4,7 +4,7 @@
 //! checks) and `skirmish rules` read them without going through the
 //! scenario layer, which validates scenario files against them.
 
-use super::{Condition, Cover, Tactic, Targeting, Ties, MAX_UNITS};
+use super::{Condition, Cover, Targeting, Ties, MAX_UNITS};
 use crate::rules::field::{Field, Kind, Lit};
 
 /// Options every ruleset has: the engine's shared axes.
@@ -77,13 +77,13 @@ pub const SIDE_ENTRY_FIELDS: &[Field] = &[
         "target",
         Kind::Choice(Targeting::NAMES),
         Some(Lit::Str("random")),
-        "targeting policy",
+        "targeting policy (unset: random, or smart under tactic = \"smart\")",
     ),
     Field::new(
         "tactic",
-        Kind::Choice(Tactic::NAMES),
+        Kind::Choice(super::tactic::TACTIC_NAMES),
         Some(Lit::Str("auto")),
-        "advance (close to melee), hold (stay and shoot), keep-range (shoot, back off when engaged); auto: by the weapons",
+        "advance (close to melee), hold (stay and shoot), keep-range (shoot, back off when engaged); auto: by the weapons; smart: the ruleset's strong baseline (rulesets with it only)",
     ),
     Field::new(
         "conditions",

@@ -1604,8 +1604,37 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         match policy {
             Targeting::Random => self.random_target(&allowed),
             Targeting::Focus => self.reborrow().focus_target(side, &allowed),
+            Targeting::Smart => self.reborrow().smart_target(side, &allowed),
             _ => self.reborrow().best_target(policy, &allowed),
         }
+    }
+
+    /// The `smart` policy ([`Targeting::Smart`]): the allowed enemy with the
+    /// lowest remaining health among those the actor can drop this turn
+    /// (health at most its [`UnitSpec::drops`]), else the side's focus if
+    /// still allowed, else a new focus: the weakest allowed enemy (lowest
+    /// health fraction). Ties are rolled for, as the scored policies do.
+    #[inline(never)]
+    fn smart_target(
+        &mut self,
+        side: usize,
+        allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
+    ) -> Option<usize> {
+        let drops = self.spec(self.actor).drops as i64;
+        let droppable = |t: &Turn<'_, R, D>, i: usize| allowed(t, i) && t.vitality(i).0 <= drops;
+        if let Some(i) = self.best_by(&droppable, |t, i| (-t.vitality(i).0, 1)) {
+            return Some(i);
+        }
+        let f = self.fight.focus[side];
+        if f != NO_FOCUS && !self.fight.units[f as usize].out && allowed(self, f as usize) {
+            return Some(f as usize);
+        }
+        let chosen = self.best_by(allowed, |t, i| {
+            let (cur, max) = t.vitality(i);
+            (-cur, max)
+        })?;
+        self.fight.focus[side] = chosen as u8;
+        Some(chosen)
     }
 
     /// The side's focus if still allowed, else a new one at random.
@@ -1680,7 +1709,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             }),
             Targeting::Strongest => self.best_by(allowed, |t, i| t.vitality(i)),
             // Not scored: `choose_target` sends these elsewhere.
-            Targeting::Random | Targeting::Focus => self.random_target(allowed),
+            Targeting::Random | Targeting::Focus | Targeting::Smart => self.random_target(allowed),
         }
     }
 

@@ -19,5 +19,13 @@ named_enum! {
         /// The whole side attacks one enemy until it drops (or can no longer be
         /// attacked by this unit); a new focus is picked at random.
         Focus = "focus",
+        /// The enemy the unit can most likely drop this turn (remaining
+        /// health at most the damage it deals in a turn, as its ruleset
+        /// settles it once per cell; the lowest remaining health first), else
+        /// the side's focus, chosen as the weakest allowed enemy (lowest
+        /// health fraction) rather than at random. The default of `tactic =
+        /// "smart"`; only rulesets that play smart ([`crate::rules::Ruleset::SMART`])
+        /// take it.
+        Smart = "smart",
     }
 }

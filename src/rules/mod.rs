@@ -107,6 +107,13 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// `[plays.SIDE]` table may vary them for `skirmish tactics`, which asks
     /// which choices dominate. Every name is one of [`Ruleset::UNIT_FIELDS`].
     const POLICIES: &'static [&'static str] = &["weapons"];
+    /// Whether the ruleset plays `tactic = "smart"` (and `target =
+    /// "smart"`): a documented heuristic built on what its rules offer, a
+    /// strong baseline opponent (see [`crate::engine::tactic`]). A ruleset
+    /// that does sets [`UnitSpec::drops`] in [`Ruleset::prepare_unit`] and
+    /// documents what smart does in its module doc and conformance table.
+    /// Elsewhere a scenario asking for it is refused. Default: false.
+    const SMART: bool = false;
     /// The stat-block fields a designer counts a unit's worth in (hit
     /// points, or the ruleset's own health), most preferred first:
     /// `skirmish sensitivity` states equivalent points in steps of the first
@@ -418,6 +425,14 @@ pub const NAMES: &[&str] = &[
     Escalation::NAME,
     Thrum::NAME,
 ];
+
+/// The rulesets that play `tactic = "smart"` ([`Ruleset::SMART`]).
+pub fn smart_rulesets() -> impl Iterator<Item = &'static str> + Clone {
+    NAMES
+        .iter()
+        .copied()
+        .filter(|n| crate::with_ruleset!(*n, R => R::SMART, _ => false))
+}
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to

@@ -515,6 +515,9 @@ impl Ruleset for Osr {
     ];
 
     const POLICIES: &'static [&'static str] = &["weapons", "delay_to", "retreat_at"];
+    // Smart (see the module doc): keep-range or advance by the weapons,
+    // smart targeting on the best weapon's mean damage.
+    const SMART: bool = true;
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("ac", -10, 50, 10, "armour class"),
@@ -983,6 +986,13 @@ impl Ruleset for Osr {
     /// `default_range`), and the kit's ranges follow. With the text's
     /// values nothing changes.
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        // One attack a round, with the best weapon first (weapons are
+        // ranked by mean damage): what a turn most likely deals.
+        spec.drops = spec
+            .stats
+            .weapons()
+            .first()
+            .map_or(0, |w| w.damage.mean().max(0.0) as u32);
         let unit = &mut spec.stats;
         if !unit.weapons().iter().any(|w| w.default_range) {
             return;

@@ -307,9 +307,38 @@ pub fn compile<R: Ruleset>(
                     Some(free)
                 }
             };
-            let tactic = match Tactic::ALL[f.choice("tactic")?] {
-                Tactic::Auto => R::default_tactic(stats),
-                chosen => chosen,
+            // `smart` is the name after the tactics (`tactic::TACTIC_NAMES`):
+            // a movement by the weapons, plus the ruleset's extras.
+            let choice = f.choice("tactic")?;
+            let smart = choice == Tactic::ALL.len();
+            for (key, asked) in [("tactic", smart), ("target", targeting == Targeting::Smart)] {
+                if asked && !R::SMART {
+                    return Err(f.error(
+                        key,
+                        format!(
+                            "ruleset `{}` has no smart play yet, so `{key} = \"smart\"` on \
+                             group `{}` cannot be played (rulesets that play it: {}); choose \
+                             another {key}",
+                            R::NAME,
+                            g.key,
+                            list_choices(crate::rules::smart_rulesets())
+                        ),
+                    ));
+                }
+            }
+            let tactic = if smart {
+                crate::engine::tactic::smart_movement(R::default_tactic(stats))
+            } else {
+                match Tactic::ALL[choice] {
+                    Tactic::Auto => R::default_tactic(stats),
+                    chosen => chosen,
+                }
+            };
+            // An unwritten `target` is `random`, except under `smart`.
+            let targeting = if smart && f.node("target").is_none() {
+                Targeting::Smart
+            } else {
+                targeting
             };
             if cover != Cover::None {
                 if let Some(why) = unmodelled::<R>(Shared::Cover) {
@@ -388,6 +417,8 @@ pub fn compile<R: Ruleset>(
                     targeting,
                     tactic,
                     distance,
+                    smart,
+                    drops: 0,
                 };
                 R::prepare_unit(&mut specs[n], &options);
                 if starts.is_some() {
@@ -552,7 +583,11 @@ fn describe_group<R: Ruleset>(
             R::DISTANCE_UNIT
         ));
     }
-    extras.push(spec.tactic.name().to_string());
+    if spec.smart {
+        extras.push(format!("smart ({})", spec.tactic.name()));
+    } else {
+        extras.push(spec.tactic.name().to_string());
+    }
     if spec.targeting != Targeting::Random {
         extras.push(format!("targets {}", spec.targeting.name()));
     }

@@ -25,11 +25,15 @@ use super::doc::{Node, Value};
 use super::matrix::Cell;
 use super::sensitivity::{table_at, table_at_mut};
 use super::Scenario;
-use crate::engine::tactic::Tactic;
+use crate::engine::tactic::{SMART, TACTIC_NAMES};
 use crate::engine::targeting::Targeting;
+use crate::rules::Ruleset;
 
 /// The group fields the check varies, with every value each can take.
-pub const CHECKED: &[(&str, &[&str])] = &[("tactic", Tactic::NAMES), ("target", Targeting::NAMES)];
+/// `smart` among them is tried only where the ruleset plays it
+/// ([`crate::rules::Ruleset::SMART`]): a strong baseline is exactly what the
+/// check should try, and elsewhere the ruleset refuses it.
+pub const CHECKED: &[(&str, &[&str])] = &[("tactic", TACTIC_NAMES), ("target", Targeting::NAMES)];
 
 /// One play fought in one cell: the scenario's own (`play` `None`) or one
 /// side-wide alternative.
@@ -51,6 +55,7 @@ impl Scenario {
     /// own play then the alternatives in [`CHECKED`] order.
     pub fn play_trials(&self, cells: &[Cell]) -> Vec<(Trial, Cell)> {
         let mut out = Vec::new();
+        let smart = crate::with_ruleset!(self.rules.as_str(), R => R::SMART, _ => false);
         for cell in cells {
             let Some(sides) = table_at(&cell.root, &["sides"]) else {
                 continue;
@@ -81,7 +86,7 @@ impl Scenario {
                         .map(|g| current_value(cell, side, g, field))
                         .collect();
                     for value in values.iter().copied() {
-                        if current.iter().all(|c| c == value) {
+                        if current.iter().all(|c| c == value) || (value == SMART && !smart) {
                             continue;
                         }
                         let mut changed = cell.clone();
@@ -118,9 +123,19 @@ impl Scenario {
 
 /// A group's value of `field` in `cell`: as written, else the default.
 fn current_value(cell: &Cell, side: &str, group: &str, field: &str) -> String {
-    table_at(&cell.root, &["sides", side, group])
-        .and_then(|g| g.get(field))
-        .map(|n| n.value.render())
+    let written = |field| {
+        table_at(&cell.root, &["sides", side, group])
+            .and_then(|g| g.get(field))
+            .map(|n| n.value.render())
+    };
+    // An unwritten `target` is `smart` under `tactic = "smart"`.
+    if field == "target"
+        && written("target").is_none()
+        && written("tactic").as_deref() == Some(SMART)
+    {
+        return SMART.to_string();
+    }
+    written(field)
         .or_else(|| {
             crate::engine::SIDE_ENTRY_FIELDS
                 .iter()
@@ -159,9 +174,10 @@ fighter = { count = 1 }
         .unwrap();
         let cells = s.cells().unwrap();
         let trials = s.play_trials(&cells);
-        // Per cell and side: the own play, 3 other tactics, 4 other targets.
+        // Per cell and side: the own play, 3 other tactics, 4 other targets
+        // (escalation does not play smart: neither smart is tried).
         let tactics = crate::engine::tactic::Tactic::NAMES.len();
-        let targets = crate::engine::targeting::Targeting::NAMES.len();
+        let targets = crate::engine::targeting::Targeting::NAMES.len() - 1;
         assert_eq!(trials.len(), 2 * 2 * (1 + (tactics - 1) + (targets - 1)));
         let red: Vec<_> = trials
             .iter()
@@ -181,5 +197,45 @@ fighter = { count = 1 }
         // The other side keeps its play.
         let blue = super::table_at(&advance.root, &["sides", "blue", "fighter"]).unwrap();
         assert!(blue.get("tactic").is_none());
+    }
+
+    #[test]
+    fn smart_is_tried_where_the_ruleset_plays_it() {
+        let s = parse(Source {
+            path: "t.toml".into(),
+            text: r#"
+name = "t"
+rules = "trenches"
+[weapons.club]
+kind = "melee"
+damage = "1d6"
+[units.raider]
+hp = 10
+weapons = ["club"]
+[sides.red]
+raider = { count = 1, tactic = "smart" }
+[sides.blue]
+raider = { count = 1 }
+"#
+            .into(),
+        })
+        .unwrap();
+        let cells = s.cells().unwrap();
+        let trials = s.play_trials(&cells);
+        let plays = |side| -> Vec<_> {
+            trials
+                .iter()
+                .filter(|(t, _)| t.side == side)
+                .filter_map(|(t, _)| t.play.clone())
+                .collect()
+        };
+        let smart = |f: &str| Some((f.to_string(), "smart".to_string()));
+        // Red plays smart (its target unwritten: smart): neither is tried again.
+        assert!(!plays(0).iter().any(|p| Some(p.clone()) == smart("tactic")));
+        assert!(!plays(0).iter().any(|p| Some(p.clone()) == smart("target")));
+        assert!(plays(0).contains(&("target".into(), "random".into())));
+        // Blue does not: both smarts are alternatives.
+        assert!(plays(1).contains(&("tactic".into(), "smart".into())));
+        assert!(plays(1).contains(&("target".into(), "smart".into())));
     }
 }

@@ -268,6 +268,20 @@ impl Unit {
     }
 }
 
+/// What a unit's turn most likely deals, for smart targeting: its `attacks`
+/// a turn with its best weapon, each the mean test result (attribute die +
+/// combat die + proficiency, "Attack") plus the weapon's damage ("Damage =
+/// test result + weapon damage"), before the target's reduction (which the
+/// target's stat block settles; smart reads one number per attacker).
+fn smart_drops(u: &Unit) -> u32 {
+    let Some(w) = u.weapons[..(u.n_weapons as usize).min(MAX_WEAPONS)].first() else {
+        return 0;
+    };
+    let mean = |die: u32| if die == 0 { 0 } else { (die as i32 + 1) / 2 };
+    let one = mean(u.attribute_die(w.attribute)) + mean(u.combat) + u.proficiency + w.damage;
+    (one.max(0) as u32) * u.attacks.max(1) as u32
+}
+
 /// How advantage works (the text does not say).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Advantage {
@@ -652,6 +666,9 @@ impl Ruleset for Dicestep {
         ),
     ];
 
+    // Smart (see the module doc): keep-range or advance by the weapons,
+    // smart targeting on what a turn's attacks deal before reductions.
+    const SMART: bool = true;
     const POLICIES: &'static [&'static str] = &[
         "weapons",
         "reaction",
@@ -1203,6 +1220,7 @@ impl Ruleset for Dicestep {
         u.shield_parry = parry_value(u.shield_parry, options);
         u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
         u.set_ranges(options.reach);
+        spec.drops = smart_drops(&spec.stats);
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit

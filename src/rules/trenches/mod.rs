@@ -493,6 +493,9 @@ impl Ruleset for Trenches {
     )];
 
     const POLICIES: &'static [&'static str] = &["weapons", "drop_prone"];
+    // Smart (see the module doc): keep-range or advance by the weapons,
+    // smart targeting on the best weapon's mean damage.
+    const SMART: bool = true;
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("dex", -10, 20, 0, "Dexterity modifier (initiative)"),
@@ -972,6 +975,13 @@ impl Ruleset for Trenches {
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         spec.stats.settle(options);
+        // One attack a turn ("Actions"), with the best weapon first: its
+        // mean damage is what a turn most likely deals.
+        spec.drops = spec
+            .stats
+            .weapons()
+            .first()
+            .map_or(0, |w| w.damage.mean().max(0.0) as u32);
         spec.stats.plan = match spec.tactic {
             Tactic::Hold | Tactic::Auto => Plan::Hold,
             Tactic::Advance => Plan::Advance,

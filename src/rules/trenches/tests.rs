@@ -2330,3 +2330,89 @@ b = {{ at = "B", count = 2 }}
         }
     }
 }
+
+/// Smart targeting (issue 30 item 5) on the engine's `Turn::choose_target`,
+/// through trenches' number of what a turn deals: one attack a turn ("every
+/// attack is a full Action", Action economy), so the best weapon's mean
+/// damage (1d4: 2.5, counted as 2).
+#[test]
+fn smart_targeting_drops_what_it_can_else_focuses_the_weakest() {
+    let text = r#"
+name = "t"
+rules = "trenches"
+[weapons.w]
+attack = 50
+damage = "1d4"
+[units.a]
+hp = 10
+weapons = ["w"]
+[sides.red]
+a = { tactic = "smart" }
+[sides.blue]
+a = { count = 3 }
+"#;
+    let enc = encounter::<Trenches>(text);
+    assert_eq!(enc.units[0].targeting, crate::engine::Targeting::Smart);
+    assert_eq!(enc.units[0].drops, 2);
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[]);
+    let mut choose =
+        |f: &mut Fight<Trenches>| as_turn(&enc, f, &mut dice, 0, |t| t.choose_target(|_, _| true));
+    // Nobody it can drop: the weakest (unit 2, 5 of 10) becomes the focus,
+    // with no roll.
+    f.units[1].state.hp = 9;
+    f.units[2].state.hp = 5;
+    f.units[3].state.hp = 6;
+    assert_eq!(choose(&mut f), Some(2));
+    // The focus holds although unit 3 is now weaker (3 > 2: not droppable).
+    f.units[3].state.hp = 3;
+    assert_eq!(choose(&mut f), Some(2));
+    // Unit 3 at 2 HP can be dropped this turn: it goes first, then the
+    // lowest of those it can drop (unit 1 at 1 HP).
+    f.units[3].state.hp = 2;
+    assert_eq!(choose(&mut f), Some(3));
+    f.units[1].state.hp = 1;
+    assert_eq!(choose(&mut f), Some(1));
+    // Out of the allowed ones only.
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 0, |t| t
+            .choose_target(|_, i| i == 2)),
+        Some(2)
+    );
+}
+
+/// Smart movement: a unit with a firearm keeps its range (out of melee),
+/// a melee-only unit advances; an explicit `target` is obeyed.
+#[test]
+fn smart_moves_by_the_weapons_and_obeys_a_written_target() {
+    let text = |weapon: &str, target: &str| {
+        format!(
+            r#"
+name = "t"
+rules = "trenches"
+[weapons.rifle]
+kind = "firearm"
+damage = "1d10"
+[weapons.club]
+damage = "1d6"
+[units.a]
+hp = 10
+weapons = ["{weapon}"]
+[sides.red]
+a = {{ tactic = "smart"{target} }}
+[sides.blue]
+a = {{ count = 1 }}
+"#
+        )
+    };
+    let enc = encounter::<Trenches>(&text("rifle", ""));
+    assert!(enc.units[0].smart);
+    assert_eq!(enc.units[0].tactic, Tactic::KeepRange);
+    assert_eq!(enc.units[0].stats.plan, Plan::KeepRange);
+    let enc = encounter::<Trenches>(&text("club", ", target = \"nearest\""));
+    assert_eq!(enc.units[0].tactic, Tactic::Advance);
+    assert_eq!(enc.units[0].targeting, crate::engine::Targeting::Nearest);
+    // The other side, which does not play smart, targets at random.
+    assert_eq!(enc.units[1].targeting, crate::engine::Targeting::Random);
+    assert!(!enc.units[1].smart);
+}
