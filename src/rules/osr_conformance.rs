@@ -449,4 +449,11 @@ pub const TABLE: &[Clause] = &[
         how: "outside a fight",
         tests: &[],
     },
+    Clause {
+        section: "PC Actions",
+        rule: "`tactic = \"smart\"`: a strong baseline built on \"one of each action per round\" (issue 30)",
+        modelled: Abstraction,
+        how: "a policy, not a rule: a unit with a ranged weapon keeps its range, a melee-only unit advances; targeting `smart`: the enemy whose HP is at most the best weapon's mean damage (one attack a round), lowest first, else the side's focus, chosen as the weakest. The Retreat is left to the stat block's `retreat_at`: a unit that escapes is out of the fight, which the win rate counts against its side, so smart does not withdraw",
+        tests: &["smart_settles_one_attack_a_round_and_moves_by_the_weapons"],
+    },
 ];

@@ -1838,3 +1838,53 @@ fn new_rule_numbers_default_to_the_text_and_stay_out_of_the_options_in_force() {
     assert!(!plain.iter().any(|l| l.starts_with("crit_on")));
     assert!(listed("crit_on = 19").iter().any(|l| l == "crit_on = 19"));
 }
+
+/// Smart (issue 30 item 5): "A PC can only take one of each action per
+/// round" (PC Actions), so a turn deals one attack with the best weapon: a
+/// 1d8 sword's mean 4.5, counted as 4. A unit with a bow keeps its range,
+/// a sword-only unit advances; smart targeting drops the enemy at 4 HP or
+/// less before the side's focus.
+#[test]
+fn smart_settles_one_attack_a_round_and_moves_by_the_weapons() {
+    let text = r#"
+name = "t"
+rules = "osr"
+[weapons.sword]
+damage = "1d8"
+[weapons.bow]
+kind = "ranged"
+damage = "1d6"
+[units.fighter]
+hp = 10
+weapons = ["sword"]
+[units.archer]
+hp = 10
+weapons = ["bow"]
+[sides.red]
+fighter = { tactic = "smart" }
+archer = { tactic = "smart" }
+[sides.blue]
+fighter = { count = 2 }
+"#;
+    let enc = encounter::<Osr>(text);
+    assert_eq!(enc.units[0].drops, 4);
+    assert_eq!(enc.units[0].tactic, crate::engine::Tactic::Advance);
+    assert_eq!(enc.units[1].tactic, crate::engine::Tactic::KeepRange);
+    assert_eq!(enc.units[1].drops, 3);
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[]);
+    f.units[2].state.hp = 6;
+    f.units[3].state.hp = 5;
+    // Neither can be dropped (5 > 4): the weakest is the focus.
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(3)
+    );
+    // Unit 2 at 4 HP can be: it comes before the focus.
+    f.units[2].state.hp = 4;
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 0, |t| t.choose_target(|_, _| true)),
+        Some(2)
+    );
+    dice.assert_done();
+}

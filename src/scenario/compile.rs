@@ -352,18 +352,6 @@ pub fn compile<R: Ruleset>(
                         ),
                     ));
                 }
-                if let Some(why) = R::cover_unused(stats) {
-                    return Err(f.error(
-                        "cover",
-                        format!(
-                            "in ruleset `{}`, `{}` cover would change nothing for unit `{}`: \
-                             {why}",
-                            R::NAME,
-                            cover.name(),
-                            g.key
-                        ),
-                    ));
-                }
             }
             let mut conditions = Conditions::NONE;
             for (name, span) in f.names("conditions")? {
@@ -421,6 +409,22 @@ pub fn compile<R: Ruleset>(
                     drops: 0,
                 };
                 R::prepare_unit(&mut specs[n], &options);
+                // Asked of the prepared unit: what its tactic settles (a
+                // smart dicestep archer seeks cover) counts.
+                if k == 0 && cover != Cover::None {
+                    if let Some(why) = R::cover_unused(&specs[n].stats) {
+                        return Err(f.error(
+                            "cover",
+                            format!(
+                                "in ruleset `{}`, `{}` cover would change nothing for unit \
+                                 `{}`: {why}",
+                                R::NAME,
+                                cover.name(),
+                                g.key
+                            ),
+                        ));
+                    }
+                }
                 if starts.is_some() {
                     R::place_on_map(&mut specs[n]);
                 }

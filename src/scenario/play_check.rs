@@ -13,7 +13,7 @@
 //! is compared with it batch by batch on the same random numbers.
 //!
 //! Why side-wide and not group by group: the set stays small (at most 4 + 5
-//! per side, whatever the number of groups) and the question it answers is
+//! per side, 5 + 6 where the ruleset plays smart, whatever the number of groups) and the question it answers is
 //! the common blunder (a side standing off with clubs, a side spreading its
 //! fire); the full search over each group's choices and the ruleset's own
 //! policies is `skirmish tactics` with a `[plays]` table.

@@ -500,4 +500,11 @@ pub const TABLE: &[Clause] = &[
         how: "the players' choices as fixed policies: advance (move, step, sprint, attack), hold, keep-range; the engine's targeting policies. On a map: nearest by path, advancing units spread over the free squares next to their target, keep-range units back off away from the nearest enemy",
         tests: &["a_turn_is_three_actions_move_then_attacks_guard_and_wait", "step_is_a_free_1m_move_instead_of_a_move_action"],
     },
+    Clause {
+        section: SETTINGS,
+        rule: "`tactic = \"smart\"`: a strong baseline built on the actions the text offers (issue 30)",
+        modelled: Modelled::Abstraction,
+        how: "a policy, not a rule: a unit with a thrown or projectile weapon keeps its range and keeps its last action for Seek Cover when it has cover (Table: Actions; on a map, terrain between it and an enemy); a melee-only unit advances; targeting `smart`: the enemy whose endurance + health is at most what the unit's `attacks` deal with its best weapon (mean test result, −2 per attack made, plus the weapon's damage, before reductions), lowest first, else the side's focus, chosen as the weakest. Not done: Guard or a withdrawal near defeat (Guard ends the turn for +1 to defences, which the fixed policies already offer as `leftover`)",
+        tests: &["smart_settles_a_turns_damage_and_seeks_cover_with_a_bow"],
+    },
 ];

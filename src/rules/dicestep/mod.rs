@@ -270,16 +270,19 @@ impl Unit {
 
 /// What a unit's turn most likely deals, for smart targeting: its `attacks`
 /// a turn with its best weapon, each the mean test result (attribute die +
-/// combat die + proficiency, "Attack") plus the weapon's damage ("Damage =
-/// test result + weapon damage"), before the target's reduction (which the
-/// target's stat block settles; smart reads one number per attacker).
-fn smart_drops(u: &Unit) -> u32 {
+/// combat die + proficiency − 2 per attack already made, "Attack") plus the
+/// weapon's damage ("the result of your test plus the weapon's damage"),
+/// before the target's reduction (the target's stat block settles that;
+/// smart reads one number per attacker). Dice means rounded down.
+pub(crate) fn smart_drops(u: &Unit) -> u32 {
     let Some(w) = u.weapons[..(u.n_weapons as usize).min(MAX_WEAPONS)].first() else {
         return 0;
     };
     let mean = |die: u32| if die == 0 { 0 } else { (die as i32 + 1) / 2 };
     let one = mean(u.attribute_die(w.attribute)) + mean(u.combat) + u.proficiency + w.damage;
-    (one.max(0) as u32) * u.attacks.max(1) as u32
+    (0..u.attacks.max(1) as i32)
+        .map(|k| (one - 2 * k).max(0) as u32)
+        .sum()
 }
 
 /// How advantage works (the text does not say).
@@ -1221,6 +1224,12 @@ impl Ruleset for Dicestep {
         u.shield_durability = durability(u.shield_durability, u.shield_metal, options);
         u.set_ranges(options.reach);
         spec.drops = smart_drops(&spec.stats);
+        // A smart unit with a ranged weapon (it keeps its range) seeks cover
+        // where it has some: "Seek Cover: give ranged attackers disadvantage
+        // while behind cover until next turn" (Table: Actions).
+        if spec.smart && spec.tactic == Tactic::KeepRange {
+            spec.stats.seek_cover = true;
+        }
     }
 
     /// "Seek Cover" (Table: Actions) is the only way cover acts: a unit

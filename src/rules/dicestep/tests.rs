@@ -2989,3 +2989,54 @@ s = {{ at = "B" }}
         assert_eq!(square(&f, 1), Square::new(2, 1));
     }
 }
+
+/// Smart (issue 30 item 5): a turn's damage is its `attacks` with the best
+/// weapon, each the mean test result (attribute die + combat die +
+/// proficiency, −2 per attack already made: "Attack") plus the weapon's
+/// damage ("the result of your test plus the weapon's damage", Damage):
+/// d6, d6, +1, 4 → 3 + 3 + 1 + 4 = 11, then 9, then 7: 27. A smart unit
+/// with a bow keeps its range and keeps its last action for Seek Cover
+/// when it has cover ("Give ranged attackers disadvantage while behind
+/// cover", Table: Actions); `cover` on it is therefore not refused.
+#[test]
+fn smart_settles_a_turns_damage_and_seeks_cover_with_a_bow() {
+    let text = r#"
+name = "t"
+rules = "dicestep"
+[weapons.sword]
+damage = 4
+[weapons.bow]
+kind = "projectile"
+damage = 4
+[units.fighter]
+evasion = 8
+endurance = 6
+health = 6
+weapons = ["sword"]
+[units.archer]
+evasion = 8
+endurance = 6
+health = 6
+weapons = ["bow"]
+[sides.red]
+fighter = { tactic = "smart" }
+archer = { tactic = "smart", cover = "half" }
+[sides.blue]
+fighter = { count = 1, distance = 3 }
+"#;
+    let enc = encounter::<Dicestep>(text);
+    assert_eq!(enc.units[0].drops, 27);
+    assert_eq!(enc.units[0].tactic, Tactic::Advance);
+    assert!(!enc.units[0].stats.seek_cover);
+    assert_eq!(enc.units[1].tactic, Tactic::KeepRange);
+    assert!(enc.units[1].stats.seek_cover);
+    let mut f = fight(&enc);
+    let mut dice = ScriptedDice::new(&[]);
+    assert_eq!(
+        as_turn(&enc, &mut f, &mut dice, 1, |t| kept_back::<_, false>(t)),
+        1
+    );
+    // Without smart, the archer's cover is refused (it never seeks it).
+    let plain = text.replace("archer = { tactic = \"smart\", ", "archer = { ");
+    assert!(crate::scenario::compile::compile_str::<Dicestep>(&plain).is_err());
+}

@@ -982,6 +982,12 @@ impl Ruleset for Trenches {
             .weapons()
             .first()
             .map_or(0, |w| w.damage.mean().max(0.0) as u32);
+        // A smart unit with a firearm (it keeps its range) drops prone in
+        // the open: "Drop Prone" is an action (Action economy), and a prone
+        // unit is harder to hit from beyond 5 m (Conditions: Prone).
+        if spec.smart && spec.tactic == Tactic::KeepRange {
+            spec.stats.drop_prone = true;
+        }
         spec.stats.plan = match spec.tactic {
             Tactic::Hold | Tactic::Auto => Plan::Hold,
             Tactic::Advance => Plan::Advance,
