@@ -469,7 +469,7 @@ pub const TABLE: &[Clause] = &[
         section: "Combat Rounds",
         rule: "`tactic = \"smart\"`: a strong baseline built on the turn the text gives (issue 30)",
         modelled: Abstraction,
-        how: "a policy, not a rule: a unit with a firearm keeps its range (out of the 5 m that provoke attacks of opportunity) and throws itself prone in the open (an action; prone is harder to hit from beyond 5 m; on a map the open is a square with nothing dug); a melee-only unit advances; targeting `smart`: the enemy whose HP is at most the best weapon's mean damage (one attack a turn), lowest first, else the side's focus, chosen as the weakest. Not done: falling back near defeat (the text has no rule for leaving a fight)",
+        how: "a policy, not a rule: a unit with a firearm keeps its range (out of the 5 m that provoke attacks of opportunity; on a map it backs off into cover, as keep-range does); a melee-only unit advances; it does not drop prone (a prone unit's attacks have disadvantage, Conditions: Prone), `drop_prone` stays the stat block's; targeting `smart`: the enemy whose HP is at most the best weapon's mean damage (one attack a turn), lowest first, else the side's focus, chosen as the weakest. Not done: falling back near defeat (the text has no rule for leaving a fight)",
         tests: &["smart_targeting_drops_what_it_can_else_focuses_the_weakest", "smart_moves_by_the_weapons_and_obeys_a_written_target"],
     },
 ];

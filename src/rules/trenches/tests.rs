@@ -2409,14 +2409,13 @@ a = {{ count = 1 }}
     assert!(enc.units[0].smart);
     assert_eq!(enc.units[0].tactic, Tactic::KeepRange);
     assert_eq!(enc.units[0].stats.plan, Plan::KeepRange);
-    // Drops prone in the open ("drop prone" is an action; Prone: harder to
-    // hit from beyond 5 m).
-    assert!(enc.units[0].stats.drop_prone);
+    // It does not drop prone by itself (Conditions: Prone: "its attacks
+    // have disadvantage").
+    assert!(!enc.units[0].stats.drop_prone);
     let enc = encounter::<Trenches>(&text("club", ", target = \"nearest\""));
     assert_eq!(enc.units[0].tactic, Tactic::Advance);
     assert_eq!(enc.units[0].targeting, crate::engine::Targeting::Nearest);
     // The other side, which does not play smart, targets at random.
     assert_eq!(enc.units[1].targeting, crate::engine::Targeting::Random);
     assert!(!enc.units[1].smart);
-    assert!(!enc.units[0].stats.drop_prone);
 }
