@@ -25,7 +25,8 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::analysis::{self, batch_means::half_width};
+use crate::analysis;
+use crate::analysis::batch_means::{self, half_width};
 use crate::dice::RngDice;
 use crate::engine::observe::{Counting, Recorder};
 use crate::engine::{BatchStat, Encounter, Fight, Outcome, Tally};
@@ -874,13 +875,7 @@ impl Plan {
                 .map(|p| half_width(&p.ci))
                 .chain(c.win_rates.iter().map(|d| half_width(&d.ci)))
                 .fold(0.0f64, f64::max);
-            let ratio = (widest / target).powi(2);
-            let aim = if ratio.is_finite() {
-                (have as f64 * ratio).ceil().min(cap as f64) as u64
-            } else {
-                cap
-            };
-            let next = aim.max(have + PRECISION_STEP).min(cap);
+            let next = batch_means::batches_for(have, widest, target, cap, PRECISION_STEP);
             capped[i] = next == have;
             wanted.push(next);
         }

@@ -154,6 +154,21 @@ pub fn half_width(ci: &Interval) -> f64 {
     (ci.hi - ci.lo) / 2.0
 }
 
+/// How many batches a precision target asks for next: `have` batches gave a
+/// widest 95% half-width of `widest`; half-widths shrink like 1/√batches,
+/// so aim at `target`, adding at least `step` batches and never passing
+/// `cap` (all of `cap` when the widest is not finite). Shared by `run
+/// --precision` and `tactics --precision`.
+pub fn batches_for(have: u64, widest: f64, target: f64, cap: u64, step: u64) -> u64 {
+    let ratio = (widest / target).powi(2);
+    let aim = if ratio.is_finite() {
+        (have as f64 * ratio).ceil().min(cap as f64) as u64
+    } else {
+        cap
+    };
+    aim.max(have + step).min(cap)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -581,20 +581,14 @@ pub fn race(p: &Payoffs, target: f64, cap: u64, step: u64) -> Result<Race, GameE
     let widest = pairs
         .iter()
         .map(|&k| match batch_means::mean(&p.cells[k]) {
-            Some(d) => (d.ci.hi - d.ci.lo) / 2.0,
+            Some(d) => batch_means::half_width(&d.ci),
             None => f64::INFINITY,
         })
         .fold(0.0f64, f64::max);
     let aim = if widest <= target {
         most
     } else {
-        let ratio = (widest / target).powi(2);
-        let aim = if ratio.is_finite() {
-            (most as f64 * ratio).ceil().min(cap as f64) as u64
-        } else {
-            cap
-        };
-        aim.max(most + step).min(cap)
+        batch_means::batches_for(most, widest, target, cap, step)
     };
     let mut wanted = have.clone();
     let mut capped = vec![false; have.len()];

@@ -15,6 +15,16 @@ pub trait KitWeapon: Copy + Default {
     fn is_melee(&self) -> bool;
 }
 
+/// What a unit with one attack a turn most likely deals in a turn: the
+/// mean damage of its best weapon (`weapons` ranked best first), for
+/// [`crate::engine::UnitSpec::drops`] (smart targeting). Used by trenches
+/// and osr.
+pub fn one_attack_drops<W: KitWeapon>(weapons: &[W]) -> u32 {
+    weapons
+        .first()
+        .map_or(0, |w| w.mean_damage().max(0.0) as u32)
+}
+
 /// A unit's weapons, best expected damage first (a turn uses the first that
 /// reaches its target), with the distances the tactics need.
 #[derive(Clone, Copy, Debug, Default)]

@@ -41,7 +41,7 @@ use crate::engine::{
     Outcome, Tactic, Turn, UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
-use crate::rules::common::{kit, KitWeapon};
+use crate::rules::common::{kit, one_attack_drops, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset, MAX_WEAPONS};
@@ -988,11 +988,7 @@ impl Ruleset for Osr {
     fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         // One attack a round, with the best weapon first (weapons are
         // ranked by mean damage): what a turn most likely deals.
-        spec.drops = spec
-            .stats
-            .weapons()
-            .first()
-            .map_or(0, |w| w.damage.mean().max(0.0) as u32);
+        spec.drops = one_attack_drops(spec.stats.weapons());
         let unit = &mut spec.stats;
         if !unit.weapons().iter().any(|w| w.default_range) {
             return;

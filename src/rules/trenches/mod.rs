@@ -60,7 +60,7 @@ use crate::engine::{
     InitiativeRoll, Tactic, Tally, Targeting, Turn, UnitSpec, MAX_ROUNDS, MAX_UNITS,
 };
 use crate::results::CounterInfo;
-use crate::rules::common::{kit, provoking_move, KitWeapon};
+use crate::rules::common::{kit, one_attack_drops, provoking_move, KitWeapon};
 use crate::rules::d20::{crit_damage, Crit, Edge};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Quick, Ruleset, MAX_WEAPONS};
@@ -977,11 +977,7 @@ impl Ruleset for Trenches {
         spec.stats.settle(options);
         // One attack a turn ("Actions"), with the best weapon first: its
         // mean damage is what a turn most likely deals.
-        spec.drops = spec
-            .stats
-            .weapons()
-            .first()
-            .map_or(0, |w| w.damage.mean().max(0.0) as u32);
+        spec.drops = one_attack_drops(spec.stats.weapons());
         // A smart unit does not drop prone by itself: a prone unit's own
         // attacks have disadvantage (Conditions: Prone), which costs a
         // shooter as much as it saves, plus the action (trench_raid's
