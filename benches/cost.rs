@@ -26,11 +26,13 @@
 //! least disturbed by the rest of the machine). Runs are sized to take
 //! about a second on one thread.
 //!
-//! Then, for every map scenario measured (a `[map]`), its ns per die
-//! against the front scenario of the same ruleset ([`FRONT_OF`], or the
-//! first front scenario of its ruleset by name), against DESIGN.md's limit:
-//! a fight on a map costs at most 3× the nanoseconds per die of the same
-//! fight on the front.
+//! The same rows for every `benches/twins/*.toml`: bench-only scenarios,
+//! each the same fight as a map scenario, off the map ([`FRONT_OF`]). Then,
+//! for every map scenario measured (a `[map]`) that has a twin, its ns and
+//! instructions per die against its twin's, against DESIGN.md's limit: a
+//! fight on a map costs at most 3× the nanoseconds per die of the same
+//! fight on the front. The instructions per die are the load-independent
+//! reading of the same ratio.
 //!
 //! Then the duel against the bare loop (`common/bare_duel.rs`), in the same
 //! run: the bare loop, the duel's base cell through the kernel alone
@@ -49,7 +51,7 @@ use std::time::{Duration, Instant};
 use skirmish::dice::RngDice;
 use skirmish::engine::{Fight, Tally};
 use skirmish::rules::Trenches;
-use skirmish::run::{plan, plan_cells, Plan};
+use skirmish::run::{plan_cells, Plan};
 use skirmish::scenario::{self, compile::compile_str, Scenario};
 
 #[path = "common/bare_duel.rs"]
@@ -57,12 +59,17 @@ mod bare;
 
 /// The function callgrind counts in: every batch of every ruleset.
 const BATCH_FUNCTION: &str = "*Simulate>::batch";
-/// The front scenario each map scenario is compared with (the nearest
-/// fight of its ruleset off the map); a map scenario not listed is compared
-/// with the first front scenario of its ruleset by name.
-const FRONT_OF: &[(&str, &str)] = &[
-    ("trench_map", "trench_raid"),
-    ("dicestep_map", "dicestep_skirmish"),
+/// Each map scenario and the same fight off the map: `(map scenario, the
+/// cells of it measured, its twin)`. The twin, in `benches/twins/`, has the
+/// map scenario's units, stat blocks, options, tactics, seed and round cap,
+/// with the map's starting gap as `distance` (its opening comment says
+/// what else differs). The cells are `AXIS=VALUE` filters on the map
+/// scenario's matrix (none: every cell), for an axis that changes the fight
+/// in a way the front cannot (thrum's area size: only an area of one square
+/// is the front's single target).
+const FRONT_OF: &[(&str, &[&str], &str)] = &[
+    ("trench_map", &[], "trench_map_front"),
+    ("dicestep_map", &[], "dicestep_map_front"),
 ];
 /// DESIGN.md's limit on a map fight's ns per die over the front's.
 const MAP_LIMIT: f64 = 3.0;
@@ -85,7 +92,7 @@ fn main() {
     if let Some(at) = args.iter().position(|a| a == "--simulate-only") {
         let path = PathBuf::from(&args[at + 1]);
         let fights: u64 = args[at + 2].parse().expect("fights");
-        let (_, plan) = load(&path);
+        let (_, plan) = load(&path, &args[at + 3..]);
         let seed = plan.info.seed;
         on_threads(1, || plan.run(fights, seed, &|_| {}));
         return;
@@ -101,12 +108,6 @@ fn main() {
             .cloned()
             .collect(),
     };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir("scenarios")
-        .expect("run from the repository root (cargo bench does)")
-        .map(|e| e.expect("scenarios entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
     let valgrind = Command::new("valgrind").arg("--version").output().is_ok();
 
     println!("Machine: {}; {} hardware threads.", cpu_name(), threads());
@@ -115,23 +116,21 @@ fn main() {
         "| scenario | ruleset | cells | dice per fight | turns per fight | fights/s per thread | ns per die | ns per turn | instructions per fight | 2 threads / 1 |"
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    // (name, ruleset, on a map, ns per die) of every scenario measured.
-    let mut measured: Vec<(String, String, bool, f64)> = Vec::new();
-    for path in &paths {
-        let (scenario, plan) = load(path);
+    let mut measured: Vec<Measured> = Vec::new();
+    for (path, wheres) in benched() {
+        let (scenario, plan) = load(&path, &wheres);
         if !settings.only.is_empty() && !settings.only.contains(&scenario.name) {
             continue;
         }
-        let row = measure(path, &plan, &settings, valgrind);
-        measured.push((
-            scenario.name.clone(),
-            plan.info.rules.to_string(),
-            plan.map_scale.iter().any(Option::is_some),
-            1e9 / (row.per_thread * row.dice_per_fight),
-        ));
+        let name = if wheres.is_empty() {
+            scenario.name.clone()
+        } else {
+            format!("{} ({})", scenario.name, wheres.join(", "))
+        };
+        let row = measure(&path, &wheres, &plan, &settings, valgrind);
         println!(
             "| `{}` | {} | {} | {:.1} | {:.1} | {} | {:.2} | {:.1} | {} | {:.2}× |",
-            scenario.name,
+            name,
             plan.info.rules,
             plan.cells.len(),
             row.dice_per_fight,
@@ -143,6 +142,14 @@ fn main() {
                 .map_or_else(|| "n/a (no valgrind)".to_string(), thousands),
             row.two / row.per_thread,
         );
+        measured.push(Measured {
+            scenario: scenario.name.clone(),
+            wheres,
+            name,
+            on_map: plan.map_scale.iter().any(Option::is_some),
+            ns_per_die: 1e9 / (row.per_thread * row.dice_per_fight),
+            instructions_per_die: row.instructions.map(|i| i / row.dice_per_fight),
+        });
     }
     map_against_front(&measured);
     if settings.only.is_empty() || settings.only.iter().any(|o| o == "duel") {
@@ -155,38 +162,90 @@ fn main() {
     }
 }
 
-/// A line per map scenario: its ns per die over its front scenario's,
-/// against [`MAP_LIMIT`].
-fn map_against_front(measured: &[(String, String, bool, f64)]) {
-    let maps: Vec<_> = measured.iter().filter(|m| m.2).collect();
+/// A measured row of the cost table, as the map table reads it.
+struct Measured {
+    scenario: String,
+    /// The cells measured (`AXIS=VALUE` filters; none: every cell).
+    wheres: Vec<String>,
+    /// As the table names it: the scenario and its filters.
+    name: String,
+    on_map: bool,
+    ns_per_die: f64,
+    instructions_per_die: Option<f64>,
+}
+
+/// What the table measures: every `scenarios/*.toml` and
+/// `benches/twins/*.toml` (every cell), then each map scenario's cells that
+/// [`FRONT_OF`] filters.
+fn benched() -> Vec<(PathBuf, Vec<String>)> {
+    let toml_in = |dir: &str| {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| {
+                panic!("{dir}: {e} (run from the repository root: cargo bench does)")
+            })
+            .map(|e| e.expect("folder entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        paths.sort();
+        paths
+    };
+    let mut benched: Vec<(PathBuf, Vec<String>)> = toml_in("scenarios")
+        .into_iter()
+        .chain(toml_in("benches/twins"))
+        .map(|p| (p, Vec::new()))
+        .collect();
+    for (map, wheres, _) in FRONT_OF.iter().filter(|f| !f.1.is_empty()) {
+        let path = PathBuf::from(format!("scenarios/{map}.toml"));
+        benched.push((path, wheres.iter().map(|w| w.to_string()).collect()));
+    }
+    benched
+}
+
+/// A line per map scenario measured: its ns and instructions per die over
+/// its twin's ([`FRONT_OF`]), the ns against [`MAP_LIMIT`].
+fn map_against_front(measured: &[Measured]) {
+    let maps: Vec<_> = measured.iter().filter(|m| m.on_map).collect();
     if maps.is_empty() {
         return;
     }
     println!();
-    println!("| map scenario | ns per die | front scenario | ns per die | map / front | limit |");
-    println!("|---|---:|---|---:|---:|---|");
-    for (name, rules, _, ns) in maps {
-        let named = FRONT_OF.iter().find(|(m, _)| m == name).map(|(_, f)| *f);
-        let front = measured
+    println!("| map scenario | ns per die | the same fight off the map | ns per die | map / front | instructions per die, map / front | limit |");
+    println!("|---|---:|---|---:|---:|---:|---|");
+    for m in maps {
+        let twin = FRONT_OF
             .iter()
-            .find(|(n, r, on_map, _)| !on_map && named.map_or(r == rules, |f| n == f));
-        match front {
-            Some((front_name, _, _, front_ns)) => {
-                let ratio = ns / front_ns;
-                println!(
-                    "| `{name}` | {ns:.2} | `{front_name}` | {front_ns:.2} | {ratio:.2}× | {} |",
-                    if ratio <= MAP_LIMIT {
-                        format!("within {MAP_LIMIT}×")
-                    } else {
-                        format!("**over {MAP_LIMIT}×**")
-                    }
-                );
+            .find(|(map, wheres, _)| *map == m.scenario && *wheres == m.wheres.as_slice())
+            .map(|f| f.2);
+        let Some(twin) = twin else {
+            println!(
+                "| `{}` | {:.2} | no twin for these cells in `FRONT_OF` | | | | |",
+                m.name, m.ns_per_die
+            );
+            continue;
+        };
+        let Some(front) = measured.iter().find(|f| !f.on_map && f.scenario == twin) else {
+            println!(
+                "| `{}` | {:.2} | `{twin}` not measured: name it too | | | | |",
+                m.name, m.ns_per_die
+            );
+            continue;
+        };
+        let ratio = m.ns_per_die / front.ns_per_die;
+        let instructions = match (m.instructions_per_die, front.instructions_per_die) {
+            (Some(a), Some(b)) => format!("{:.2}× ({a:.0} / {b:.0})", a / b),
+            _ => "n/a (no valgrind)".to_string(),
+        };
+        println!(
+            "| `{}` | {:.2} | `{twin}` | {:.2} | {ratio:.2}× | {instructions} | {} |",
+            m.name,
+            m.ns_per_die,
+            front.ns_per_die,
+            if ratio <= MAP_LIMIT {
+                format!("within {MAP_LIMIT}×")
+            } else {
+                format!("**over {MAP_LIMIT}×**")
             }
-            None => println!(
-                "| `{name}` | {ns:.2} | {} (not measured: name it too) | | | |",
-                named.unwrap_or("no front scenario")
-            ),
-        }
+        );
     }
 }
 
@@ -198,7 +257,13 @@ struct Row {
     instructions: Option<f64>,
 }
 
-fn measure(path: &Path, plan: &Plan, settings: &Settings, valgrind: bool) -> Row {
+fn measure(
+    path: &Path,
+    wheres: &[String],
+    plan: &Plan,
+    settings: &Settings,
+    valgrind: bool,
+) -> Row {
     let cells = plan.cells.len() as u64;
     let seed = plan.info.seed;
     let counted = plan.count(seed, DICE_SAMPLE);
@@ -217,7 +282,7 @@ fn measure(path: &Path, plan: &Plan, settings: &Settings, valgrind: bool) -> Row
     }
     let instructions = valgrind.then(|| {
         let fights = per_cell(settings.counted).max(1000);
-        instructions(path, fights) / (fights * cells) as f64
+        instructions(path, wheres, fights) / (fights * cells) as f64
     });
     Row {
         dice_per_fight: counted.dice as f64 / sample,
@@ -240,9 +305,9 @@ fn fights_per_second(plan: &Plan, threads: usize, fights: u64) -> f64 {
 }
 
 /// Instructions callgrind counts inside the batch function in a one-thread
-/// run of `fights` per cell of the scenario at `path` (this program, run
-/// again under valgrind with `--simulate-only`).
-fn instructions(path: &Path, fights: u64) -> f64 {
+/// run of `fights` per cell of the scenario at `path` (its cells `wheres`
+/// filters) (this program, run again under valgrind with `--simulate-only`).
+fn instructions(path: &Path, wheres: &[String], fights: u64) -> f64 {
     let me = std::env::current_exe().expect("this program's path");
     let out = Command::new("valgrind")
         .args([
@@ -254,6 +319,7 @@ fn instructions(path: &Path, fights: u64) -> f64 {
         .arg("--simulate-only")
         .arg(path)
         .arg(fights.to_string())
+        .args(wheres)
         .output()
         .expect("valgrind runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -323,9 +389,24 @@ fn duel_against_bare_loop(settings: &Settings) {
     );
 }
 
-fn load(path: &Path) -> (Scenario, Plan) {
+/// The scenario at `path` and its plan: the cells with every `AXIS=VALUE`
+/// of `wheres` (every cell when none).
+fn load(path: &Path, wheres: &[String]) -> (Scenario, Plan) {
     let scenario = scenario::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let plan = plan(&scenario).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut cells = scenario
+        .cells()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for w in wheres {
+        let (axis, value) = w.split_once('=').expect("FRONT_OF filters are AXIS=VALUE");
+        let a = scenario
+            .axes
+            .iter()
+            .position(|x| x.path == axis)
+            .unwrap_or_else(|| panic!("{}: no axis `{axis}`", path.display()));
+        cells.retain(|c| c.axis_values[a] == value);
+        assert!(!cells.is_empty(), "{}: no cell with {w}", path.display());
+    }
+    let plan = plan_cells(&scenario, cells).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (scenario, plan)
 }
 
@@ -381,7 +462,7 @@ fn end_to_end(settings: &Settings) {
     );
     let path = dir.path().join("duel_matrix.toml");
     std::fs::write(&path, text).expect("scenario written");
-    let (_, plan) = load(&path);
+    let (_, plan) = load(&path, &[]);
     assert_eq!(plan.cells.len(), 1000);
     let seed = plan.info.seed;
     let threads = threads();

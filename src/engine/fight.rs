@@ -14,7 +14,7 @@ use super::{
     Targeting, Ties, UnitSpec, MAX_COUNTERS, MAX_ROUNDS, MAX_SIDES, MAX_UNITS,
 };
 use crate::dice::Dice;
-use crate::map::{cover_between, Metric, Square, SquareSet, UNREACHABLE};
+use crate::map::{Metric, Square, SquareSet, UNREACHABLE};
 use crate::rules::{Quick, Ruleset};
 
 const NO_FOCUS: u8 = u8::MAX;
@@ -1471,7 +1471,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 }
             };
             // Cover from the nearest enemy (by straight line), as terrain
-            // next to the square gives it ([`cover_between`] with `near` 1:
+            // next to the square gives it ([`Ground::cover`]:
             // what a designer's low wall or parapet means): a unit keeping
             // its range prefers a step into it, and once in it (and not next
             // to an enemy) stays rather than step out of it.
@@ -1479,7 +1479,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 goals
                     .iter()
                     .min_by_key(|&&e| Metric::Chebyshev.distance(e, s))
-                    .is_some_and(|&e| cover_between(&g.map, e, s, 1) > Cover::None)
+                    .is_some_and(|&e| g.cover(e, s) > Cover::None)
             };
             let beside_enemy = |s: Square| goals.iter().any(|&e| e.adjacent(s));
             let mut parity = 0;

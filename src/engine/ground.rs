@@ -10,6 +10,9 @@
 //! - Line of sight between every pair of squares ([`SightTable`]) when the
 //!   map is small enough for the table (see [`SIGHT_TABLE_CELLS`]); otherwise
 //!   [`line_of_sight`] per question.
+//! - The cover terrain gives a target against an attacker, for every pair of
+//!   squares ([`CoverTable`], the same size limit): an attack's cover is a
+//!   look-up ([`Ground::cover`]).
 //!
 //! A [`Ground`] is shared read-only by every fight of its cell (and every
 //! thread): an [`Encounter`](super::Encounter) holds a `&'static Ground`
@@ -30,9 +33,10 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 
+use super::Cover;
 use crate::map::{
-    line_of_sight, Costs, Field, FieldCache, Map, Reach, SightTable, Square, SquareSet, Workspace,
-    UNREACHABLE,
+    cover_between, line_of_sight, Costs, CoverTable, Field, FieldCache, Map, Reach, SightTable,
+    Square, SquareSet, Workspace, UNREACHABLE,
 };
 
 /// Largest map (in cells) whose sight between every pair is tabulated:
@@ -55,6 +59,7 @@ pub struct Ground {
     pub cache: Option<FieldCache>,
     pub graph: crate::map::Graph,
     pub sight: Option<SightTable>,
+    pub cover: Option<CoverTable>,
     /// The map's text and legend, as compiled (the interning key).
     key: String,
 }
@@ -75,6 +80,7 @@ impl Ground {
         }
         let cache = (map.len() <= FIELD_CACHE_CELLS).then(|| FieldCache::all(&map, costs));
         let sight = (map.len() <= SIGHT_TABLE_CELLS).then(|| SightTable::new(&map));
+        let cover = (map.len() <= SIGHT_TABLE_CELLS).then(|| CoverTable::new(&map));
         let graph = crate::map::Graph::new(&map, costs);
         // Leaked on purpose: an `Encounter` is `Copy` and its fights read the
         // ground by reference; interned, so at most one per distinct map.
@@ -85,6 +91,7 @@ impl Ground {
             cache,
             graph,
             sight,
+            cover,
             key,
         }));
         all.push(g);
@@ -97,6 +104,17 @@ impl Ground {
         match &self.sight {
             Some(t) => t.sees(a, b),
             None => line_of_sight(&self.map, a, b),
+        }
+    }
+
+    /// The cover terrain gives `target` against `attacker`: terrain next to
+    /// the target on the line between them, or the cover dug where it stands
+    /// ([`cover_between`] with `near = 1`).
+    #[inline]
+    pub fn cover(&self, attacker: Square, target: Square) -> Cover {
+        match &self.cover {
+            Some(t) => t.cover(attacker, target),
+            None => cover_between(&self.map, attacker, target, 1),
         }
     }
 

@@ -30,7 +30,8 @@ pub use field::{
 };
 pub use geometry::{flanked, opposite_sides, Metric, Shape, Square, STEPS};
 pub use sight::{
-    cover_between, line_of_sight, thrum_cover, walk_line, Crossing, SightTable, ThrumCover,
+    cover_between, line_of_sight, thrum_cover, walk_line, CoverTable, Crossing, SightTable,
+    ThrumCover,
 };
 pub use terrain::{Obstacle, Terrain};
 

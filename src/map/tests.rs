@@ -6,7 +6,8 @@
 use super::field::{Corners, Costs, Difficult, Graph, Workspace, UNREACHABLE};
 use super::geometry::{flanked, opposite_sides, Metric, Shape, Square, STEPS};
 use super::sight::{
-    cover_between, line_of_sight, thrum_cover, walk_line, Crossing, SightTable, ThrumCover,
+    cover_between, line_of_sight, thrum_cover, walk_line, CoverTable, Crossing, SightTable,
+    ThrumCover,
 };
 use super::terrain::{Obstacle, Terrain};
 use super::{FieldCache, Map, MapError, SquareSet, MAX_SIDE};
@@ -402,6 +403,36 @@ fn sight_is_symmetric_on_every_pair_of_random_maps() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn the_cover_table_is_cover_between_for_every_pair() {
+    let mut rng = Mix(29);
+    for round in 0..8 {
+        let (w, h) = (3 + rng.below(12) as usize, 3 + rng.below(12) as usize);
+        let mut m = random_map(&mut rng, w, h);
+        // Dug cover too (a trench's, a firing position's): the target's own.
+        for s in m.squares().collect::<Vec<_>>() {
+            if rng.below(8) == 0 {
+                let t = Terrain {
+                    dug: [Cover::Half, Cover::ThreeQuarters][rng.below(2) as usize],
+                    ..m.at(s)
+                };
+                m.set(s, t);
+            }
+        }
+        let table = CoverTable::new(&m);
+        let squares: Vec<Square> = m.squares().collect();
+        let mut covered = 0;
+        for &a in &squares {
+            for &b in &squares {
+                let c = cover_between(&m, a, b, 1);
+                assert_eq!(table.cover(a, b), c, "map {round}: {a:?} {b:?}");
+                covered += usize::from(c != Cover::None);
+            }
+        }
+        assert!(covered > 0, "map {round} has cover somewhere");
     }
 }
 

@@ -29,7 +29,6 @@
 use super::Dicestep;
 use crate::dice::Dice;
 use crate::engine::{Bits, Cover, Turn};
-use crate::map::cover_between;
 
 /// Flanking on the map: enemies of `target` within `reach` of it on two
 /// opposite sides ([`Turn::flanked`]).
@@ -52,7 +51,7 @@ pub(super) fn behind_cover<D: Dice>(turn: &Turn<'_, Dicestep, D>, unit: usize) -
     let at = turn.square(unit);
     let side = turn.unit(unit).side as usize;
     Bits(turn.in_fight() & !turn.side_units(side))
-        .any(|e| cover_between(&g.map, turn.square(e), at, 1) != Cover::None)
+        .any(|e| g.cover(turn.square(e), at) != Cover::None)
 }
 
 /// Whether `target`'s cover lies between the actor and it: "ranged
@@ -64,7 +63,7 @@ pub(super) fn covered_from_actor<D: Dice>(turn: &Turn<'_, Dicestep, D>, target: 
     let Some(g) = turn.ground() else {
         return false;
     };
-    cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1) != Cover::None
+    g.cover(turn.square(turn.actor), turn.square(target)) != Cover::None
 }
 
 /// Intercept on the map: `guard` takes `ward`'s square and `ward` takes

@@ -15,8 +15,7 @@ use crate::engine::{ground, Turn};
 #[inline(never)]
 pub(super) fn aim<D: Dice>(turn: &mut Turn<'_, Trenches, D>, target: usize) {
     if let Some(g) = turn.ground() {
-        let cover =
-            crate::map::cover_between(&g.map, turn.square(turn.actor), turn.square(target), 1);
+        let cover = g.cover(turn.square(turn.actor), turn.square(target));
         turn.unit_mut(target).cover = cover;
     }
 }
