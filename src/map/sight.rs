@@ -112,18 +112,31 @@ pub fn line_of_sight(map: &Map, a: Square, b: Square) -> bool {
 /// attacker (which the attacker fires over) does not. `near = u32::MAX`
 /// counts every square between. A wall on the line gives `Full`; whether the
 /// target can be seen at all is [`line_of_sight`]'s answer.
+///
+/// The line is walked from the target's end (it crosses the same squares
+/// either way) and only as far as `near` of the target: moving along a
+/// straight line away from the target, the squares it crosses never come
+/// back closer (by Chebyshev distance), so nothing past the first square
+/// beyond `near` can count.
 pub fn cover_between(map: &Map, attacker: Square, target: Square, near: u32) -> Cover {
     let close = |s: Square| Metric::Chebyshev.distance(s, target) <= near;
     let mut best = Cover::None;
-    walk_line(attacker, target, |c| {
-        match c {
-            Crossing::Cell(s) if close(s) => best = best.max(map.at(s).cover()),
-            Crossing::Corner(p, q) if close(p) && close(q) => {
-                best = best.max(map.at(p).cover().min(map.at(q).cover()))
+    walk_line(target, attacker, |c| match c {
+        Crossing::Cell(s) => {
+            if !close(s) {
+                return false;
             }
-            _ => {}
+            best = best.max(map.at(s).cover());
+            true
         }
-        true
+        Crossing::Corner(p, q) => {
+            if close(p) && close(q) {
+                best = best.max(map.at(p).cover().min(map.at(q).cover()));
+            }
+            // A corner's squares are each other's neighbours: when neither
+            // is near, the line is past `near`.
+            close(p) || close(q)
+        }
     });
     if Metric::Chebyshev.distance(attacker, target) > 1 {
         best = best.max(map.at(target).dug);

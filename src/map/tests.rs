@@ -406,6 +406,28 @@ fn sight_is_symmetric_on_every_pair_of_random_maps() {
     }
 }
 
+/// [`cover_between`] as its doc reads, without its shortcut: every square
+/// and corner of the whole line from the attacker, those within `near` of
+/// the target counted.
+fn cover_walking_the_whole_line(m: &Map, attacker: Square, target: Square, near: u32) -> Cover {
+    let close = |s: Square| Metric::Chebyshev.distance(s, target) <= near;
+    let mut best = Cover::None;
+    walk_line(attacker, target, |c| {
+        match c {
+            Crossing::Cell(s) if close(s) => best = best.max(m.at(s).cover()),
+            Crossing::Corner(p, q) if close(p) && close(q) => {
+                best = best.max(m.at(p).cover().min(m.at(q).cover()))
+            }
+            _ => {}
+        }
+        true
+    });
+    if Metric::Chebyshev.distance(attacker, target) > 1 {
+        best = best.max(m.at(target).dug);
+    }
+    best
+}
+
 #[test]
 fn the_cover_table_is_cover_between_for_every_pair() {
     let mut rng = Mix(29);
@@ -427,6 +449,14 @@ fn the_cover_table_is_cover_between_for_every_pair() {
         let mut covered = 0;
         for &a in &squares {
             for &b in &squares {
+                for near in [1, 2, u32::MAX] {
+                    let c = cover_walking_the_whole_line(&m, a, b, near);
+                    assert_eq!(
+                        cover_between(&m, a, b, near),
+                        c,
+                        "map {round}: {a:?} {b:?} {near}"
+                    );
+                }
                 let c = cover_between(&m, a, b, 1);
                 assert_eq!(table.cover(a, b), c, "map {round}: {a:?} {b:?}");
                 covered += usize::from(c != Cover::None);
