@@ -11,9 +11,8 @@
 //!   map is small enough for the table (see [`SIGHT_TABLE_CELLS`]); otherwise
 //!   [`line_of_sight`] per question.
 //! - The cover terrain gives a target against an attacker, for every pair of
-//!   squares ([`CoverTable`], the same size limit), built on the first
-//!   question (rulesets without cover by terrain never pay for it): an
-//!   attack's cover is a look-up ([`Ground::cover`]).
+//!   squares ([`CoverTable`], the same size limit): an attack's cover is a
+//!   look-up ([`Ground::cover`]).
 //!
 //! A [`Ground`] is shared read-only by every fight of its cell (and every
 //! thread): an [`Encounter`](super::Encounter) holds a `&'static Ground`
@@ -32,7 +31,7 @@
 //! fight or move).
 
 use std::cell::RefCell;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use super::Cover;
 use crate::map::{
@@ -60,8 +59,7 @@ pub struct Ground {
     pub cache: Option<FieldCache>,
     pub graph: crate::map::Graph,
     pub sight: Option<SightTable>,
-    /// Built on the first [`Ground::cover`] (`None` inside: too large).
-    cover: OnceLock<Option<CoverTable>>,
+    pub cover: Option<CoverTable>,
     /// The map's text and legend, as compiled (the interning key).
     key: String,
 }
@@ -82,6 +80,7 @@ impl Ground {
         }
         let cache = (map.len() <= FIELD_CACHE_CELLS).then(|| FieldCache::all(&map, costs));
         let sight = (map.len() <= SIGHT_TABLE_CELLS).then(|| SightTable::new(&map));
+        let cover = (map.len() <= SIGHT_TABLE_CELLS).then(|| CoverTable::new(&map));
         let graph = crate::map::Graph::new(&map, costs);
         // Leaked on purpose: an `Encounter` is `Copy` and its fights read the
         // ground by reference; interned, so at most one per distinct map.
@@ -92,7 +91,7 @@ impl Ground {
             cache,
             graph,
             sight,
-            cover: OnceLock::new(),
+            cover,
             key,
         }));
         all.push(g);
@@ -113,10 +112,7 @@ impl Ground {
     /// ([`cover_between`] with `near = 1`).
     #[inline]
     pub fn cover(&self, attacker: Square, target: Square) -> Cover {
-        let table = self.cover.get_or_init(|| {
-            (self.map.len() <= SIGHT_TABLE_CELLS).then(|| CoverTable::new(&self.map))
-        });
-        match table {
+        match &self.cover {
             Some(t) => t.cover(attacker, target),
             None => cover_between(&self.map, attacker, target, 1),
         }
