@@ -218,8 +218,8 @@ pub const TABLE: &[Clause] = &[
         section: ACTIONS_TABLE,
         rule: "Sprint: if you have already moved this turn, 1 stamina for another move action",
         modelled: Modelled::AsWritten,
-        how: "policy `sprint`: after its Move, while its target is out of reach, as often as actions and stamina (above `stamina_reserve`) allow; 1 stamina each (option sprint_stamina, default 1)",
-        tests: &["sprint_costs_stamina_follows_a_move_and_may_repeat", "sprint_stamina_sets_what_a_sprint_costs"],
+        how: "policy `sprint`: after its Move, while its target is out of reach, as often as actions and stamina (above `stamina_reserve`) allow, unless the last move got nowhere (on a map, its way blocked: a Sprint would spend stamina standing still); 1 stamina each (option sprint_stamina, default 1)",
+        tests: &["sprint_costs_stamina_follows_a_move_and_may_repeat", "sprint_stamina_sets_what_a_sprint_costs", "a_unit_whose_way_is_blocked_does_not_sprint_in_place"],
     },
     Clause {
         section: ACTIONS_TABLE,

@@ -1538,6 +1538,9 @@ pub struct Budget {
     pub actions: u8,
     /// Moved (or stepped) this turn: no second Move; Sprint allowed.
     pub moved: bool,
+    /// The last move this turn got nowhere (its way blocked, on a map): a
+    /// Sprint along the same way would get nowhere either.
+    pub stuck: bool,
     /// Attacks made this turn.
     pub attacks: u8,
     /// Allies commanded this turn (bit per unit).
@@ -1549,6 +1552,7 @@ impl Budget {
         Budget {
             actions,
             moved: false,
+            stuck: false,
             attacks: 0,
             commanded: 0,
         }
@@ -1558,6 +1562,7 @@ impl Budget {
     fn pack(self) -> TurnStep {
         TurnStep::from(self.actions)
             | TurnStep::from(self.moved) << 8
+            | TurnStep::from(self.stuck) << 9
             | TurnStep::from(self.attacks) << 16
             | TurnStep::from(self.commanded) << 64
     }
@@ -1566,6 +1571,7 @@ impl Budget {
         Budget {
             actions: step as u8,
             moved: (step >> 8) & 1 != 0,
+            stuck: (step >> 9) & 1 != 0,
             attacks: (step >> 16) as u8,
             commanded: (step >> 64) as u64,
         }
@@ -1654,23 +1660,24 @@ fn enemies_near<D: Dice, const MAP: bool>(
     mask
 }
 
-/// [`Turn::approach`], with the front's move here (as [`enemies_near`]).
+/// [`Turn::approach`], with the front's move here (as [`enemies_near`]);
+/// whether the mover got anywhere.
 #[inline(always)]
 fn go<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Dicestep, D>,
     target: usize,
     budget: i32,
     stop_at: i32,
-) {
+) -> bool {
     if MAP {
-        turn.approach(target, budget, stop_at);
-        return;
+        return turn.approach(target, budget, stop_at) > 0;
     }
     let to = turn.unit(target).position;
     let me = turn.unit_mut(turn.actor);
     let gap = (to - me.position).abs() - stop_at;
     let step = budget.min(gap).max(0);
     me.position += step * (to - me.position).signum();
+    step > 0
 }
 
 /// [`Ruleset::step_turn`] on a map (out of line, as [`play_on_map`]).
@@ -1796,7 +1803,7 @@ fn move_toward<D: Dice, const MAP: bool>(
     let speed = turn.spec(me).stats.speed;
     b.actions -= 1;
     b.moved = true;
-    go::<D, MAP>(turn, target, speed, stop_at);
+    b.stuck = !go::<D, MAP>(turn, target, speed, stop_at);
 }
 
 fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut Budget) -> bool {
@@ -1820,7 +1827,7 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
             // Step: a free action, "once per turn, take a 1m step instead
             // of a move action" (so no Move after it).
             b.moved = true;
-            go::<D, MAP>(turn, target, step, reach);
+            b.stuck = !go::<D, MAP>(turn, target, step, reach);
         } else {
             move_toward::<D, MAP>(turn, b, target, reach);
         }
@@ -1830,12 +1837,19 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
         return true;
     }
     let reserve = stats.stamina_reserve;
-    if far && b.moved && stats.sprint && turn.unit(me).state.stamina >= reserve + sprint {
+    if far
+        && b.moved
+        && !b.stuck
+        && stats.sprint
+        && turn.unit(me).state.stamina >= reserve + sprint
+    {
         // Sprint: "If you have already moved this turn, spend 1 stamina to
-        // take another move action": as often as actions and stamina last.
+        // take another move action": as often as actions and stamina last,
+        // but not after a move that got nowhere (its way is blocked: the
+        // Sprint would spend stamina standing still).
         b.actions -= 1;
         turn.unit_mut(me).state.stamina -= sprint;
-        go::<D, MAP>(turn, target, stats.speed, reach);
+        b.stuck = !go::<D, MAP>(turn, target, stats.speed, reach);
         return true;
     }
     false

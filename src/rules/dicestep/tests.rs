@@ -2976,6 +2976,37 @@ s = {{ at = "B" }}
     }
 
     #[test]
+    fn a_unit_whose_way_is_blocked_does_not_sprint_in_place() {
+        // "Actions in Combat", Table: Actions: "Sprint | If you have already
+        // moved this turn, spend 1 stamina to take another move action". The
+        // target stands at the end of a corridor one square wide whose last
+        // free square an ally holds: the Move gets nowhere, and so would a
+        // Sprint; the unit keeps its stamina (on the front, where nothing
+        // blocks, it sprints: sprint_costs_stamina_follows_a_move_and_may_repeat).
+        let enc = on_map(
+            "###########\nA.......BT#\n###########",
+            "",
+            "",
+            "",
+            "[sides.red]\ns = { at = \"A\" }\nr = { at = \"B\" }\n[sides.blue]\ns = { at = \"T\" }",
+        );
+        let mut f = fight(&enc);
+        let stamina = f.units[0].state.stamina;
+        assert!(stamina > 0);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(square(&f, 0), Square::new(0, 1));
+        assert_eq!(f.units[0].state.stamina, stamina);
+        // The ally gone, the way is open: Move 6 m, a Sprint (1 stamina) to
+        // the square beside the target, and an attack (a miss: 1 + 1 + 1
+        // against evasion 6).
+        let mut f = fight(&enc);
+        as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 0, |t| t.take_out(1));
+        play(&enc, &mut f, 0, &[(6, 1), (6, 1), (20, 2)]);
+        assert_eq!(square(&f, 0), Square::new(8, 1));
+        assert_eq!(f.units[0].state.stamina, stamina - 1);
+    }
+
+    #[test]
     fn units_stand_where_the_map_puts_them() {
         let enc = on_map(
             "A..\n..B",
