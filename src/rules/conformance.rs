@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn escalation_table_is_sound() {
-        assert_sound::<Escalation>(include_str!("escalation_tests.rs"));
+        assert_sound::<Escalation>(include_str!("escalation/tests.rs"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `escalation`'s conformance table: every rule of its source text, the
 //! "Combat rules" page, by the section it stands in, how skirmish models it,
-//! and the tests in `escalation_tests.rs` that pin it. Printed by `skirmish
+//! and the tests in `tests.rs` that pin it. Printed by `skirmish
 //! rules escalation`; checked by `rules::conformance`'s tests.
 
 use crate::rules::{Clause, Modelled};

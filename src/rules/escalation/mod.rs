@@ -20,7 +20,7 @@
 //!
 //! The battlefield is the engine's one-dimensional front measured in spaces;
 //! the melee zone is the `reach` spaces around a unit (1: adjacent squares).
-//! The conformance table (`escalation_conformance.rs`, printed by `skirmish
+//! The conformance table (`conformance.rs`, printed by `skirmish
 //! rules escalation`) traces every rule of the text to the code and tests.
 
 use super::{StatStep, Step};
@@ -1895,9 +1895,7 @@ fn fumble<D: Dice>(
     level
 }
 
-#[path = "escalation_conformance.rs"]
 mod conformance;
 
 #[cfg(test)]
-#[path = "escalation_tests.rs"]
 mod tests;
