@@ -74,6 +74,9 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Options that say something the map says instead, with why: refused
     /// on a map when written (a setting skirmish would ignore).
     const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[];
+    /// Options that only mean something on a map, with why: refused
+    /// without one when written (a setting skirmish would ignore).
+    const MAP_ONLY: &'static [(&'static str, &'static str)] = &[];
     /// The ruleset's own initiative scheme.
     const DEFAULT_INITIATIVE: InitiativeKind;
     /// What the `fixed` initiative scheme orders by.
@@ -416,7 +419,7 @@ pub enum Quick {
 /// Every ruleset's name, for error messages and `skirmish rules`.
 /// The rulesets that play on a map so far (issue 29): the others refuse a
 /// scenario with a `[map]` until their part lands.
-pub const MAP_RULESETS: &[&str] = &["trenches", "dicestep"];
+pub const MAP_RULESETS: &[&str] = &["trenches", "dicestep", "escalation"];
 
 pub const NAMES: &[&str] = &[
     Trenches::NAME,

@@ -211,6 +211,16 @@ pub fn compile<R: Ruleset>(
             }
         }
     }
+    for (key, why) in R::MAP_ONLY.iter().filter(|_| ground.is_none()) {
+        if opts.node(key).is_some() {
+            return Err(opts.error(
+                key,
+                format!(
+                    "`{key}` would be ignored without a map: {why}; leave it out or add a `[map]`"
+                ),
+            ));
+        }
+    }
     // Squares taken by units placed so far (two groups may share a letter:
     // the later takes the cells the earlier left free).
     let mut taken: Vec<crate::map::Square> = Vec::new();

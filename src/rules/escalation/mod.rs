@@ -166,6 +166,19 @@ pub enum TragedyHit {
     Rolled,
 }
 
+/// What "attacking a unit from behind" ("Flanking") reads as on a map (on
+/// the front, which has no sides to be behind, both are `Outnumbered`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flanking {
+    /// The attacker, in the target's melee zone, stands on the opposite
+    /// side of it from another of its enemies in that zone (the one the
+    /// target faces: units have no facing of their own).
+    #[default]
+    Behind,
+    /// Any second enemy in the target's melee zone: the front's reading.
+    Outnumbered,
+}
+
 /// What a critical hit's multiplier doubles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CritMultiplies {
@@ -260,6 +273,8 @@ pub struct Options {
     pub free_zone_move: i32,
     /// The sneak damage die (d4); 0: none.
     pub sneak_die: u32,
+    /// What flanking reads as on a map.
+    pub flanking: Flanking,
 }
 
 impl Default for Options {
@@ -298,6 +313,7 @@ impl Default for Options {
             disrupting_round_accuracy: 3,
             crit_on: 20,
             fumble_on: 1,
+            flanking: Flanking::Behind,
             crit_multiplier: 2,
             super_crit_multiplier: 4,
             super_crit_die: 4,
@@ -417,6 +433,7 @@ const AIM_NAMES: &[&str] = &["center-mass", "fatal", "slowing", "weakening", "di
 const DISENGAGE_NAMES: &[&str] = &["bonus", "attack", "none"];
 const TRAGEDY_NAMES: &[&str] = &["auto", "rolled"];
 const CRIT_NAMES: &[&str] = &["net", "rolled"];
+const FLANKING_NAMES: &[&str] = &["behind", "outnumbered"];
 
 /// Conditions that stop a unit from acting and make it flat-footed ("tied
 /// up, froze, paralyzed and so on").
@@ -434,6 +451,16 @@ impl Ruleset for Escalation {
     fn gone_for_good(unit: &Combatant<State>) -> bool {
         unit.out && !unit.lingering
     }
+
+    // A square is one space ("Move Action": "traditionally 6 spaces"; the
+    // melee zone is "all the squares adjacent to a unit"), diagonals count
+    // one (Chebyshev: the zone's eight squares are all one away).
+    const MAP_COSTS: Option<crate::map::Costs> = Some(crate::map::Costs::escalation());
+    const MAP_SCALE: i32 = 1;
+    const MAP_ONLY: &'static [(&'static str, &'static str)] = &[(
+        "flanking",
+        "the front has no sides to be behind: a second enemy in the melee zone flanks there",
+    )];
 
     const CONFORMANCE: &'static [Clause] = conformance::TABLE;
     const UNMODELLED: &'static [super::Unmodelled] = &[
@@ -588,6 +615,14 @@ impl Ruleset for Escalation {
         Field::int("fatal_blow_die", 1, 100, 6, "the die a tragedy rolls: its top face is a fatal blow, the attacker dies (chance 1 in this); lower: more fatal blows; the text: d6").section(COMBAT_CRITS).quiet(),
         Field::int("free_hit_slots_base", -10, 20, 1, "Free Hit Slots a round = Agility + this (0 or less: none); higher: more free hits; the text: 1").section(FREE_HITS).quiet(),
         Field::int("free_zone_move", 0, 100, 2, "spaces an enemy may move inside a melee zone without provoking a free hit (more provokes); lower: more free hits; the text: 2").section(FREE_HITS).quiet(),
+        Field::new(
+            "flanking",
+            Kind::Choice(FLANKING_NAMES),
+            Some(Lit::Str("behind")),
+            "on a map, who attacks \"from behind\": `behind`, an attacker in the target's melee zone on the opposite side of it from another enemy in that zone; `outnumbered`, any attacker in the zone while another enemy is in it too (the front's reading); only on a map",
+        )
+        .section("Flanking")
+        .quiet(),
         Field::int("sneak_die", 0, 100, 4, "the sneak damage die of an undetected attacker's attack (multiplied by criticals; 0: none); higher: harder sneak attacks; the text: d4").section("Sneak Damage").quiet(),
     ];
 
@@ -693,6 +728,7 @@ impl Ruleset for Escalation {
             free_hit_slots_base: int("free_hit_slots_base")?,
             free_zone_move: int("free_zone_move")?,
             sneak_die: int("sneak_die")? as u32,
+            flanking: [Flanking::Behind, Flanking::Outnumbered][f.choice("flanking")?],
         };
         // Numbers that must agree with each other.
         if opts.fumble_on >= opts.crit_on {
@@ -1050,7 +1086,7 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
 fn opening_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
     let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
-    let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range) else {
+    let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)) else {
         return;
     };
     let distance = turn.enemy_distance(target);
@@ -1171,6 +1207,9 @@ fn moving<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
     step: impl FnOnce(&mut Turn<'_, Escalation, D>),
 ) {
+    if let Some(g) = turn.ground() {
+        return map::moving(turn, g, step);
+    }
     let me = turn.actor;
     let round = turn.fight.round;
     let disengaged = turn.unit(me).state.disengaged_round == stamp(round);
@@ -1269,7 +1308,7 @@ fn keep_range<D: Dice, const STEPS: bool>(
     let range = turn.spec(me).stats.max_range;
     if eco.moves
         && turn
-            .choose_target(|t, i| t.enemy_distance(i) <= range)
+            .choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i))
             .is_none()
     {
         if let Some(t) = turn.choose_target(|_, _| true) {
@@ -1304,9 +1343,11 @@ fn fight_from_here<D: Dice, const STEPS: bool>(
     }
     let stats = &turn.spec(me).stats;
     let range = stats.max_range;
+    // On a map an attack needs a line of sight (`sees`: always on the
+    // front).
     let target = match preferred {
-        Some(t) if turn.enemy_distance(t) <= range => Some(t),
-        _ => turn.choose_target(|t, i| t.enemy_distance(i) <= range),
+        Some(t) if turn.enemy_distance(t) <= range && turn.sees(t) => Some(t),
+        _ => turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)),
     };
     let target = target?;
     // Measured before the Bonus Actions are spent (they move nobody): after
@@ -1334,7 +1375,7 @@ fn extra_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize) {
     let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
     let next = if turn.unit(target).out {
-        turn.choose_target(|t, i| t.enemy_distance(i) <= range)
+        turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i))
     } else {
         Some(target)
     };
@@ -1550,6 +1591,9 @@ fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) ->
     let foes = turn.in_fight() & !turn.side_units(at.side as usize);
     if foes & foes.wrapping_sub(1) == 0 {
         return false;
+    }
+    if turn.ground().is_some() {
+        return map::flanked(turn, target, zone);
     }
     let mut near = 0;
     for e in Bits(foes) {
@@ -1896,6 +1940,7 @@ fn fumble<D: Dice>(
 }
 
 mod conformance;
+mod map;
 
 #[cfg(test)]
 mod tests;

@@ -2200,3 +2200,308 @@ fn stamps_made_relative_to_a_round_play_alike_in_a_later_one() {
     assert_ne!(Escalation::round_class(1), Escalation::round_class(2));
     assert_eq!(Escalation::round_class(2), Escalation::round_class(60));
 }
+
+mod on_map {
+    //! `escalation` on a map (issue 29, part 3), pinned with scripted dice
+    //! on small maps: one square is one space, the melee zone is the eight
+    //! adjacent squares (Reach: 2 spaces), free hits follow the path square
+    //! by square, disengaging leaves zones freely, flanking is attacking
+    //! from behind, attacks need a line of sight.
+
+    use super::*;
+    use crate::engine::ground::unpack;
+    use crate::map::Square;
+    use crate::testkit::{as_turn, encounter, fight};
+
+    /// Red `a` (ACC +2, sword, slowing aim) and blue `b` and `c` (AGI +1,
+    /// knife) on `grid`; `a`, `b` and `c` are the groups' inline tables
+    /// (`c` left out when empty), `b_extra` goes into `b`'s stat block,
+    /// `opts` into `[options]`.
+    fn on_map(
+        grid: &str,
+        opts: &str,
+        a: &str,
+        b: &str,
+        b_extra: &str,
+        c: &str,
+    ) -> Encounter<Escalation> {
+        on_map_with(grid, opts, "", a, b, b_extra, c)
+    }
+
+    /// [`on_map`], with `a_extra` in `a`'s stat block.
+    fn on_map_with(
+        grid: &str,
+        opts: &str,
+        a_extra: &str,
+        a: &str,
+        b: &str,
+        b_extra: &str,
+        c: &str,
+    ) -> Encounter<Escalation> {
+        let c_group = if c.is_empty() {
+            String::new()
+        } else {
+            format!("c = {{ {c} }}")
+        };
+        encounter(&format!(
+            r#"
+name = "t"
+rules = "escalation"
+[options]
+{opts}
+[map]
+grid = """
+{grid}
+"""
+[weapons.sword]
+damage = "1d8"
+[weapons.knife]
+damage = "1d6"
+[weapons.bow]
+kind = "ranged"
+damage = "1d6"
+range = 20
+[units.a]
+hp = 30
+accuracy = 2
+aim = "slowing"
+weapons = ["sword", "bow"]
+{a_extra}
+[units.b]
+hp = 30
+agility = 1
+aim = "slowing"
+weapons = ["knife"]
+{b_extra}
+[units.c]
+hp = 30
+agility = 1
+aim = "slowing"
+weapons = ["knife"]
+[sides.red]
+a = {{ {a} }}
+[sides.blue]
+b = {{ {b} }}
+{c_group}
+"#
+        ))
+    }
+
+    fn square(f: &Fight<Escalation>, i: usize) -> Square {
+        unpack(f.units[i].position)
+    }
+
+    #[test]
+    fn a_square_is_one_space_and_diagonals_count_one() {
+        // "Move Action": "To move (traditionally 6 spaces)"; "Melee Zone":
+        // "all the squares adjacent to a unit": one space a square, Chebyshev.
+        let enc = on_map(
+            "A....\n.....\n....B",
+            "",
+            "at = \"A\"",
+            "at = \"B\"",
+            "",
+            "",
+        );
+        let f = fight(&enc);
+        assert_eq!(square(&f, 0), Square::new(0, 0));
+        let mut dice = ScriptedDice::new(&[]);
+        let d = as_turn(&enc, &mut f.clone(), &mut dice, 0, |t| t.enemy_distance(1));
+        assert_eq!(d, 4);
+    }
+
+    #[test]
+    fn an_attack_needs_a_line_of_sight() {
+        // On a map a shot needs a line of sight ("Attacking": the text has no
+        // shooting through walls): the holding archer behind a wall rolls
+        // nothing; in the open it shoots (a miss on a natural 2).
+        let hold = "at = \"A\", tactic = \"hold\"";
+        let enc = on_map("A.#.B", "", hold, "at = \"B\"", "", "");
+        let mut f = fight(&enc);
+        f.round = 1;
+        let mut dice = ScriptedDice::new(&[]);
+        as_turn(&enc, &mut f, &mut dice, 0, Escalation::take_turn);
+        dice.assert_done();
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+        let enc = on_map("A...B", "", hold, "at = \"B\"", "", "");
+        let mut f = fight(&enc);
+        f.round = 1;
+        let mut dice = ScriptedDice::new(&[(20, 2)]);
+        as_turn(&enc, &mut f, &mut dice, 0, Escalation::take_turn);
+        dice.assert_done();
+        assert_eq!(f.counters[counter::ATTACKS], 1);
+    }
+
+    /// Red backs off a Move Action (6 spaces) from blue next to it, along
+    /// the row, then shoots (a miss on 2): the dice are blue's free hit (if
+    /// any) and red's shot.
+    fn back_off(grid: &str, disengage: &str, rolls: &[(u32, u32)]) -> Fight<Escalation> {
+        let disengage = format!("disengage = \"{disengage}\"");
+        let a = "at = \"A\", tactic = \"keep-range\"";
+        let enc = on_map_with(grid, "", &disengage, a, "at = \"B\"", "", "");
+        let mut f = fight(&enc);
+        f.round = 1;
+        let mut dice = ScriptedDice::new(rolls);
+        as_turn(&enc, &mut f, &mut dice, 0, Escalation::take_turn);
+        dice.assert_done();
+        f
+    }
+
+    #[test]
+    fn leaving_the_melee_zone_provokes_a_free_hit_and_disengaging_does_not() {
+        // "Free Hits": "When an enemy moves out of your melee zone"; blue
+        // stands diagonally next to red (in its zone: "all the squares
+        // adjacent"). Without disengaging: blue's free hit (a miss on 2),
+        // then red's shot.
+        let grid = "....B.....\n.....A....";
+        let f = back_off(grid, "none", &[(20, 2), (20, 2)]);
+        assert!(square(&f, 0).x >= 8, "{:?}", square(&f, 0));
+        assert_eq!(f.counters[counter::FREE_HITS], 1);
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+        // "Disengage": "leave enemy melee zones for the round without
+        // provoking free hits", with 2 Bonus Actions: red's shot only.
+        let f = back_off(grid, "bonus", &[(20, 2)]);
+        assert_eq!(f.counters[counter::FREE_HITS], 0);
+        assert_eq!(f.counters[counter::ATTACKS], 1);
+    }
+
+    /// Red closes on `c` (budget 6, to its zone), past `b`; the dice are
+    /// `b`'s free hit (if any). Returns the fight after the move.
+    fn walk_past(
+        grid: &str,
+        b_extra: &str,
+        opts: &str,
+        disengaged: bool,
+        rolls: &[(u32, u32)],
+    ) -> Fight<Escalation> {
+        let enc = on_map(
+            grid,
+            opts,
+            "at = \"A\"",
+            "at = \"B\"",
+            b_extra,
+            "at = \"C\"",
+        );
+        let mut f = fight(&enc);
+        f.round = 1;
+        if disengaged {
+            f.units[0].state.disengaged_round = stamp(1);
+        }
+        let mut dice = ScriptedDice::new(rolls);
+        as_turn(&enc, &mut f, &mut dice, 0, |t| close_in(t, 2, 6, 1));
+        dice.assert_done();
+        f
+    }
+
+    #[test]
+    fn moving_through_a_melee_zone_is_moving_out_of_it() {
+        // "Free Hits": "When an enemy moves out of your melee zone": red walks
+        // past blue `b` (two spaces inside its zone, not more) to `c`: it
+        // leaves b's zone on the way, a free hit (a miss on 2); disengaged,
+        // none.
+        let grid = ".......\nA..B..C\n.......";
+        let f = walk_past(grid, "", "", false, &[(20, 2)]);
+        assert_eq!(square(&f, 0).x, 5, "{:?}", square(&f, 0));
+        assert_eq!(f.counters[counter::FREE_HITS], 1);
+        let f = walk_past(grid, "", "", true, &[]);
+        assert_eq!(f.counters[counter::FREE_HITS], 0);
+    }
+
+    #[test]
+    fn moving_more_than_two_spaces_within_a_melee_zone_provokes() {
+        // "Free Hits": "or moves more than 2 spaces within your melee zone";
+        // "Reach: increase melee zone to 2 spaces around you". Blue `b` has
+        // Reach: red's path to `c` runs four steps inside b's zone and ends
+        // in it: a free hit even disengaged ("Disengage" is about leaving
+        // zones); with 4 free spaces (`free_zone_move`), none.
+        let grid = ".......\nA..B..C\n.......";
+        let f = walk_past(grid, "reach = 2", "", true, &[(20, 2)]);
+        assert_eq!(square(&f, 0).x, 5, "{:?}", square(&f, 0));
+        assert_eq!(f.counters[counter::FREE_HITS], 1);
+        let f = walk_past(grid, "reach = 2", "free_zone_move = 4", true, &[]);
+        assert_eq!(f.counters[counter::FREE_HITS], 0);
+    }
+
+    #[test]
+    fn the_path_is_followed_square_by_square() {
+        // "Free Hits", by hand on a 5 × 5 map, a watcher at the centre with
+        // a zone of 1: leaving diagonally provokes; stepping along the
+        // zone's edge twice does not, three times does; passing through
+        // provokes at the nearest point reached.
+        let enc = on_map(
+            ".....\n.....\n..B..\n.....\nA....",
+            "",
+            "at = \"A\"",
+            "at = \"B\"",
+            "",
+            "",
+        );
+        let g = enc.ground.expect("a map");
+        let at = Square::new(2, 2);
+        let sq = |x, y| Square::new(x, y);
+        let p = |from, path: &[Square], dis| map::provokes_on_path(g, from, path, at, 1, dis, 2);
+        assert_eq!(p(sq(1, 1), &[sq(0, 0)], false), Some(1));
+        assert_eq!(p(sq(1, 1), &[sq(0, 0)], true), None);
+        assert_eq!(p(sq(1, 1), &[sq(2, 1), sq(3, 1)], true), None);
+        assert_eq!(p(sq(1, 1), &[sq(2, 1), sq(3, 1), sq(3, 2)], true), Some(1));
+        assert_eq!(
+            p(sq(0, 1), &[sq(1, 1), sq(2, 1), sq(3, 1), sq(4, 1)], false),
+            Some(1)
+        );
+        assert_eq!(
+            p(sq(0, 0), &[sq(0, 1), sq(0, 2), sq(0, 3), sq(0, 4)], false),
+            None
+        );
+        assert_eq!(p(sq(0, 0), &[], false), None);
+    }
+
+    /// Red's `a` at the squares `reds` against blue `b` at [2, 2] (the
+    /// centre; `at` counts from 1) on open ground: the accuracy modifier of
+    /// the first red's attack on `b` (a miss on 2; red's own +2 and nothing
+    /// else but flanking).
+    fn modifier(reds: &str, opts: &str) -> i32 {
+        let n = reds.matches('[').count() - 1;
+        let a = format!("count = {n}, at = {reds}");
+        let enc = on_map("...\n...\n...", opts, &a, "at = [[2, 2]]", "", "");
+        let mut f = fight(&enc);
+        f.round = 1;
+        let w = enc.units[0].stats.weapons[0];
+        let mut dice = ScriptedDice::new(&[(20, 2)]);
+        let r = as_turn(&enc, &mut f, &mut dice, 0, |t| {
+            attack(t, n, &w, Swing::Main)
+        });
+        dice.assert_done();
+        r.modifier
+    }
+
+    #[test]
+    fn flanking_is_attacking_from_behind_another_enemy() {
+        // "Flanking": "When attacking a unit from behind, you gain a +1
+        // bonus to accuracy". Units have no facing: behind is the side of
+        // the target opposite another of its enemies in its melee zone.
+        assert_eq!(modifier("[[3, 2]]", ""), 2, "alone: no flank");
+        assert_eq!(
+            modifier("[[3, 2], [1, 2]]", ""),
+            3,
+            "east of it, an ally west"
+        );
+        assert_eq!(modifier("[[3, 3], [1, 1]]", ""), 3, "opposite corners");
+        assert_eq!(
+            modifier("[[3, 2], [2, 1]]", ""),
+            2,
+            "east, the ally north: beside, not behind"
+        );
+        assert_eq!(
+            modifier("[[3, 2], [1, 3]]", ""),
+            2,
+            "east, the ally south-west: not opposite"
+        );
+        // `flanking = "outnumbered"`: any second enemy in the zone (the
+        // front's reading).
+        assert_eq!(
+            modifier("[[3, 2], [2, 1]]", "flanking = \"outnumbered\""),
+            3
+        );
+        assert_eq!(modifier("[[3, 2]]", "flanking = \"outnumbered\""), 2);
+    }
+}

@@ -1,0 +1,127 @@
+//! `escalation` on a map (issue 29, part 3): the rules the text writes for
+//! squares, with the map's geometry.
+//!
+//! - "Melee Zone": "all the squares adjacent to a unit" (Reach: 2 spaces),
+//!   Chebyshev distance on the grid (diagonals are adjacent).
+//! - "Free Hits": "when an enemy moves out of your melee zone or moves more
+//!   than 2 spaces within your melee zone", followed square by square along
+//!   the path the mover took ([`crate::engine::Turn::last_path`]).
+//! - "Disengage": leaving zones provokes nothing for the round (moving more
+//!   than 2 spaces inside one still does, as on the front).
+//! - "Flanking": "attacking a unit from behind", read by the `flanking`
+//!   option ([`Flanking`]): by default the attacker stands on the opposite
+//!   side of the target from another enemy in the target's melee zone
+//!   ([`crate::map::opposite_sides`]).
+//! - Attacks need a line of sight ([`crate::engine::Turn::sees`], called by
+//!   the turn's target choices in the parent module).
+//!
+//! Everything here runs only on a map: out of line and cold, so the front's
+//! turns cost what they did.
+
+use super::{free_hit, stamp, Escalation, Flanking, Swing};
+use crate::dice::Dice;
+use crate::engine::ground::Ground;
+use crate::engine::{Bits, Turn, MAX_UNITS};
+use crate::map::{opposite_sides, Square};
+
+/// Whether a move from `from` along `path` (its squares in order, `from`
+/// left out) provokes a free hit from a unit standing at `at` with a melee
+/// zone of `zone` ("Free Hits"), and if so the distance it strikes at: the
+/// nearest the mover came, within the zone.
+///
+/// It provokes when the mover was in the zone at some square of the move
+/// and ends outside it (moving through a zone is moving out of it), unless
+/// it has `disengaged`; or when it moves more than `allowance` spaces within
+/// the zone: steps from a square of the zone to another (one space each, the
+/// map's scale per square), disengaged or not.
+pub fn provokes_on_path(
+    g: &Ground,
+    from: Square,
+    path: &[Square],
+    at: Square,
+    zone: i32,
+    disengaged: bool,
+    allowance: i32,
+) -> Option<i32> {
+    let mut nearest = g.distance(from, at);
+    let mut inside = nearest <= zone;
+    let mut was_inside = inside;
+    let mut within = 0;
+    for &s in path {
+        let d = g.distance(s, at);
+        let now = d <= zone;
+        if now && inside {
+            within += g.scale;
+        }
+        was_inside |= now;
+        inside = now;
+        nearest = nearest.min(d);
+    }
+    let leaves = was_inside && !inside;
+    ((leaves && !disengaged) || within > allowance).then_some(nearest.min(zone))
+}
+
+/// [`super::moving`] on a map: move the actor with `step`, then every enemy
+/// whose zone the path provokes takes its free hit, in unit order (as on the
+/// front). The mover is struck where it ends (the abstraction the front
+/// makes too: a move is not cut short by a free hit).
+#[inline(never)]
+#[cold]
+pub(super) fn moving<D: Dice>(
+    turn: &mut Turn<'_, Escalation, D>,
+    g: &'static Ground,
+    step: impl FnOnce(&mut Turn<'_, Escalation, D>),
+) {
+    let me = turn.actor;
+    let round = turn.fight.round;
+    let disengaged = turn.unit(me).state.disengaged_round == stamp(round);
+    let allowance = turn.options().free_zone_move;
+    let side = turn.unit(me).side as usize;
+    let watch = turn.in_fight() & !turn.side_units(side);
+    let start = turn.unit(me).position;
+    let from = turn.square(me);
+    step(turn);
+    if turn.square(me) == from {
+        // No move, no zone left and no space moved in one.
+        return;
+    }
+    // Worked out for every watcher before anybody strikes (a free hit moves
+    // nobody, but the path is this thread's until the next move).
+    let mut provoked = 0u64;
+    let mut distance = [0i32; MAX_UNITS];
+    for e in Bits(watch) {
+        let (at, zone) = (turn.square(e), turn.spec(e).stats.reach);
+        // `last_path` starts with `from`; `provokes_on_path` takes it apart.
+        let hit = turn.last_path(start, |path| {
+            provokes_on_path(g, from, &path[1..], at, zone, disengaged, allowance)
+        });
+        if let Some(d) = hit {
+            provoked |= 1 << e;
+            distance[e] = d;
+        }
+    }
+    for enemy in Bits(provoked) {
+        if turn.unit(me).out {
+            return;
+        }
+        free_hit(turn, enemy, me, distance[enemy], Swing::Free, 0);
+    }
+}
+
+/// [`super::flanked`] on a map: whether the actor, attacking `target`
+/// (whose melee zone is `zone`), flanks it by the `flanking` option's
+/// reading of "attacking a unit from behind". The caller has checked that
+/// the actor is in the zone.
+#[inline(never)]
+#[cold]
+pub(super) fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) -> bool {
+    let me = turn.actor;
+    let others = turn.enemies_within(target, zone) & !(1u64 << me);
+    match turn.options().flanking {
+        Flanking::Outnumbered => others != 0,
+        Flanking::Behind => {
+            let (t, a) = (turn.square(target), turn.square(me));
+            Bits(others).any(|e| opposite_sides(t, a, turn.square(e)))
+        }
+    }
+}
