@@ -46,8 +46,11 @@ pub const TABLE: &[Clause] = &[
         section: "Attack Action",
         rule: "the AA can attack",
         modelled: Modelled::AsWritten,
-        how: "one attack with the best weapon (highest mean damage) that reaches the target",
-        tests: &["a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility"],
+        how: "one attack with the best weapon (highest mean damage) that reaches the target; on a map only at a target in line of sight (a symmetric grid line; walls block it): the text does not shoot through walls",
+        tests: &[
+            "a_hit_needs_d20_plus_accuracy_at_least_ten_plus_agility",
+            "an_attack_needs_a_line_of_sight",
+        ],
     },
     Clause {
         section: "Attack Action",
@@ -75,8 +78,11 @@ pub const TABLE: &[Clause] = &[
         section: "Move Action",
         rule: "the MA moves the unit (traditionally 6 spaces)",
         modelled: Modelled::Abstraction,
-        how: "`speed` spaces (default 6) along the one-dimensional front; an advancing unit moves only as far as its melee zone (or range) needs. The 6 is the stat block's `speed` default, not an option: a unit's own number, set per stat block (the Athlete feat is `speed = 8`)",
-        tests: &["moving_spends_the_move_action_and_bonus_actions_for_spaces"],
+        how: "`speed` spaces (default 6) along the one-dimensional front; an advancing unit moves only as far as its melee zone (or range) needs. The 6 is the stat block's `speed` default, not an option: a unit's own number, set per stat block (the Athlete feat is `speed = 8`). On a map (`[map]`) a square is one space (`Escalation::MAP_SCALE`, `[map] scale` overrides): units move square by square along cheapest paths, a diagonal one space (Chebyshev: the melee zone's eight squares are all adjacent), around walls, through allies but not enemies, onto a free square",
+        tests: &[
+            "moving_spends_the_move_action_and_bonus_actions_for_spaces",
+            "a_square_is_one_space_and_diagonals_count_one",
+        ],
     },
     Clause {
         section: "Move Action",
@@ -89,7 +95,7 @@ pub const TABLE: &[Clause] = &[
         section: "Move Action",
         rule: "half spaces when sneaking, swimming, climbing, carrying max capacity",
         modelled: Modelled::NotModelled,
-        how: "no terrain or encumbrance on the front (so the halving is no option either)",
+        how: "no terrain or encumbrance on the front (so the halving is no option either). On a map difficult cells (`~`) cost 2 spaces a square (the map engine's step costs), which a designer may read as the halving for climbing or swimming ground; sneaking and carrying are still not simulated",
         tests: &[],
     },
     // ---- Bonus Actions
@@ -382,16 +388,24 @@ pub const TABLE: &[Clause] = &[
         section: "Melee Zone",
         rule: "the melee zone is all the squares adjacent to a unit",
         modelled: Modelled::Abstraction,
-        how: "on the one-dimensional front, the `reach` spaces either side of the unit (default 1; the Reach feat is `reach = 2`); melee weapons reach the zone. The 1 is the stat block's `reach` default, not an option: a unit's own number",
-        tests: &["passing_through_a_melee_zone_provokes_a_free_hit", "fumbles_outside_the_melee_zone_roll_no_chain_unless_the_option_says"],
+        how: "on the one-dimensional front, the `reach` spaces either side of the unit (default 1; the Reach feat is `reach = 2`); melee weapons reach the zone. The 1 is the stat block's `reach` default, not an option: a unit's own number. On a map it is as written: the squares within `reach` by Chebyshev distance, the eight adjacent ones for `reach = 1`, the 5 x 5 block for Reach",
+        tests: &[
+            "passing_through_a_melee_zone_provokes_a_free_hit",
+            "fumbles_outside_the_melee_zone_roll_no_chain_unless_the_option_says",
+            "a_square_is_one_space_and_diagonals_count_one",
+            "leaving_the_melee_zone_provokes_a_free_hit_and_disengaging_does_not",
+        ],
     },
     // ---- Free Hits/Free Hit Slots (FHS)
     Clause {
         section: "Free Hits/Free Hit Slots (FHS)",
         rule: "a free hit when an enemy moves out of your melee zone",
         modelled: Modelled::AsWritten,
-        how: "a move that ends outside a zone after being in it at any point provokes: backing off, and passing through a zone on the way to a target behind; struck at the nearest point of the path in the zone",
+        how: "a move that ends outside a zone after being in it at any point provokes: backing off, and passing through a zone on the way to a target behind; struck at the nearest point of the path in the zone. On a map the path is followed square by square (the squares the move went through, `Turn::walked`): in the zone at its start or any square of it and out at its end provokes; the free hits come after the move (it is not cut short: the front's abstraction too), in unit order",
         tests: &[
+            "leaving_the_melee_zone_provokes_a_free_hit_and_disengaging_does_not",
+            "moving_through_a_melee_zone_is_moving_out_of_it",
+            "the_path_is_followed_square_by_square",
             "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
             "passing_through_a_melee_zone_provokes_a_free_hit",
             "backing_off_provokes_a_free_hit_unless_disengaged",
@@ -402,8 +416,10 @@ pub const TABLE: &[Clause] = &[
         section: "Free Hits/Free Hit Slots (FHS)",
         rule: "a free hit when an enemy moves more than 2 spaces within your melee zone",
         modelled: Modelled::Abstraction,
-        how: "more than 2 spaces (option `free_zone_move`, default 2) of the move inside the zone on the front (possible with `reach` >= 2); disengaging does not cover it",
+        how: "more than 2 spaces (option `free_zone_move`, default 2) of the move inside the zone on the front (possible with `reach` >= 2); disengaging does not cover it. On a map as written: the steps of the path from a square of the zone to another (one space each), so walking along an enemy's side or around it counts, stepping into the zone does not",
         tests: &[
+            "moving_more_than_two_spaces_within_a_melee_zone_provokes",
+            "the_path_is_followed_square_by_square",
             "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
             "a_long_reach_gets_a_free_hit_on_units_closing_more_than_2_inside_it",
             "option_free_zone_move_is_the_two_spaces_free_inside_a_zone",
@@ -439,8 +455,10 @@ pub const TABLE: &[Clause] = &[
         section: "Disengage",
         rule: "leave enemy melee zones for the round without provoking, for 1 AA or 2 BAs",
         modelled: Modelled::AsWritten,
-        how: "after disengaging, leaving (or passing through) any zone provokes nothing for the rest of the round; moving more than 2 spaces inside a zone still does. Who disengages: the stat block's `disengage` policy; the price in BAs is option `disengage_bonus_actions` (default 2), in AAs one (a constant, as the AA is)",
+        how: "after disengaging, leaving (or passing through) any zone provokes nothing for the rest of the round; moving more than 2 spaces inside a zone still does. Who disengages: the stat block's `disengage` policy; the price in BAs is option `disengage_bonus_actions` (default 2), in AAs one (a constant, as the AA is). The same on a map, square by square",
         tests: &[
+            "leaving_the_melee_zone_provokes_a_free_hit_and_disengaging_does_not",
+            "moving_through_a_melee_zone_is_moving_out_of_it",
             "free_hit_triggers_leaving_the_zone_or_moving_more_than_2_in_it",
             "backing_off_provokes_a_free_hit_unless_disengaged",
             "option_disengage_bonus_actions_is_the_price_of_a_clean_break",
@@ -539,9 +557,13 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Flanking",
         rule: "attacking a unit from behind: +1 accuracy",
-        modelled: Modelled::Abstraction,
-        how: "the front has no facing: an attacker in the target's melee zone while another enemy of the target is in it too gets +1 (option `flanking_accuracy`, default 1)",
-        tests: &["flanking_gives_plus_one", "option_flanking_accuracy_is_flankings_bonus"],
+        modelled: Modelled::Option("flanking"),
+        how: "the front has no facing: an attacker in the target's melee zone while another enemy of the target is in it too gets +1 (option `flanking_accuracy`, default 1). On a map, by option `flanking`: `behind` (default, the literal reading; units have no facing, so a target faces the other enemy in its zone): the attacker, in the target's melee zone, stands on the opposite side of the target from another of its enemies in that zone (`map::opposite_sides`: opposite on both axes, north/south, east/west or opposite corners; beside is not behind); `outnumbered`: any second enemy in the zone (the front's reading). A shooter beyond the zone never flanks (the text gives shots no facing either); `flanking` without a map is refused",
+        tests: &[
+            "flanking_gives_plus_one",
+            "option_flanking_accuracy_is_flankings_bonus",
+            "flanking_is_attacking_from_behind_another_enemy",
+        ],
     },
     Clause {
         section: "Sneak Damage",

@@ -20,6 +20,9 @@
 //!
 //! The battlefield is the engine's one-dimensional front measured in spaces;
 //! the melee zone is the `reach` spaces around a unit (1: adjacent squares).
+//! On a `[map]` (one space a square, Chebyshev) the zone, free hits along
+//! the path, flanking from behind and line of sight are geometric
+//! ([`map`]).
 //! The conformance table (`conformance.rs`, printed by `skirmish
 //! rules escalation`) traces every rule of the text to the code and tests.
 
