@@ -401,7 +401,7 @@ pub const TABLE: &[Clause] = &[
         section: "Free Hits/Free Hit Slots (FHS)",
         rule: "a free hit when an enemy moves out of your melee zone",
         modelled: Modelled::AsWritten,
-        how: "a move that ends outside a zone after being in it at any point provokes: backing off, and passing through a zone on the way to a target behind; struck at the nearest point of the path in the zone. On a map the path is followed square by square (the squares the move went through, `Turn::walked`): in the zone at its start or any square of it and out at its end provokes; the free hits come after the move (it is not cut short: the front's abstraction too), in unit order",
+        how: "a move that ends outside a zone after being in it at any point provokes: backing off, and passing through a zone on the way to a target behind; struck at the nearest point of the path in the zone. On a map the path is followed square by square (the squares the move went through, `Turn::last_path`): any step from a square of the zone to one outside it provokes (passing through, or stepping out and back in, is moving out); the free hits come after the move (it is not cut short: the front's abstraction too), in unit order",
         tests: &[
             "leaving_the_melee_zone_provokes_a_free_hit_and_disengaging_does_not",
             "moving_through_a_melee_zone_is_moving_out_of_it",

@@ -26,14 +26,16 @@ use crate::map::{opposite_sides, Square};
 
 /// Whether a move from `from` along `path` (its squares in order, `from`
 /// left out) provokes a free hit from a unit standing at `at` with a melee
-/// zone of `zone` ("Free Hits"), and if so the distance it strikes at: the
-/// nearest the mover came, within the zone.
+/// zone of `zone` ("Free Hits": "when an enemy moves out of your melee zone
+/// or moves more than 2 spaces within your melee zone"), and if so the
+/// distance it strikes at: the nearest the mover came, within the zone.
 ///
-/// It provokes when the mover was in the zone at some square of the move
-/// and ends outside it (moving through a zone is moving out of it), unless
-/// it has `disengaged`; or when it moves more than `allowance` spaces within
-/// the zone: steps from a square of the zone to another (one space each, the
-/// map's scale per square), disengaged or not.
+/// It provokes when a step of the move goes from a square of the zone to
+/// one outside it (moving through a zone is moving out of it, wherever the
+/// move began or ends), unless the mover has `disengaged` ("Disengage":
+/// leaving zones "without provoking free hits"); or when it moves more than
+/// `allowance` spaces within the zone: steps from a square of the zone to
+/// another (one space each, the map's scale per square), disengaged or not.
 pub fn provokes_on_path(
     g: &Ground,
     from: Square,
@@ -45,7 +47,7 @@ pub fn provokes_on_path(
 ) -> Option<i32> {
     let mut nearest = g.distance(from, at);
     let mut inside = nearest <= zone;
-    let mut was_inside = inside;
+    let mut leaves = false;
     let mut within = 0;
     for &s in path {
         let d = g.distance(s, at);
@@ -53,11 +55,10 @@ pub fn provokes_on_path(
         if now && inside {
             within += g.scale;
         }
-        was_inside |= now;
+        leaves |= inside && !now;
         inside = now;
         nearest = nearest.min(d);
     }
-    let leaves = was_inside && !inside;
     ((leaves && !disengaged) || within > allowance).then_some(nearest.min(zone))
 }
 
@@ -69,9 +70,12 @@ pub fn provokes_on_path(
 #[cold]
 pub(super) fn moving<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
-    g: &'static Ground,
     step: impl FnOnce(&mut Turn<'_, Escalation, D>),
 ) {
+    // Only units whose plan is on a map come here: they have a ground.
+    let Some(g) = turn.ground() else {
+        return step(turn);
+    };
     let me = turn.actor;
     let round = turn.fight.round;
     let disengaged = turn.unit(me).state.disengaged_round == stamp(round);
@@ -104,7 +108,7 @@ pub(super) fn moving<D: Dice>(
         if turn.unit(me).out {
             return;
         }
-        free_hit(turn, enemy, me, distance[enemy], Swing::Free, 0);
+        free_hit::<D, true>(turn, enemy, me, distance[enemy], Swing::Free, 0);
     }
 }
 

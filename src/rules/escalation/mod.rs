@@ -144,6 +144,35 @@ pub struct Unit {
     pub advance_reach: i32,
     /// Has a ranged weapon reaching beyond the melee zone.
     pub ranged: bool,
+    /// The turn the unit plays, settled by [`Escalation::prepare_unit`] and
+    /// [`Escalation::place_on_map`].
+    pub plan: Plan,
+}
+
+/// The turn a unit plays: its tactic, on the front or on a map. Settled
+/// once per cell, so that the turn's one dispatch (on the tactic, as before
+/// maps) also settles the map: below it `MAP` is a constant, and a front
+/// turn tests no ground (trenches' pattern, `src/rules/trenches/`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plan {
+    #[default]
+    Hold,
+    Advance,
+    KeepRange,
+    HoldOnMap,
+    AdvanceOnMap,
+    KeepRangeOnMap,
+}
+
+impl Plan {
+    /// Whether the unit plays on a map.
+    #[inline]
+    pub fn on_map(self) -> bool {
+        matches!(
+            self,
+            Plan::HoldOnMap | Plan::AdvanceOnMap | Plan::KeepRangeOnMap
+        )
+    }
 }
 
 impl Unit {
@@ -964,6 +993,22 @@ impl Ruleset for Escalation {
         !u.out && !u.conditions.any(HELPLESS)
     }
 
+    fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
+        spec.stats.plan = match spec.tactic {
+            Tactic::Hold | Tactic::Auto => Plan::Hold,
+            Tactic::Advance => Plan::Advance,
+            Tactic::KeepRange => Plan::KeepRange,
+        };
+    }
+
+    fn place_on_map(spec: &mut UnitSpec<Self>) {
+        spec.stats.plan = match spec.stats.plan {
+            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
+            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
+            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
+        };
+    }
+
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         play::<D, false>(turn);
     }
@@ -978,7 +1023,11 @@ impl Ruleset for Escalation {
 
     fn step_turn<D: Dice>(turn: &mut Turn<'_, Self, D>, step: TurnStep) -> Option<TurnStep> {
         let (target, bonus) = (step as u8 as usize, (step >> 8) as u8);
-        extra_attack(turn, target);
+        if turn.spec(turn.actor).stats.plan.on_map() {
+            extra_attack::<D, true>(turn, target);
+        } else {
+            extra_attack::<D, false>(turn, target);
+        }
         end_turn(turn, bonus);
         None
     }
@@ -1031,10 +1080,14 @@ fn play<D: Dice, const STEPS: bool>(turn: &mut Turn<'_, Escalation, D>) -> Optio
             }
             turn.unit_mut(me).conditions.clear(Condition::Prone);
         }
-        let extra = match turn.spec(me).tactic {
-            Tactic::Advance => advance::<D, STEPS>(turn, &mut eco),
-            Tactic::Hold | Tactic::Auto => hold::<D, STEPS>(turn, &mut eco),
-            Tactic::KeepRange => keep_range::<D, STEPS>(turn, &mut eco),
+        // The tactic and the map in one: below it, `MAP` is a constant.
+        let extra = match turn.spec(me).stats.plan {
+            Plan::Advance => advance::<D, STEPS, false>(turn, &mut eco),
+            Plan::Hold => hold::<D, STEPS, false>(turn, &mut eco),
+            Plan::KeepRange => keep_range::<D, STEPS, false>(turn, &mut eco),
+            Plan::AdvanceOnMap => advance::<D, STEPS, true>(turn, &mut eco),
+            Plan::HoldOnMap => hold::<D, STEPS, true>(turn, &mut eco),
+            Plan::KeepRangeOnMap => keep_range::<D, STEPS, true>(turn, &mut eco),
         };
         if let (true, Some(target)) = (STEPS, extra) {
             return Some((target, eco.bonus));
@@ -1069,7 +1122,11 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
         if std::mem::take(&mut turn.unit_mut(u).state.opening) {
             let unit = turn.unit(u);
             if !unit.out && !unit.conditions.any(HELPLESS) {
-                turn.as_actor(u, opening_attack);
+                if turn.ground().is_some() {
+                    turn.as_actor(u, opening_attack::<D, true>);
+                } else {
+                    turn.as_actor(u, opening_attack::<D, false>);
+                }
             }
         }
     }
@@ -1086,16 +1143,40 @@ fn before_the_first_turn<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
 /// The initiator's attack that starts the fight: one attack, without moving
 /// or Bonus Actions, on a target its weapons reach where it stands (none if
 /// nothing is in reach).
-fn opening_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>) {
+fn opening_attack<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>) {
     let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
-    let Some(target) = turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)) else {
+    let Some(target) =
+        turn.choose_target(|t, i| apart::<D, MAP>(t, i) <= range && in_sight::<D, MAP>(t, i))
+    else {
         return;
     };
-    let distance = turn.enemy_distance(target);
+    let distance = apart::<D, MAP>(turn, target);
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, w, distance, Swing::Main, 0);
+        attack_at::<D, MAP>(turn, target, w, distance, Swing::Main, 0);
     }
+}
+
+// A turn's functions take `MAP` (whether the fight is on a map), settled
+// once per cell in the unit's `Plan`: on the front the measures below are
+// the front's arithmetic, with no test of the ground left in the turn (the
+// front costs what it did before maps).
+
+/// Distance from the actor to `other`: the map's or the front's.
+#[inline(always)]
+fn apart<D: Dice, const MAP: bool>(turn: &Turn<'_, Escalation, D>, other: usize) -> i32 {
+    if MAP {
+        turn.enemy_distance(other)
+    } else {
+        turn.front_distance(turn.actor, other)
+    }
+}
+
+/// Whether the actor sees `other` (always, on the front): on a map an
+/// attack needs a line of sight.
+#[inline(always)]
+fn in_sight<D: Dice, const MAP: bool>(turn: &Turn<'_, Escalation, D>, other: usize) -> bool {
+    !MAP || turn.sees(other)
 }
 
 /// The actions a unit has left this turn.
@@ -1137,11 +1218,23 @@ fn loses_will<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
 
 /// Flee: disengage if it can, move away (provoking free hits otherwise),
 /// leave the fight.
+// Out of line and rare (only with `flee_at`): the map is tested here, not
+// settled by the plan.
+#[inline(never)]
 fn flee<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+    if turn.spec(turn.actor).stats.plan.on_map() {
+        flee_on::<D, true>(turn, eco);
+    } else {
+        flee_on::<D, false>(turn, eco);
+    }
+}
+
+/// [`flee`], on the front or on a map.
+fn flee_on<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
     let me = turn.actor;
-    disengage(turn, eco);
+    disengage::<D, MAP>(turn, eco);
     let budget = speed(turn, me) + turn.options().bonus_move * eco.bonus as i32;
-    retreat(turn, budget);
+    retreat::<D, MAP>(turn, budget);
     if !turn.unit(me).out {
         turn.count(counter::FLED);
         turn.take_out(me);
@@ -1150,9 +1243,9 @@ fn flee<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
 
 /// Spend what the unit's disengage policy says, if it is in an enemy's
 /// melee zone and still has it.
-fn disengage<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
+fn disengage<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
     let me = turn.actor;
-    if !in_enemy_zone(turn) {
+    if !in_enemy_zone::<D, MAP>(turn) {
         return;
     }
     let cost = turn.options().disengage_bonus_actions;
@@ -1174,9 +1267,9 @@ fn disengage<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Economy) {
 }
 
 /// The actor stands in the melee zone of an enemy in the fight.
-fn in_enemy_zone<D: Dice>(turn: &Turn<'_, Escalation, D>) -> bool {
+fn in_enemy_zone<D: Dice, const MAP: bool>(turn: &Turn<'_, Escalation, D>) -> bool {
     turn.enemies()
-        .any(|e| turn.enemy_distance(e) <= turn.spec(e).stats.reach)
+        .any(|e| apart::<D, MAP>(turn, e) <= turn.spec(e).stats.reach)
 }
 
 /// Whether a move from `from` to `to` provokes a free hit from a unit at
@@ -1206,12 +1299,12 @@ pub fn provokes_free_hit(
 /// Move the actor with `step`; enemies whose zone the move provokes take
 /// free hits (leaving zones provokes nothing once the actor has disengaged
 /// this round).
-fn moving<D: Dice>(
+fn moving<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     step: impl FnOnce(&mut Turn<'_, Escalation, D>),
 ) {
-    if let Some(g) = turn.ground() {
-        return map::moving(turn, g, step);
+    if MAP {
+        return map::moving(turn, step);
     }
     let me = turn.actor;
     let round = turn.fight.round;
@@ -1242,16 +1335,21 @@ fn moving<D: Dice>(
             .abs()
             .min((turn.unit(me).position - at).abs())
             .min(reach);
-        free_hit(turn, enemy, me, distance, Swing::Free, 0);
+        free_hit::<D, false>(turn, enemy, me, distance, Swing::Free, 0);
     }
 }
 
-fn retreat<D: Dice>(turn: &mut Turn<'_, Escalation, D>, amount: i32) {
-    moving(turn, |t| t.back_off(amount));
+fn retreat<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>, amount: i32) {
+    moving::<D, MAP>(turn, |t| t.back_off(amount));
 }
 
-fn close_in<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, budget: i32, stop_at: i32) {
-    moving(turn, |t| {
+fn close_in<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Escalation, D>,
+    target: usize,
+    budget: i32,
+    stop_at: i32,
+) {
+    moving::<D, MAP>(turn, |t| {
         t.approach(target, budget, stop_at);
     });
 }
@@ -1260,14 +1358,14 @@ fn close_in<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize, budget: 
 /// spaces (2 per Bonus Action) if that is not enough; fight if in reach.
 /// Returns an extra attack left for a step of its own (`STEPS`; see
 /// [`play`]).
-fn advance<D: Dice, const STEPS: bool>(
+fn advance<D: Dice, const STEPS: bool, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
 ) -> Option<usize> {
     let me = turn.actor;
     let target = turn.choose_target(|_, _| true)?;
     let reach = turn.spec(me).stats.advance_reach;
-    let gap = turn.enemy_distance(target) - reach;
+    let gap = apart::<D, MAP>(turn, target) - reach;
     if gap > 0 && eco.moves {
         eco.moves = false;
         let mut budget = speed(turn, me);
@@ -1276,34 +1374,34 @@ fn advance<D: Dice, const STEPS: bool>(
             eco.bonus -= 1;
             budget += per_bonus;
         }
-        close_in(turn, target, budget, reach);
+        close_in::<D, MAP>(turn, target, budget, reach);
         if turn.unit(me).out {
             return None;
         }
     }
-    fight_from_here::<D, STEPS>(turn, eco, Some(target))
+    fight_from_here::<D, STEPS, MAP>(turn, eco, Some(target))
 }
 
 /// Hold: stay put, fight whatever is in range.
-fn hold<D: Dice, const STEPS: bool>(
+fn hold<D: Dice, const STEPS: bool, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
 ) -> Option<usize> {
-    fight_from_here::<D, STEPS>(turn, eco, None)
+    fight_from_here::<D, STEPS, MAP>(turn, eco, None)
 }
 
 /// Keep range: in an enemy's melee zone, disengage (by policy) and back off
 /// a Move Action; out of range of everything, close to range; then fight.
-fn keep_range<D: Dice, const STEPS: bool>(
+fn keep_range<D: Dice, const STEPS: bool, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
 ) -> Option<usize> {
     let me = turn.actor;
-    if in_enemy_zone(turn) && eco.moves {
-        disengage(turn, eco);
+    if in_enemy_zone::<D, MAP>(turn) && eco.moves {
+        disengage::<D, MAP>(turn, eco);
         eco.moves = false;
         let budget = speed(turn, me);
-        retreat(turn, budget);
+        retreat::<D, MAP>(turn, budget);
         if turn.unit(me).out {
             return None;
         }
@@ -1311,19 +1409,19 @@ fn keep_range<D: Dice, const STEPS: bool>(
     let range = turn.spec(me).stats.max_range;
     if eco.moves
         && turn
-            .choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i))
+            .choose_target(|t, i| apart::<D, MAP>(t, i) <= range && in_sight::<D, MAP>(t, i))
             .is_none()
     {
         if let Some(t) = turn.choose_target(|_, _| true) {
             eco.moves = false;
             let budget = speed(turn, me);
-            close_in(turn, t, budget, range);
+            close_in::<D, MAP>(turn, t, budget, range);
             if turn.unit(me).out {
                 return None;
             }
         }
     }
-    fight_from_here::<D, STEPS>(turn, eco, None)
+    fight_from_here::<D, STEPS, MAP>(turn, eco, None)
 }
 
 /// Attack from where the unit stands: the preferred target if a weapon
@@ -1335,7 +1433,7 @@ fn keep_range<D: Dice, const STEPS: bool>(
 // economy through memory (escalation_duel ran 7.5% more instructions per
 // fight).
 #[inline(always)]
-fn fight_from_here<D: Dice, const STEPS: bool>(
+fn fight_from_here<D: Dice, const STEPS: bool, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     eco: &mut Economy,
     preferred: Option<usize>,
@@ -1346,27 +1444,27 @@ fn fight_from_here<D: Dice, const STEPS: bool>(
     }
     let stats = &turn.spec(me).stats;
     let range = stats.max_range;
-    // On a map an attack needs a line of sight (`sees`: always on the
+    // On a map an attack needs a line of sight (`in_sight`: always on the
     // front).
     let target = match preferred {
-        Some(t) if turn.enemy_distance(t) <= range && turn.sees(t) => Some(t),
-        _ => turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i)),
+        Some(t) if apart::<D, MAP>(turn, t) <= range && in_sight::<D, MAP>(turn, t) => Some(t),
+        _ => turn.choose_target(|t, i| apart::<D, MAP>(t, i) <= range && in_sight::<D, MAP>(t, i)),
     };
     let target = target?;
     // Measured before the Bonus Actions are spent (they move nobody): after
     // their stores the positions were loaded again (escalation_duel ran 3%
     // more instructions per fight).
-    let distance = turn.enemy_distance(target);
+    let distance = apart::<D, MAP>(turn, target);
     let extra = spend_bonus(turn, eco);
     eco.attack = false;
     if let Some(w) = stats.weapon_for(distance) {
-        attack_at(turn, target, w, distance, Swing::Main, 0);
+        attack_at::<D, MAP>(turn, target, w, distance, Swing::Main, 0);
     }
     if extra && !turn.unit(me).out {
         if STEPS {
             return Some(target);
         }
-        extra_attack(turn, target);
+        extra_attack::<D, MAP>(turn, target);
     }
     None
 }
@@ -1374,19 +1472,19 @@ fn fight_from_here<D: Dice, const STEPS: bool>(
 /// The extra attack, after the Attack Action's on `target`: on it, or on
 /// another target in range if it is down.
 #[inline(always)]
-fn extra_attack<D: Dice>(turn: &mut Turn<'_, Escalation, D>, target: usize) {
+fn extra_attack<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>, target: usize) {
     let stats = &turn.spec(turn.actor).stats;
     let range = stats.max_range;
     let next = if turn.unit(target).out {
-        turn.choose_target(|t, i| t.enemy_distance(i) <= range && t.sees(i))
+        turn.choose_target(|t, i| apart::<D, MAP>(t, i) <= range && in_sight::<D, MAP>(t, i))
     } else {
         Some(target)
     };
     if let Some(next) = next {
-        let distance = turn.enemy_distance(next);
+        let distance = apart::<D, MAP>(turn, next);
         if let Some(w) = stats.weapon_for(distance) {
             turn.count(counter::EXTRA_ATTACKS);
-            attack_at(turn, next, w, distance, Swing::Extra, 0);
+            attack_at::<D, MAP>(turn, next, w, distance, Swing::Extra, 0);
         }
     }
 }
@@ -1432,7 +1530,7 @@ pub fn spend_bonus<D: Dice>(turn: &mut Turn<'_, Escalation, D>, eco: &mut Econom
 /// fight, can act, has a weapon that reaches and (for a plain free hit) a
 /// Free Hit Slot left. A tragedy's free critical needs no slot (it uses one
 /// if any is left).
-fn free_hit<D: Dice>(
+pub(super) fn free_hit<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     reactor: usize,
     victim: usize,
@@ -1463,7 +1561,7 @@ fn free_hit<D: Dice>(
     }
     turn.count(counter::FREE_HITS);
     turn.as_actor(reactor, |t| {
-        attack_at(t, victim, weapon, distance, swing, depth + 1);
+        attack_at::<D, MAP>(t, victim, weapon, distance, swing, depth + 1);
     });
 }
 
@@ -1521,7 +1619,11 @@ pub fn attack<D: Dice>(
     swing: Swing,
 ) -> AttackResult {
     let distance = turn.enemy_distance(target);
-    attack_at(turn, target, weapon, distance, swing, 0)
+    if turn.ground().is_some() {
+        attack_at::<D, true>(turn, target, weapon, distance, swing, 0)
+    } else {
+        attack_at::<D, false>(turn, target, weapon, distance, swing, 0)
+    }
 }
 
 /// The number the attacker's total must reach against `target`: 5 if it is
@@ -1546,7 +1648,7 @@ pub fn target_number<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize) -> 
 // attack roll a register save/restore (escalation_duel ran 4.6% more
 // instructions per fight).
 #[inline(always)]
-fn accuracy<D: Dice>(
+fn accuracy<D: Dice, const MAP: bool>(
     turn: &Turn<'_, Escalation, D>,
     target: usize,
     weapon: &Weapon,
@@ -1578,7 +1680,7 @@ fn accuracy<D: Dice>(
     // Flanking ("from behind"): the target has two or more enemies in its
     // melee zone, the attacker among them.
     let zone = turn.spec(target).stats.reach;
-    if distance <= zone && flanked(turn, target, zone) {
+    if distance <= zone && flanked::<D, MAP>(turn, target, zone) {
         acc += opts.flanking_accuracy;
     }
     acc
@@ -1589,13 +1691,17 @@ fn accuracy<D: Dice>(
 /// fight (every duel) is answered from the masks alone, and the count stops
 /// at the second enemy found instead of measuring every one.
 #[inline]
-fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) -> bool {
+fn flanked<D: Dice, const MAP: bool>(
+    turn: &Turn<'_, Escalation, D>,
+    target: usize,
+    zone: i32,
+) -> bool {
     let at = turn.unit(target);
     let foes = turn.in_fight() & !turn.side_units(at.side as usize);
     if foes & foes.wrapping_sub(1) == 0 {
         return false;
     }
-    if turn.ground().is_some() {
+    if MAP {
         return map::flanked(turn, target, zone);
     }
     let mut near = 0;
@@ -1617,7 +1723,7 @@ fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) ->
 // the caller's registers around it, its own prologue and its result through
 // memory (escalation_duel ran 2.8% more instructions per fight).
 #[inline(always)]
-pub fn attack_at<D: Dice>(
+pub fn attack_at<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
     weapon: &Weapon,
@@ -1641,7 +1747,7 @@ pub fn attack_at<D: Dice>(
         r.multiplier = opts.crit_multiplier;
     } else {
         turn.count(counter::ATTACKS);
-        let modifier = accuracy(turn, target, weapon, distance, swing);
+        let modifier = accuracy::<D, MAP>(turn, target, weapon, distance, swing);
         r.modifier = modifier;
         // The d20 matters to the rest of the attack only through its
         // verdict, so the exact engine branches 4 ways instead of 20 (the
@@ -1671,7 +1777,7 @@ pub fn attack_at<D: Dice>(
                 let total = natural as i32 + modifier;
                 note_attack(turn, target, weapon.number, natural, total, tn, false);
             }
-            r.fumble = fumble(turn, target, distance, depth);
+            r.fumble = fumble::<D, MAP>(turn, target, distance, depth);
             return r;
         }
         r.hit = verdict != Verdict::Miss;
@@ -1891,7 +1997,7 @@ fn escalates<D: Dice>(
 /// The fumble chain after a natural 1 on an attack on `target`: a free hit
 /// for the target, a tragedy's free critical, or the attacker's death.
 /// Returns the level reached (1 to 3).
-fn fumble<D: Dice>(
+fn fumble<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
     target: usize,
     distance: i32,
@@ -1936,8 +2042,8 @@ fn fumble<D: Dice>(
                 turn.as_actor(target, |t| defeat(t, me, hp));
             }
         }
-        2 => free_hit(turn, target, me, distance, Swing::FreeCrit, depth),
-        _ => free_hit(turn, target, me, distance, Swing::Free, depth),
+        2 => free_hit::<D, MAP>(turn, target, me, distance, Swing::FreeCrit, depth),
+        _ => free_hit::<D, MAP>(turn, target, me, distance, Swing::Free, depth),
     }
     level
 }

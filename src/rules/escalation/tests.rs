@@ -347,7 +347,7 @@ fn the_attacks_flanking_count_agrees_with_the_engines_at_every_placement() {
                     }
                     let engine = t.flanked(target, zone);
                     assert_eq!(
-                        flanked(t, target, zone),
+                        flanked::<_, false>(t, target, zone),
                         engine,
                         "zone {zone}, placement {placement}, out {out:03b}"
                     );
@@ -2388,7 +2388,9 @@ b = {{ {b} }}
             f.units[0].state.disengaged_round = stamp(1);
         }
         let mut dice = ScriptedDice::new(rolls);
-        as_turn(&enc, &mut f, &mut dice, 0, |t| close_in(t, 2, 6, 1));
+        as_turn(&enc, &mut f, &mut dice, 0, |t| {
+            close_in::<_, true>(t, 2, 6, 1)
+        });
         dice.assert_done();
         f
     }
@@ -2427,7 +2429,8 @@ b = {{ {b} }}
         // "Free Hits", by hand on a 5 × 5 map, a watcher at the centre with
         // a zone of 1: leaving diagonally provokes; stepping along the
         // zone's edge twice does not, three times does; passing through
-        // provokes at the nearest point reached.
+        // provokes at the nearest point reached; so does stepping out and
+        // back in.
         let enc = on_map(
             ".....\n.....\n..B..\n.....\nA....",
             "",
@@ -2453,6 +2456,9 @@ b = {{ {b} }}
             None
         );
         assert_eq!(p(sq(0, 0), &[], false), None);
+        // Out of the zone and back in: it moved out of it.
+        assert_eq!(p(sq(1, 1), &[sq(0, 0), sq(1, 1)], false), Some(1));
+        assert_eq!(p(sq(1, 1), &[sq(0, 0), sq(1, 1)], true), None);
     }
 
     /// Red's `a` at the squares `reds` against blue `b` at [2, 2] (the
