@@ -62,19 +62,49 @@ pub fn provokes_on_path(
     ((leaves && !disengaged) || within > allowance).then_some(nearest.min(zone))
 }
 
-/// [`super::moving`] on a map: move the actor with `step`, then every enemy
-/// whose zone the path provokes takes its free hit, in unit order (as on the
-/// front). The mover is struck where it ends (the abstraction the front
-/// makes too: a move is not cut short by a free hit).
+/// Whether a move of at most `steps` squares from `from` to `to` may
+/// provoke a free hit from a unit at `at` with a melee zone of `zone`
+/// (see [`provokes_on_path`]), by the two ends alone: `false` only when no
+/// path of that length can. A step changes the (Chebyshev) distance to
+/// `at` by one square at most, so the squares `i` steps into the move that
+/// can lie in the zone are those with `distance(from) - i` and
+/// `distance(to) - (steps - i)` both within it: a window of `m` squares in
+/// a row. Nothing in it: the move never touches the zone. A move that ends
+/// in the zone leaves it on the way only by going out and back in (3
+/// squares of the window at least), and moves `(m - 1)` squares within it
+/// at most.
+pub fn may_provoke(
+    g: &Ground,
+    (from, to): (Square, Square),
+    steps: i32,
+    at: Square,
+    zone: i32,
+    allowance: i32,
+) -> bool {
+    let s = g.scale.max(1);
+    let beyond = |d: i32| ((d - zone).max(0) + s - 1) / s;
+    let (d_from, d_to) = (g.distance(from, at), g.distance(to, at));
+    let first = beyond(d_from);
+    let last = steps.saturating_sub(beyond(d_to));
+    let m = last.saturating_sub(first).saturating_add(1);
+    m >= 1 && (d_to > zone || m >= 3 || (m - 1).saturating_mul(s) > allowance)
+}
+
+/// [`super::moving`] on a map: move the actor with `step` (it returns the
+/// movement spent, in spaces, or [`super::UNKNOWN_MOVE`]), then every
+/// enemy whose zone the path provokes takes its free hit, in unit order (as
+/// on the front). The mover is struck where it ends (the abstraction the
+/// front makes too: a move is not cut short by a free hit).
 #[inline(never)]
 #[cold]
 pub(super) fn moving<D: Dice>(
     turn: &mut Turn<'_, Escalation, D>,
-    step: impl FnOnce(&mut Turn<'_, Escalation, D>),
+    step: impl FnOnce(&mut Turn<'_, Escalation, D>) -> i32,
 ) {
     // Only units whose plan is on a map come here: they have a ground.
     let Some(g) = turn.ground() else {
-        return step(turn);
+        step(turn);
+        return;
     };
     let me = turn.actor;
     let round = turn.fight.round;
@@ -84,17 +114,30 @@ pub(super) fn moving<D: Dice>(
     let watch = turn.in_fight() & !turn.side_units(side);
     let start = turn.unit(me).position;
     let from = turn.square(me);
-    step(turn);
-    if turn.square(me) == from {
+    let spent = step(turn);
+    let to = turn.square(me);
+    if to == from {
         // No move, no zone left and no space moved in one.
         return;
     }
+    // Every step costs a square of movement at least (difficult terrain
+    // more), so the move has at most this many steps.
+    let steps = if spent == super::UNKNOWN_MOVE {
+        i32::MAX
+    } else {
+        spent / g.scale.max(1)
+    };
     // Worked out for every watcher before anybody strikes (a free hit moves
     // nobody, but the path is this thread's until the next move).
     let mut provoked = 0u64;
     let mut distance = [0i32; MAX_UNITS];
     for e in Bits(watch) {
         let (at, zone) = (turn.square(e), turn.spec(e).stats.reach);
+        // The path of a move that walked without a search is searched when
+        // read: only for a watcher whose zone the move may have provoked.
+        if !may_provoke(g, (from, to), steps, at, zone, allowance) {
+            continue;
+        }
         // `last_path` starts with `from`; `provokes_on_path` takes it apart.
         let hit = turn.last_path(start, |path| {
             provokes_on_path(g, from, &path[1..], at, zone, disengaged, allowance)

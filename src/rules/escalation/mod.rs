@@ -1296,12 +1296,13 @@ pub fn provokes_free_hit(
     (leaves && !disengaged) || hi - lo > allowance
 }
 
-/// Move the actor with `step`; enemies whose zone the move provokes take
-/// free hits (leaving zones provokes nothing once the actor has disengaged
-/// this round).
+/// Move the actor with `step`, which returns the movement it spent (in
+/// spaces; [`UNKNOWN_MOVE`] when it does not say); enemies whose zone the
+/// move provokes take free hits (leaving zones provokes nothing once the
+/// actor has disengaged this round).
 fn moving<D: Dice, const MAP: bool>(
     turn: &mut Turn<'_, Escalation, D>,
-    step: impl FnOnce(&mut Turn<'_, Escalation, D>),
+    step: impl FnOnce(&mut Turn<'_, Escalation, D>) -> i32,
 ) {
     if MAP {
         return map::moving(turn, step);
@@ -1313,6 +1314,9 @@ fn moving<D: Dice, const MAP: bool>(
     let side = turn.unit(me).side as usize;
     let watch = turn.in_fight() & !turn.side_units(side);
     let from = turn.unit(me).position;
+    let step = |t: &mut Turn<'_, Escalation, D>| {
+        step(t);
+    };
     let provoked = provoking_move(turn, watch, step, |t, e, from| {
         provokes_free_hit(
             from,
@@ -1339,8 +1343,15 @@ fn moving<D: Dice, const MAP: bool>(
     }
 }
 
+/// What a move that does not count its movement returns to [`moving`]
+/// (a retreat: its path is searched anyway).
+const UNKNOWN_MOVE: i32 = i32::MAX;
+
 fn retreat<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Escalation, D>, amount: i32) {
-    moving::<D, MAP>(turn, |t| t.back_off(amount));
+    moving::<D, MAP>(turn, |t| {
+        t.back_off(amount);
+        UNKNOWN_MOVE
+    });
 }
 
 fn close_in<D: Dice, const MAP: bool>(
@@ -1349,9 +1360,7 @@ fn close_in<D: Dice, const MAP: bool>(
     budget: i32,
     stop_at: i32,
 ) {
-    moving::<D, MAP>(turn, |t| {
-        t.approach(target, budget, stop_at);
-    });
+    moving::<D, MAP>(turn, |t| t.approach(target, budget, stop_at));
 }
 
 /// Advance: close to the melee zone with the Move Action, then with extra

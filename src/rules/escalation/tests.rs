@@ -2461,6 +2461,71 @@ b = {{ {b} }}
         assert_eq!(p(sq(1, 1), &[sq(0, 0), sq(1, 1)], true), None);
     }
 
+    #[test]
+    fn a_move_that_may_provoke_is_never_passed_over() {
+        // "Free Hits" ("moves out of your melee zone or moves more than 2
+        // spaces within your melee zone"): `may_provoke` skips the search
+        // for a walked move's path only when no path of its length can
+        // provoke. Every walk of up to 4 steps on a 7 × 7 open map, a
+        // watcher at the centre, zones of 1 and 2, allowances of 0 and 2,
+        // counted as taking its own length or one more step: wherever the
+        // path provokes, the ends said it may.
+        let grid = ".......\n.......\n.......\n...B...\n.......\n.......\nA......";
+        let enc = on_map(grid, "", "at = \"A\"", "at = \"B\"", "", "");
+        let g = enc.ground.expect("a map");
+        let at = Square::new(3, 3);
+        let mut walks: Vec<Vec<Square>> =
+            (0..49).map(|i| vec![Square::new(i % 7, i / 7)]).collect();
+        let mut checked = 0;
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for w in &walks {
+                let last = *w.last().expect("a start");
+                for (dx, dy) in [
+                    (-1, -1),
+                    (0, -1),
+                    (1, -1),
+                    (-1, 0),
+                    (1, 0),
+                    (-1, 1),
+                    (0, 1),
+                    (1, 1),
+                ] {
+                    let (x, y) = (last.x as i32 + dx, last.y as i32 + dy);
+                    if (0..7).contains(&x) && (0..7).contains(&y) {
+                        let mut w = w.clone();
+                        w.push(Square::new(x as u8, y as u8));
+                        longer.push(w);
+                    }
+                }
+            }
+            for w in &longer {
+                let (from, to) = (w[0], *w.last().expect("a step"));
+                let steps = w.len() as i32 - 1;
+                for (zone, allowance) in [(1, 2), (2, 2), (1, 0), (2, 0)] {
+                    if map::provokes_on_path(g, from, &w[1..], at, zone, false, allowance).is_some()
+                    {
+                        for n in [steps, steps + 1] {
+                            assert!(
+                                map::may_provoke(g, (from, to), n, at, zone, allowance),
+                                "{w:?} zone {zone} allowance {allowance} in {n} steps"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+            walks = longer;
+        }
+        assert!(checked > 10_000, "{checked} provoking walks");
+        // And it does skip: a walk that stops at the zone's edge, or keeps
+        // off it.
+        let sq = |x, y| Square::new(x, y);
+        assert!(!map::may_provoke(g, (sq(0, 6), sq(2, 4)), 2, at, 1, 2));
+        assert!(!map::may_provoke(g, (sq(0, 6), sq(0, 3)), 3, at, 1, 2));
+        assert!(map::may_provoke(g, (sq(0, 6), sq(2, 4)), 4, at, 1, 2));
+    }
+
     /// Red's `a` at the squares `reds` against blue `b` at [2, 2] (the
     /// centre; `at` counts from 1) on open ground: the accuracy modifier of
     /// the first red's attack on `b` (a miss on 2; red's own +2 and nothing
