@@ -139,8 +139,9 @@ pub struct Unit {
     pub n_weapons: u8,
     /// The longest reach or range among the weapons.
     pub max_range: i32,
-    /// How close an advancing unit gets: its melee zone if it has a melee
-    /// weapon, else its longest range.
+    /// How close an advancing unit gets: its melee zone, whatever its
+    /// ranged weapons reach (without a melee weapon, its longest range if
+    /// that is shorter): it shoots on the way in (issue 30, item 4).
     pub advance_reach: i32,
     /// Has a ranged weapon reaching beyond the melee zone.
     pub ranged: bool,
@@ -862,7 +863,15 @@ impl Ruleset for Escalation {
         let sorted = &all[..unit.n_weapons as usize];
         unit.max_range = sorted.iter().map(|w| w.range).max().unwrap_or(0);
         let melee = sorted.iter().any(|w| w.kind == WeaponKind::Melee);
-        unit.advance_reach = if melee { reach } else { unit.max_range };
+        // Advancing closes to melee whatever a ranged weapon could hit
+        // from farther (README, "The battlefield": advance "closes to melee
+        // reach ... on the way it shoots"); a unit with no melee weapon stops
+        // at the zone, or at its range if that is shorter.
+        unit.advance_reach = if melee {
+            reach
+        } else {
+            reach.min(unit.max_range)
+        };
         unit.ranged = sorted
             .iter()
             .any(|w| w.kind == WeaponKind::Ranged && w.range > reach);
@@ -1364,7 +1373,10 @@ fn close_in<D: Dice, const MAP: bool>(
 }
 
 /// Advance: close to the melee zone with the Move Action, then with extra
-/// spaces (2 per Bonus Action) if that is not enough; fight if in reach.
+/// spaces (2 per Bonus Action) if that is not enough, unless a ranged
+/// weapon reaches the target after the Move Action (it shoots on the way,
+/// the Bonus Actions going to the attack; README, "The battlefield"); fight
+/// if in reach.
 /// Returns an extra attack left for a step of its own (`STEPS`; see
 /// [`play`]).
 fn advance<D: Dice, const STEPS: bool, const MAP: bool>(
@@ -1379,7 +1391,12 @@ fn advance<D: Dice, const STEPS: bool, const MAP: bool>(
         eco.moves = false;
         let mut budget = speed(turn, me);
         let per_bonus = turn.options().bonus_move;
-        while eco.bonus > 0 && budget < gap && per_bonus > 0 {
+        let stats = &turn.spec(me).stats;
+        // The distance after the Move Action, at the least (on a map a
+        // path round something ends farther): a ranged weapon that reaches
+        // from there shoots, and the Bonus Actions are not spent on moving.
+        let shoots = stats.ranged && gap + reach - budget <= stats.max_range;
+        while eco.bonus > 0 && budget < gap && per_bonus > 0 && !shoots {
             eco.bonus -= 1;
             budget += per_bonus;
         }

@@ -813,6 +813,81 @@ b = {{ distance = {distance}, tactic = "hold" }}
     assert_eq!(f.units[1].state.hp, 27);
 }
 
+/// Unit `a` (bonus to accuracy, no aim bonus) with `weapons`, told to
+/// advance on `b` holding 10 spaces away on the front.
+fn advancing_with(weapons: &str) -> Encounter<Escalation> {
+    encounter(&format!(
+        r#"
+name = "t"
+rules = "escalation"
+[weapons.w]
+damage = "1d8"
+[weapons.bow]
+kind = "ranged"
+damage = "1d6"
+range = 20
+[units.a]
+hp = 30
+aim = "slowing"
+weapons = {weapons}
+[units.b]
+hp = 30
+weapons = ["w"]
+[sides.red]
+a = {{ tactic = "advance" }}
+[sides.blue]
+b = {{ distance = 10, tactic = "hold" }}
+"#
+    ))
+}
+
+#[test]
+fn advancing_shooters_close_to_melee_reach_though_their_bow_already_reaches() {
+    // README, "The battlefield", the tactic `advance`: "picks a target,
+    // closes to melee reach, attacks once in reach; on the way it shoots if
+    // a ranged weapon reaches, otherwise it sprints" (issue 30, item 4; the
+    // sprint is escalation's 2 spaces a Bonus Action, "Move Action"). A bow
+    // (range 20) at 10 spaces: the Move Action's 6 spaces to 4 spaces off,
+    // then shoot with both Bonus Actions on accuracy (8 + 2 hits 10); next
+    // turn 3 spaces more to the melee zone (1) and shoot again; then stay.
+    let enc = advancing_with("[\"bow\"]");
+    assert_eq!(enc.units[0].stats.advance_reach, 1);
+    let mut f = fight(&enc);
+    let gap = |f: &Fight<Escalation>| f.units[1].position - f.units[0].position;
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(20, 8), (6, 3)]);
+    assert_eq!(gap(&f), 4);
+    assert_eq!(f.units[1].state.hp, 27);
+    f.round = 2;
+    play(&enc, &mut f, 0, &[(20, 8), (6, 3)]);
+    assert_eq!(gap(&f), 1);
+    f.round = 3;
+    play(&enc, &mut f, 0, &[(20, 8), (6, 3)]);
+    assert_eq!(gap(&f), 1);
+    assert_eq!(f.units[1].state.hp, 21);
+    // A bow and a sword: it shoots on the way in the same way (the Bonus
+    // Actions on accuracy, not on 4 more spaces), then ends in melee and
+    // strikes with the sword (1d8, the better weapon) once there.
+    let enc = advancing_with("[\"bow\", \"w\"]");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(20, 8), (6, 3)]);
+    assert_eq!(gap(&f), 4);
+    f.round = 2;
+    play(&enc, &mut f, 0, &[(20, 8), (8, 5)]);
+    assert_eq!(gap(&f), 1);
+    assert_eq!(f.units[1].state.hp, 22);
+    // Melee only: nothing to shoot on the way, so both Bonus Actions buy
+    // spaces (6 + 2 + 2 reach the zone) and the sword strikes with no bonus
+    // left (10 hits).
+    let enc = advancing_with("[\"w\"]");
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(20, 10), (8, 5)]);
+    assert_eq!(gap(&f), 1);
+    assert_eq!(f.units[1].state.hp, 25);
+}
+
 #[test]
 fn standing_up_costs_a_bonus_action_and_weakened_units_have_fewer() {
     // "Prone": standing up takes "1 Attack Action (AA), 1 Move Action (MA),
