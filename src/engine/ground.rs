@@ -261,9 +261,21 @@ pub fn near_reach(
         };
         return Some((walked, Some(f)));
     }
-    let r = g
-        .graph
-        .reach_nearest(ws, near, (from, 0), squares, blocked, no_stop);
+    // A goal within the budget: first the search within the terrain
+    // distance (`reach_nearest_within`), whose answer is the full one when
+    // it reaches a goal at that cost (nothing can be better: a goal, as
+    // cheaply as terrain allows); the common move round a unit in the way
+    // searches a band along the cheapest paths, not the budget's disc.
+    let within = (d <= squares)
+        .then(|| {
+            g.graph
+                .reach_nearest_within(ws, near, (from, 0), squares, d, blocked, no_stop)
+        })
+        .filter(|r| r.remaining == 0 && r.spent <= d);
+    let r = within.unwrap_or_else(|| {
+        g.graph
+            .reach_nearest(ws, near, (from, 0), squares, blocked, no_stop)
+    });
     if r.remaining == 0 || r.remaining == UNREACHABLE {
         return Some((r, None));
     }
@@ -286,8 +298,10 @@ pub fn write_walked_path(
     no_stop: &SquareSet,
     path: &mut Vec<Square>,
 ) {
+    // The answer is known (the goal, at `spent`): only the states on a
+    // cheapest path to it are searched.
     g.graph
-        .reach(ws, goal_field, (from, 0), spent, blocked, no_stop);
+        .reach_within(ws, goal_field, (from, 0), spent, spent, blocked, no_stop);
     path.clear();
     path.push(from);
     path.extend(ws.path());

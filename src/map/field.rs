@@ -431,7 +431,70 @@ impl Graph {
         no_stop: &SquareSet,
     ) -> Reach {
         assert!(field.pw as usize == self.pw);
-        self.reach_by(ws, |i| field.dist[i], start, budget, blocked, no_stop)
+        self.reach_by::<true>(
+            ws,
+            |i| field.dist[i],
+            start,
+            budget,
+            u32::MAX,
+            blocked,
+            no_stop,
+        )
+    }
+
+    /// [`Graph::reach`] searching only the states a mover can be in on its
+    /// way to the answer when that answer's movement spent plus its field
+    /// value is at most `limit` minus [`Graph::slack`]: the same answer,
+    /// by the same path, whenever it does (every state on a path to it, and
+    /// every state that could be its parent, lies within the limit; the
+    /// others only lose). A caller that knows it (a walked move's path:
+    /// the goal, at the movement it cost) searches a band along the
+    /// cheapest paths instead of the whole budget's disc.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reach_within(
+        &self,
+        ws: &mut Workspace,
+        field: &Field,
+        start: (Square, u8),
+        budget: u32,
+        limit: u32,
+        blocked: &SquareSet,
+        no_stop: &SquareSet,
+    ) -> Reach {
+        assert!(field.pw as usize == self.pw);
+        self.reach_by::<true>(
+            ws,
+            |i| field.dist[i],
+            start,
+            budget,
+            limit,
+            blocked,
+            no_stop,
+        )
+    }
+
+    /// [`Graph::reach`] searching every state within the budget, with no
+    /// bound: the reference the bounded searches are tested against.
+    #[cfg(test)]
+    pub(crate) fn reach_exhaustive(
+        &self,
+        ws: &mut Workspace,
+        field: &Field,
+        start: (Square, u8),
+        budget: u32,
+        blocked: &SquareSet,
+        no_stop: &SquareSet,
+    ) -> Reach {
+        let value = |i| field.dist[i];
+        self.reach_by::<false>(ws, value, start, budget, u32::MAX, blocked, no_stop)
+    }
+
+    /// What a state's field value read at parity 0 (as the searches read
+    /// it) can fall short of its own: 1 under the alternating metric (the
+    /// next diagonal may cost 2), 0 otherwise.
+    #[inline]
+    pub fn slack(&self) -> u32 {
+        self.costs.layers() as u32 - 1
     }
 
     /// [`Graph::reach`] towards the nearest of several goals, each with its
@@ -452,12 +515,28 @@ impl Graph {
         blocked: &SquareSet,
         no_stop: &SquareSet,
     ) -> Reach {
+        self.reach_nearest_within(ws, fields, start, budget, u32::MAX, blocked, no_stop)
+    }
+
+    /// [`Graph::reach_nearest`] within `limit`, as [`Graph::reach_within`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn reach_nearest_within(
+        &self,
+        ws: &mut Workspace,
+        fields: &[&Field],
+        start: (Square, u8),
+        budget: u32,
+        limit: u32,
+        blocked: &SquareSet,
+        no_stop: &SquareSet,
+    ) -> Reach {
         assert!(fields.iter().all(|f| f.pw as usize == self.pw));
-        self.reach_by(
+        self.reach_by::<true>(
             ws,
             |i| fields.iter().fold(UNREACHABLE, |m, f| m.min(f.dist[i])),
             start,
             budget,
+            limit,
             blocked,
             no_stop,
         )
@@ -491,17 +570,40 @@ impl Graph {
     }
 
     /// [`Graph::reach`] with the goals' field read through `value` (by
-    /// padded index, at parity 0).
+    /// padded index, at parity 0), searching only states whose movement
+    /// spent plus value is within `limit` and within the best value found so
+    /// far plus the budget (plus [`Graph::slack`] for both).
+    ///
+    /// Why that changes nothing: let B be the answer of the search without
+    /// bounds, reached at cost `dB` with value `vB`. A field value drops by
+    /// at most a step's cost per step, so every state on a path to B, and
+    /// every state from which a cheapest step reaches such a state, has
+    /// cost plus value at most `dB + vB + slack`; and `vB` is at most the
+    /// best value found at any time, `dB` at most the budget. Those states
+    /// are all searched, at their costs, in the same order (a bucket is a
+    /// stack: leaving other states out does not reorder it), with the same
+    /// parents; a state left out would only have lost to B.
     #[inline(always)]
-    fn reach_by(
+    #[allow(clippy::too_many_arguments)]
+    fn reach_by<const BOUNDED: bool>(
         &self,
         ws: &mut Workspace,
         value: impl Fn(usize) -> u32,
         start: (Square, u8),
         budget: u32,
+        limit: u32,
         blocked: &SquareSet,
         no_stop: &SquareSet,
     ) -> Reach {
+        let slack = self.slack();
+        let limit = limit.saturating_add(slack);
+        // Without `BOUNDED`, the search with no bound at all (the
+        // reference tests compare with).
+        let budget_slack = if BOUNDED {
+            budget.saturating_add(slack)
+        } else {
+            u32::MAX
+        };
         let (from, parity) = start;
         let nn = self.n;
         let layers = self.costs.layers();
@@ -548,15 +650,22 @@ impl Graph {
                     best_state = st as u32;
                 }
             }
+            // Beyond this, cost plus value loses to the best found (see
+            // above): such states are not searched.
+            let bound = limit.min(best_key.0.saturating_add(budget_slack));
             for dir in 0..8 {
                 let c = self.cost[(i * 2 + p) * 8 + dir];
                 let d = cur + c as u32;
                 if c == 0 || d > budget {
                     continue;
                 }
-                let to = (p ^ self.flip[dir] as usize) * nn + (i as isize + self.off[dir]) as usize;
+                let ti = (i as isize + self.off[dir]) as usize;
+                let to = (p ^ self.flip[dir] as usize) * nn + ti;
                 let old = ws.fwd[to];
                 if d < old {
+                    if d.saturating_add(value(ti)) > bound {
+                        continue;
+                    }
                     if old == UNREACHABLE {
                         ws.touched.push(to as u32);
                         queued += 1;

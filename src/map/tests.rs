@@ -3,7 +3,7 @@
 //! and reaches against brute force, thrum's cover from its text's examples,
 //! and searches that allocate nothing.
 
-use super::field::{Corners, Costs, Difficult, Graph, Workspace, UNREACHABLE};
+use super::field::{Corners, Costs, Difficult, Field, Graph, Workspace, UNREACHABLE};
 use super::geometry::{flanked, opposite_sides, Metric, Shape, Square, STEPS};
 use super::sight::{
     cover_between, line_of_sight, thrum_cover, walk_line, CoverTable, Crossing, SightTable,
@@ -804,6 +804,94 @@ fn reach_is_the_best_square_within_the_budget() {
             assert_eq!((at, spent), (r.to, r.spent), "map {round}, {costs:?}");
         }
     }
+}
+
+/// The bounded searches against the search of every state in the budget
+/// ([`Graph::reach_exhaustive`]): [`Graph::reach`] and
+/// [`Graph::reach_nearest`] (bounded by the best value found plus the
+/// budget), [`Graph::reach_within`] and [`Graph::reach_nearest_within`]
+/// (by a limit, whenever the answer's movement plus value is within it). On
+/// random maps under every cost model, with blocked squares, allies and a
+/// start at either parity: the same square, cost, value and path, square by
+/// square.
+#[test]
+fn bounded_searches_match_the_exhaustive_one() {
+    let mut rng = Mix(31);
+    let (mut compared, mut within) = (0, 0);
+    for round in 0..300 {
+        let (w, h) = (3 + rng.below(12) as usize, 3 + rng.below(12) as usize);
+        let m = random_map(&mut rng, w, h);
+        let squares: Vec<Square> = m.squares().filter(|&s| m.at(s).passable()).collect();
+        if squares.len() < 3 {
+            continue;
+        }
+        let pick = |rng: &mut Mix| squares[rng.below(squares.len() as u64) as usize];
+        let goals: Vec<Square> = (0..1 + rng.below(3)).map(|_| pick(&mut rng)).collect();
+        let from = pick(&mut rng);
+        let blocked: SquareSet = (0..rng.below(6))
+            .map(|_| pick(&mut rng))
+            .filter(|&s| s != from && !goals.contains(&s))
+            .collect();
+        let allies: SquareSet = (0..rng.below(5))
+            .map(|_| pick(&mut rng))
+            .filter(|&s| s != from && !blocked.contains(s))
+            .collect();
+        let budget = rng.below(12) as u32;
+        let parity = rng.below(2) as u8;
+        let mut ws = Workspace::new(&m);
+        for costs in MODELS {
+            let g = Graph::new(&m, costs);
+            let cache = FieldCache::new(&m, costs, goals.iter().copied());
+            let near: Vec<&Field> = goals.iter().map(|&s| cache.get(s).unwrap()).collect();
+            let mut blocked_field = g.new_field();
+            g.field(&mut ws, &goals, &blocked, &mut blocked_field);
+            let mut terrain = g.new_field();
+            g.field(&mut ws, &goals, &SquareSet::new(), &mut terrain);
+            for (field, nearest) in [(&blocked_field, false), (&terrain, true)] {
+                let start = (from, parity);
+                let all = g.reach_exhaustive(&mut ws, field, start, budget, &blocked, &allies);
+                let all_path: Vec<Square> = ws.path().collect();
+                let total = all.spent.saturating_add(all.remaining);
+                let limits = [
+                    u32::MAX,
+                    total,
+                    total.saturating_sub(1),
+                    rng.below(16) as u32,
+                ];
+                for limit in limits {
+                    let r = if nearest {
+                        g.reach_nearest_within(
+                            &mut ws, &near, start, budget, limit, &blocked, &allies,
+                        )
+                    } else {
+                        g.reach_within(&mut ws, field, start, budget, limit, &blocked, &allies)
+                    };
+                    compared += 1;
+                    if total > limit {
+                        continue;
+                    }
+                    within += (limit != u32::MAX) as u32;
+                    let what = format!(
+                        "map {round}, {costs:?}, from {from:?} at parity {parity}, goals \
+                         {goals:?}, budget {budget}, limit {limit}, nearest {nearest}"
+                    );
+                    assert_eq!(r, all, "{what}");
+                    assert_eq!(ws.path().collect::<Vec<_>>(), all_path, "{what}");
+                }
+                let r = if nearest {
+                    g.reach_nearest(&mut ws, &near, start, budget, &blocked, &allies)
+                } else {
+                    g.reach(&mut ws, field, start, budget, &blocked, &allies)
+                };
+                assert_eq!(r, all, "map {round}, {costs:?}: reach");
+                assert_eq!(ws.path().collect::<Vec<_>>(), all_path, "map {round}");
+            }
+        }
+    }
+    assert!(
+        within * 4 > compared,
+        "{within} of {compared} within a limit"
+    );
 }
 
 #[test]
