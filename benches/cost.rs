@@ -70,6 +70,11 @@ const BATCH_FUNCTION: &str = "*Simulate>::batch";
 const FRONT_OF: &[(&str, &[&str], &str)] = &[
     ("trench_map", &[], "trench_map_front"),
     ("dicestep_map", &[], "dicestep_map_front"),
+    (
+        "escalation_map",
+        &["map.legend.X=open", "options.flanking_accuracy=1"],
+        "escalation_map_front",
+    ),
 ];
 /// DESIGN.md's limit on a map fight's ns per die over the front's.
 const MAP_LIMIT: f64 = 3.0;
