@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn thrum_table_is_sound() {
-        assert_sound::<Thrum>(include_str!("thrum_tests.rs"));
+        assert_sound::<Thrum>(include_str!("thrum/tests.rs"));
     }
 
     #[test]

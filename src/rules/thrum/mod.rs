@@ -1,7 +1,7 @@
 //! `thrum`: the Thrum wiki's "Combat Flow" page, an opposed-2d6 system with
 //! boons and banes and no hit points: harm is Fatigue and Stress Load
 //! against Fatigue and Stress Tolerance. Every rule of the text, how it is
-//! modelled and the tests that pin it: `thrum_conformance.rs`.
+//! modelled and the tests that pin it: `conformance.rs`.
 //!
 //! As written: initiative 2d6 + Initiative modifier once per fight,
 //! descending (a unit's `delay` keeps it later for the whole fight); Round
@@ -1808,9 +1808,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     !stunned && attack_if_in_reach(turn, target)
 }
 
-#[path = "thrum_conformance.rs"]
 mod conformance;
 
 #[cfg(test)]
-#[path = "thrum_tests.rs"]
 mod tests;

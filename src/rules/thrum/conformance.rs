@@ -1,5 +1,5 @@
 //! `thrum`'s conformance table: every rule of its source text, how skirmish
-//! models it, and the tests in `thrum_tests.rs` that pin it. Printed by
+//! models it, and the tests in `tests.rs` that pin it. Printed by
 //! `skirmish rules thrum`; checked by `rules::conformance`'s tests.
 //!
 //! The text is the Thrum wiki's "Combat Flow" page. It has no headings below
