@@ -77,6 +77,10 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Options that only mean something on a map, with why: refused
     /// without one when written (a setting skirmish would ignore).
     const MAP_ONLY: &'static [(&'static str, &'static str)] = &[];
+    /// Weapon fields that mean something only on a map (thrum's areas of
+    /// effect), with why: refused when written in a scenario without a
+    /// `[map]` (a setting the front would ignore).
+    const MAP_WEAPON_FIELDS: &'static [(&'static str, &'static str)] = &[];
     /// The ruleset's own initiative scheme.
     const DEFAULT_INITIATIVE: InitiativeKind;
     /// What the `fixed` initiative scheme orders by.
@@ -419,7 +423,7 @@ pub enum Quick {
 /// Every ruleset's name, for error messages and `skirmish rules`.
 /// The rulesets that play on a map so far (issue 29): the others refuse a
 /// scenario with a `[map]` until their part lands.
-pub const MAP_RULESETS: &[&str] = &["trenches", "dicestep", "escalation"];
+pub const MAP_RULESETS: &[&str] = &["trenches", "dicestep", "escalation", "thrum"];
 
 pub const NAMES: &[&str] = &[
     Trenches::NAME,

@@ -99,6 +99,17 @@ pub fn compile<R: Ruleset>(
                 &weapon_schema,
                 &format!("weapons.{}", entry.key),
             )?;
+            if root.get("map").is_none() {
+                if let Some((key, why)) = R::MAP_WEAPON_FIELDS
+                    .iter()
+                    .find(|(key, _)| f.node(key).is_some())
+                {
+                    return Err(f.error(
+                        key,
+                        format!("`{key}` needs a `[map]`: {why}; add a map or leave it out"),
+                    ));
+                }
+            }
             let mut weapon = R::compile_weapon(&f).map_err(|e| f.locate(e))?;
             R::number_weapon(&mut weapon, weapons.len().min(u16::MAX as usize) as u16);
             weapons.push((entry.key.clone(), weapon));

@@ -59,6 +59,7 @@ use crate::engine::{
     Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
     InitiativeRoll, Tactic, Turn, UnitSpec,
 };
+use crate::map::ThrumCover;
 use crate::results::CounterInfo;
 use crate::rules::common::{kit, Kit, KitWeapon};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
@@ -116,6 +117,28 @@ pub struct Ability {
     pub load: i32,
     /// Extra Load a hit adds when the attacker overexerts (0: no Overexert).
     pub overexert: i32,
+    /// Its area of effect ("Areas": Area X, Line X, Aura X), on a map only:
+    /// every character in the shape is attacked.
+    pub area: AreaKind,
+    /// The X of Area X, Line X or Aura X.
+    pub size: u8,
+}
+
+/// An ability's area of effect ("Areas"; a weapon's `area` and `size`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AreaKind {
+    /// A single target.
+    #[default]
+    None,
+    /// "An Area X consists of a square on the grid which is X unit squares
+    /// on a side", placed with a square within the ability's range.
+    Area,
+    /// "A Line X consists of X consecutive squares sharing a row, column, or
+    /// diagonal", placed with a square within the ability's range.
+    Line,
+    /// "All squares at a distance X or less from the ability user other than
+    /// the ability user's space itself".
+    Aura,
 }
 
 impl KitWeapon for Ability {
@@ -423,6 +446,7 @@ const DEALS_NAMES: &[&str] = &["kind", "fatigue", "stress"];
 const OBSTRUCTION_NAMES: &[&str] = &["physical", "all"];
 const RESUSCITATION_NAMES: &[&str] = &["keep", "halve"];
 const LOAD_TIE_NAMES: &[&str] = &["fail", "pass"];
+const AREA_NAMES: &[&str] = &["none", "area", "line", "aura"];
 
 /// Shared conditions that stop a unit from moving and acting (it stays in
 /// the fight and is not Incapacitated in thrum's sense).
@@ -465,6 +489,30 @@ impl Ruleset for Thrum {
         Rolls, tolerance decay, three Wounds remove; cover only against physical attacks from beyond \
         its source. Distances in squares.";
     const DISTANCE_UNIT: &'static str = "squares";
+    // "Combat takes place on a square grid. Both movement and distance are
+    // measured in Squares": a map cell is one square. Chebyshev distance,
+    // eight neighbours; allies' squares passable but no stopping there,
+    // enemies' impassable (the engine's `approach`); "exiting a space
+    // designated as Difficult Terrain costs +1"; each elevation level beyond
+    // the first in one step +1 ("Elevation").
+    const MAP_COSTS: Option<crate::map::Costs> = Some(crate::map::Costs::thrum());
+    const MAP_SCALE: i32 = 1;
+    const MAP_IGNORES: &'static [(&'static str, &'static str)] = &[(
+        "character_cover",
+        "on a map a character next to the target is a source of cover as the text's Cover says, \
+         worked out for each attack from where the units stand and their elevation",
+    )];
+    const MAP_WEAPON_FIELDS: &'static [(&'static str, &'static str)] = &[
+        (
+            "area",
+            "an area of effect catches the characters standing in its squares, and the front has \
+             no squares around a unit",
+        ),
+        (
+            "size",
+            "it is the size of an area of effect, which needs the map's squares",
+        ),
+    ];
     const DEFAULT_INITIATIVE: InitiativeKind = InitiativeKind::Rolled;
     const INITIATIVE_STAT: &'static str = "initiative − delay";
 
@@ -585,6 +633,13 @@ impl Ruleset for Thrum {
             0,
             "Overexert: extra Load a hit adds if the attacker took Stress before rolling (0: the ability has no Overexert)",
         ),
+        Field::new(
+            "area",
+            Kind::Choice(AREA_NAMES),
+            Some(Lit::Str("none")),
+            "area of effect, on a map only: area (an X by X square placed within range), line (X squares in a row, column or diagonal, one within range) or aura (every square within X of the user but its own; `range` is X); every character in it is attacked, allies included",
+        ),
+        Field::int("size", 1, 16, 1, "the X of the `area`: Area X, Line X or Aura X (only with `area`)"),
     ];
 
     const OPTIONS: &'static [Field] = &[
@@ -944,16 +999,44 @@ impl Ruleset for Thrum {
             (1, _) | (0, AbilityKind::Physical) => Harm::Fatigue,
             _ => Harm::Stress,
         };
+        let area = [
+            AreaKind::None,
+            AreaKind::Area,
+            AreaKind::Line,
+            AreaKind::Aura,
+        ][f.choice("area")?];
+        let size = f.int("size")? as u8;
+        if area == AreaKind::None && f.written("size") {
+            return Err(f.error(
+                "size",
+                "`size` is the X of an area of effect: write `area` too (\"area\", \"line\" or \"aura\"), or leave `size` out",
+            ));
+        }
+        // "An Aura X area consists of all squares at a distance X or less
+        // from the ability user": it reaches X, whatever a range would say.
+        let range = if area == AreaKind::Aura {
+            if f.written("range") {
+                return Err(f.error(
+                    "range",
+                    "an aura reaches `size` squares around its user: leave `range` out",
+                ));
+            }
+            size as i32
+        } else {
+            f.int("range")? as i32
+        };
         Ok(Ability {
             number: 0,
             kind,
             harm,
             bonus: f.int("bonus")? as i32,
-            range: f.int("range")? as i32,
+            range,
             ranged: f.bool("ranged")?,
             finisher: f.bool("finisher")?,
             load: f.int("load")? as i32,
             overexert: f.int("overexert")? as i32,
+            area,
+            size,
         })
     }
 
@@ -1208,21 +1291,7 @@ fn strike<D: Dice, const TOTALS: bool>(
     let stats = &enc.units[me].stats;
     let tstats = &enc.units[target].stats;
     let physical = ability.kind == AbilityKind::Physical;
-
-    // Overexert: declared, and Stress taken, before any roll.
-    let mut load = ability.load;
-    if ability.overexert > 0 {
-        let s = &turn.unit(me).state;
-        let go = match stats.overexert {
-            Overexert::Never => false,
-            Overexert::Calm => s.stress_load + opts.overexert_stress <= s.stress_tolerance,
-            Overexert::Always => true,
-        };
-        if go {
-            turn.unit_mut(me).state.stress_load += opts.overexert_stress;
-            load += ability.overexert;
-        }
-    }
+    let load = overexert_load(turn, ability);
 
     // The defender chooses before the roll.
     let theirs = *turn.unit(target);
@@ -1361,6 +1430,29 @@ fn strike<D: Dice, const TOTALS: bool>(
     }
 }
 
+/// Overexert: declared, and Stress taken, before any roll. The Load a hit
+/// of `ability` by the actor adds.
+#[inline(always)]
+fn overexert_load<D: Dice>(turn: &mut Turn<'_, Thrum, D>, ability: &Ability) -> i32 {
+    let me = turn.actor;
+    let opts = &turn.enc.options;
+    let stats = &turn.enc.units[me].stats;
+    let mut load = ability.load;
+    if ability.overexert > 0 {
+        let s = &turn.unit(me).state;
+        let go = match stats.overexert {
+            Overexert::Never => false,
+            Overexert::Calm => s.stress_load + opts.overexert_stress <= s.stress_tolerance,
+            Overexert::Always => true,
+        };
+        if go {
+            turn.unit_mut(me).state.stress_load += opts.overexert_stress;
+            load += ability.overexert;
+        }
+    }
+    load
+}
+
 /// Start of turn: a Frayed unit's Panic Roll (2d6 + Resolve must exceed the
 /// Stress Load). Returns true if it panicked.
 pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
@@ -1386,6 +1478,9 @@ pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
 /// enemies count (out of the fight, but still standing there: the text
 /// makes no exception); enemies removed from combat do not.
 fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
+    if let Some(g) = turn.ground() {
+        return map::adjacent_enemies(turn, g, me);
+    }
     let at = turn.unit(me).position;
     let mut count = 0;
     for i in Bits(enemy_units(turn, me)) {
@@ -1552,6 +1647,10 @@ fn beyond(turn: &Turn<'_, Thrum, impl Dice>, attacker: usize, target: usize) -> 
 /// character stands next to it between it and the attacker; either way only
 /// from beyond the source.
 fn in_cover<D: Dice>(turn: &Turn<'_, Thrum, D>, attacker: usize, target: usize) -> bool {
+    // On a map: the exact rule, from where the units stand (`map::cover`).
+    if let Some(g) = turn.ground() {
+        return map::cover(turn, g, attacker, target) != ThrumCover::None;
+    }
     if !beyond(turn, attacker, target) {
         return false;
     }
@@ -1606,6 +1705,9 @@ fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize, distance: i32) -> Option
 /// The acting unit can attack unit `i` from where it stands.
 #[inline]
 fn attackable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
+    if let Some(g) = turn.ground() {
+        return map::usable(turn, g, i).is_some();
+    }
     usable(turn, i, turn.enemy_distance(i)).is_some()
 }
 
@@ -1651,13 +1753,20 @@ fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
         if best.is_some_and(|(l, _, _)| l <= load) {
             continue;
         }
-        if let Some(ability) = usable(turn, i, turn.enemy_distance(i)) {
+        let ability = match turn.ground() {
+            Some(g) => map::usable(turn, g, i),
+            None => usable(turn, i, turn.enemy_distance(i)),
+        };
+        if let Some(ability) = ability {
             best = Some((load, i, ability));
         }
     }
     let Some((_, target, ability)) = best else {
         return false;
     };
+    if let Some(g) = turn.ground() {
+        return map::use_ability(turn, g, target, &ability);
+    }
     strike::<D, false>(turn, target, &ability);
     true
 }
@@ -1732,6 +1841,9 @@ fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
 
 /// Attack `target` with the best ability that reaches it from here.
 fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> bool {
+    if let Some(g) = turn.ground() {
+        return map::attack_if_in_reach(turn, g, target);
+    }
     match usable(turn, target, turn.enemy_distance(target)) {
         Some(ability) => {
             strike::<D, false>(turn, target, &ability);
@@ -1809,6 +1921,7 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
 }
 
 mod conformance;
+pub mod map;
 
 #[cfg(test)]
 mod tests;

@@ -1774,3 +1774,470 @@ fn an_option_out_of_its_range_is_refused_naming_it() {
         assert!(err.contains(name) && err.contains(range), "{err}");
     }
 }
+
+mod on_map {
+    //! `thrum` on a map (issue 29, part 3), pinned with scripted dice on
+    //! small maps written here: distance, the Ranged tag's adjacency, exact
+    //! cover and obstruction, sight, movement costs, areas. One square is
+    //! one square (`Thrum::MAP_SCALE`). Each test names the text's section.
+
+    use super::*;
+    use crate::engine::ground::unpack;
+    use crate::map::{Shape, Square};
+
+    /// Red's groups against blue's on `grid` (`legend`: a `[map.legend]`
+    /// body); `[weapons.w]` is `ability`, `[weapons.v]` is `other`; units
+    /// `a` (weapon w) and `b`, `c` (weapon v); `red`, `blue`: the sides'
+    /// bodies (e.g. `a = { at = "A" }`).
+    fn on_map(
+        grid: &str,
+        legend: &str,
+        ability: &str,
+        other: &str,
+        red: &str,
+        blue: &str,
+    ) -> Encounter<Thrum> {
+        encounter(&format!(
+            r#"
+name = "t"
+rules = "thrum"
+[map]
+grid = """
+{grid}
+"""
+[map.legend]
+{legend}
+[weapons.w]
+{ability}
+[weapons.v]
+{other}
+[units.a]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["w"]
+[units.b]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["v"]
+[units.c]
+fatigue_tolerance = 3
+stress_tolerance = 3
+weapons = ["v"]
+[sides.red]
+{red}
+[sides.blue]
+{blue}
+"#
+        ))
+    }
+
+    /// Unit `a` at A against unit `b` at B.
+    fn pair(grid: &str, ability: &str) -> Encounter<Thrum> {
+        on_map(
+            grid,
+            "",
+            ability,
+            "",
+            "a = { at = \"A\" }",
+            "b = { at = \"B\" }",
+        )
+    }
+
+    fn square(f: &Fight<Thrum>, i: usize) -> Square {
+        unpack(f.units[i].position)
+    }
+
+    #[test]
+    fn on_a_map_distance_is_the_longer_of_columns_and_rows() {
+        // "Grid and distance": "the longer of the two of the horizontal
+        // distance between their respective columns and the vertical
+        // distance"; "A target is valid for an ability with Range X if the
+        // distance between them is X or less".
+        let grid = "A....\n.....\n...B.";
+        let enc = pair(grid, "range = 3");
+        let f = fight(&enc);
+        let dist = as_turn(&enc, &mut f.clone(), &mut ScriptedDice::new(&[]), 0, |t| {
+            t.enemy_distance(1)
+        });
+        assert_eq!(dist, 3);
+        // In range 3: a holding unit attacks (two dice each side, no banes).
+        let enc = on_map(
+            grid,
+            "",
+            "range = 3",
+            "",
+            "a = { at = \"A\", tactic = \"hold\" }",
+            "b = { at = \"B\" }",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+        assert_eq!(f.counters[counter::ATTACKS], 1);
+        // Range 2: out of reach, nothing rolled.
+        let enc = on_map(
+            grid,
+            "",
+            "range = 2",
+            "",
+            "a = { at = \"A\", tactic = \"hold\" }",
+            "b = { at = \"B\" }",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+    }
+
+    #[test]
+    fn on_a_map_a_ranged_ability_takes_a_bane_per_enemy_on_the_eight_squares_around() {
+        // "Ranged": "+1 Bane on the roll for each enemy adjacent to the
+        // ability user"; "Grid and distance": adjacent = orthogonally or
+        // diagonally. b diagonal to a, c two squares off: one bane (three
+        // dice, the lowest two kept).
+        let grid = "A.C\n.B.";
+        let enc = on_map(
+            grid,
+            "",
+            "range = 5\nranged = true",
+            "",
+            "a = { at = \"A\" }",
+            "b = { at = \"B\" }\nc = { at = \"C\" }",
+        );
+        let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 2)], &d(1, 1)]));
+        assert_eq!(r.offence, 8);
+        // c moved next to a too (below it): two banes.
+        let mut f = fight(&enc);
+        f.units[2].position = crate::engine::ground::pack(Square::new(0, 1));
+        let r = swing_on(&enc, &mut f, &rolls(&[&d(6, 6), &d(2, 5), &d(1, 1)]));
+        assert_eq!(r.offence, 7);
+    }
+
+    #[test]
+    fn on_a_map_terrain_two_levels_up_next_to_the_target_gives_cover_from_beyond_and_below() {
+        // "Cover": adjacent to terrain "+2 or more levels of elevation
+        // higher than their space", against Physical Attacks "from spaces on
+        // the opposite side of and at a lower elevation level than the
+        // source of cover"; "+1 Bane". The source: the `2` left of B.
+        let bane = rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]);
+        let none = rolls(&[&d(6, 6), &d(1, 1)]);
+        let enc = pair(".....\nA.2B.\n.....", "range = 5");
+        assert_eq!(swing(&enc, &bane).0.offence, 9, "beyond the source: a bane");
+        // Not beyond the line through the source: no cover.
+        let enc = pair("..2B.\n.....\n...A.", "range = 5");
+        assert_eq!(swing(&enc, &none).0.offence, 12, "beside the target");
+        // The attacker as high as the source: no cover.
+        let enc = on_map(
+            "2.2B.",
+            "",
+            "range = 5",
+            "",
+            "a = { at = [[1, 1]] }",
+            "b = { at = \"B\" }",
+        );
+        assert_eq!(swing(&enc, &none).0.offence, 12, "as high as the source");
+        // One level up is not a source.
+        let enc = pair("A.1B.", "range = 5");
+        assert_eq!(swing(&enc, &none).0.offence, 12, "one level is not cover");
+        // Mental attacks ignore cover.
+        let enc = pair(".....\nA.2B.\n.....", "range = 5\nkind = \"mental\"");
+        assert_eq!(swing(&enc, &none).0.offence, 12, "mental");
+    }
+
+    #[test]
+    fn on_a_map_a_character_next_to_the_target_gives_cover() {
+        // "Cover": adjacent to a space occupied "by another character"; a
+        // character stands 2 levels above its square (as tall as the terrain
+        // that gives cover, `map::thrum_cover`), so on flat ground an attacker
+        // beyond it is lower. c, b's ally, stands between a and b.
+        let enc = on_map(
+            "A..CB",
+            "",
+            "range = 5",
+            "",
+            "a = { at = \"A\" }",
+            "b = { at = \"B\" }\nc = { at = \"C\" }",
+        );
+        let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
+        assert_eq!(r.offence, 9);
+        // On a map `character_cover` would be ignored: refused.
+        let err = crate::scenario::compile::compile_str::<Thrum>(&format!(
+            "name = \"t\"\nrules = \"thrum\"\n[options]\ncharacter_cover = true\n[map]\ngrid = \"A.B\"\n[weapons.w]\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = {{ at = \"A\" }}\n[sides.b]\nu = {{ at = \"B\" }}\n"
+        ))
+        .err()
+        .expect("refused")
+        .to_string();
+        assert!(
+            err.contains("character_cover") && err.contains("on a map"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn on_a_map_an_obstructed_target_cannot_be_targeted() {
+        // "Cover": "If the two squares adjacent to the one providing cover
+        // along the dividing line also qualify ... the path between the
+        // attacker and target is Obstructed and that space or a character in
+        // it cannot be targeted by that attack." Three `2`s in a column.
+        let grid = "..2..\nA.2B.\n..2..";
+        let hold = "a = { at = \"A\", tactic = \"hold\" }";
+        let enc = on_map(grid, "", "range = 5", "", hold, "b = { at = \"B\" }");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0, "obstructed");
+        // A mental attack is not stopped (`obstruction = "physical"`), and
+        // takes no cover bane.
+        let enc = on_map(
+            grid,
+            "",
+            "range = 5\nkind = \"mental\"",
+            "",
+            hold,
+            "b = { at = \"B\" }",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &rolls(&[&d(6, 6), &d(1, 1)]));
+        assert_eq!(f.counters[counter::ATTACKS], 1, "mental");
+    }
+
+    #[test]
+    fn on_a_map_a_wall_blocks_an_attack() {
+        // No sight rule in the text; a drawn wall stops what is aimed
+        // through it (the map's symmetric line of sight).
+        let hold = "a = { at = \"A\", tactic = \"hold\" }";
+        let enc = on_map("A.#.B", "", "range = 5", "", hold, "b = { at = \"B\" }");
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+    }
+
+    #[test]
+    fn on_a_map_leaving_difficult_terrain_costs_one_more() {
+        // "Movement": "Exiting a space designated as Difficult Terrain costs
+        // +1 square of movement." Speed 4 on a row: open, 4 squares; through
+        // one difficult square, 3 (1 into it, 2 out of it, 1 more).
+        let far = |grid: &str| {
+            let enc = pair(grid, "");
+            let mut f = fight(&enc);
+            play(&enc, &mut f, 0, &[]);
+            square(&f, 0).x
+        };
+        assert_eq!(far("A.........B"), 4);
+        assert_eq!(far("A~........B"), 3);
+        // Entering it costs nothing extra: the square before the move is
+        // left at 1.
+        assert_eq!(far("A.~.......B"), 3);
+    }
+
+    #[test]
+    fn on_a_map_units_pass_through_allies() {
+        // "Movement": "Characters can move through the space of allies as if
+        // the square were open but cannot stop there". c, a's ally, stands in
+        // the one-square corridor: a walks through it, 4 squares.
+        let enc = on_map(
+            "AC........B",
+            "",
+            "",
+            "",
+            "a = { at = \"A\" }\nc = { at = \"C\", tactic = \"hold\" }",
+            "b = { at = \"B\" }",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(square(&f, 0).x, 4);
+    }
+
+    #[test]
+    fn on_a_map_each_elevation_level_beyond_the_first_in_one_step_costs_one_more() {
+        // "Elevation": "Characters can ascend or descend one elevation level
+        // as part of moving to an adjacent square without any additional
+        // movement cost. For each increment beyond the first, it costs +1".
+        let far = |grid: &str| {
+            let enc = pair(grid, "");
+            let mut f = fight(&enc);
+            play(&enc, &mut f, 0, &[]);
+            square(&f, 0).x
+        };
+        // Up 1, down 1: free; 4 squares.
+        assert_eq!(far("A01.......B"), 4);
+        // Up 3 in one step: 3; the move ends there (1 + 3 = 4).
+        assert_eq!(far("A03.......B"), 2);
+    }
+
+    #[test]
+    fn an_area_attacks_every_character_in_it_even_an_obstructed_one() {
+        // "Areas": "Abilities that target an Area affect all characters in
+        // the area"; "Cover": obstructed characters "can still be affected
+        // by areas however, provided some other space in the area is not
+        // obstructed". An Area 2 from range 5 on b (obstructed behind the
+        // column of `2`s) and c (in cover behind b): each its own opposed
+        // roll with its cover's bane.
+        let grid = "..2..\nA.2BC\n..2..";
+        let enc = on_map(
+            grid,
+            "",
+            "range = 5\narea = \"area\"\nsize = 2",
+            "",
+            "a = { at = \"A\", tactic = \"hold\", target = \"nearest\" }",
+            "b = { at = \"B\" }\nc = { at = \"C\" }",
+        );
+        let mut f = fight(&enc);
+        let one = rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]);
+        play(&enc, &mut f, 0, &rolls(&[&one, &one]));
+        assert_eq!(f.counters[counter::ATTACKS], 2);
+        assert_eq!(f.counters[counter::HITS], 2);
+    }
+
+    #[test]
+    fn an_area_is_aimed_where_it_catches_the_most_enemies() {
+        // "Areas": "An Area X consists of a square on the grid which is X unit
+        // squares on a side"; it must "have at least one space within the
+        // range". The 2 × 2 with its corner at (4, 1) catches three enemies;
+        // every other catches two or fewer.
+        let grid = "...B..\nA...BB\n....B.";
+        let blue = "b = { at = \"B\", count = 4 }";
+        let enc = on_map(
+            grid,
+            "",
+            "range = 5\narea = \"area\"\nsize = 2",
+            "",
+            "a = { at = \"A\" }",
+            blue,
+        );
+        let f = fight(&enc);
+        let a = enc.units[0].stats.abilities()[0];
+        let g = enc.ground.expect("a map");
+        let shape = as_turn(&enc, &mut f.clone(), &mut ScriptedDice::new(&[]), 0, |t| {
+            map::place_area(t, g, &a)
+        });
+        assert_eq!(
+            shape,
+            Some(Shape::Area {
+                corner: Square::new(4, 1),
+                size: 2
+            })
+        );
+        // Range 3: no square of that one is within range; the best within
+        // range catch two, the first found the one with (3, 0).
+        let enc = on_map(
+            grid,
+            "",
+            "range = 3\narea = \"area\"\nsize = 2",
+            "",
+            "a = { at = \"A\" }",
+            blue,
+        );
+        let a = enc.units[0].stats.abilities()[0];
+        let shape = as_turn(
+            &enc,
+            &mut fight(&enc),
+            &mut ScriptedDice::new(&[]),
+            0,
+            |t| map::place_area(t, g, &a),
+        );
+        assert_eq!(
+            shape,
+            Some(Shape::Area {
+                corner: Square::new(3, 0),
+                size: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_line_covers_a_row_column_or_diagonal_and_an_aura_everything_around_but_its_user() {
+        // "Areas": "A Line X consists of X consecutive squares sharing a row,
+        // column, or diagonal"; "An Aura X area consists of all squares at a
+        // distance X or less from the ability user other than the ability
+        // user's space itself".
+        let grid = "A....\n.B...\n..B..\n...B.";
+        let enc = on_map(
+            grid,
+            "",
+            "range = 1\narea = \"line\"\nsize = 3",
+            "",
+            "a = { at = \"A\", tactic = \"hold\", target = \"nearest\" }",
+            "b = { at = \"B\", count = 3 }",
+        );
+        let mut f = fight(&enc);
+        let one = rolls(&[&d(6, 6), &d(1, 1)]);
+        let bane = rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]);
+        // The first b is adjacent: the diagonal line from it catches all three
+        // (the second and third in cover behind the one before them: a bane).
+        play(&enc, &mut f, 0, &rolls(&[&one, &bane, &bane]));
+        assert_eq!(f.counters[counter::ATTACKS], 3);
+        // An Aura 1 around a: both enemies next to it and its ally too
+        // (friendly fire, "unless otherwise specified"): three attacks.
+        let enc = on_map(
+            "B..\n.AC\n..B",
+            "",
+            "area = \"aura\"\nsize = 1",
+            "",
+            "a = { at = \"A\", tactic = \"hold\" }\nc = { at = \"C\" }",
+            "b = { at = \"B\", count = 2 }",
+        );
+        let mut f = fight(&enc);
+        // (A d2 first: its target at random between the two b, which the
+        // aura does not care about.)
+        play(&enc, &mut f, 0, &rolls(&[&[(2, 1)], &one, &one, &one]));
+        assert_eq!(f.counters[counter::ATTACKS], 3);
+        // It reaches `size`: `range` with an aura is refused.
+        let err = crate::scenario::compile::compile_str::<Thrum>(
+            "name = \"t\"\nrules = \"thrum\"\n[map]\ngrid = \"A.B\"\n[weapons.w]\narea = \"aura\"\nrange = 3\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = { at = \"A\" }\n[sides.b]\nu = { at = \"B\" }\n",
+        )
+        .err()
+        .expect("refused")
+        .to_string();
+        assert!(err.contains("range") && err.contains("aura"), "{err}");
+    }
+
+    #[test]
+    fn an_area_worth_less_than_its_friendly_fire_is_not_used() {
+        // The aiming heuristic: a placement must catch more enemies than
+        // allies. An Aura 1 with one enemy and one ally next to the user:
+        // not used, nothing rolled.
+        let enc = on_map(
+            "B..\n.AC",
+            "",
+            "area = \"aura\"\nsize = 1",
+            "",
+            "a = { at = \"A\", tactic = \"hold\" }\nc = { at = \"C\" }",
+            "b = { at = \"B\" }",
+        );
+        let mut f = fight(&enc);
+        play(&enc, &mut f, 0, &[]);
+        assert_eq!(f.counters[counter::ATTACKS], 0);
+    }
+
+    #[test]
+    fn area_and_size_need_a_map() {
+        // The front has no squares around a unit for an area to catch: a
+        // setting it would ignore is refused.
+        for (weapon, key) in [("area = \"area\"\nsize = 2", "area"), ("size = 2", "size")] {
+            let err = crate::scenario::compile::compile_str::<Thrum>(&format!(
+                "name = \"t\"\nrules = \"thrum\"\n[weapons.w]\n{weapon}\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = {{}}\n[sides.b]\nu = {{}}\n"
+            ))
+            .err()
+            .expect("refused")
+            .to_string();
+            assert!(err.contains(key) && err.contains("[map]"), "{err}");
+        }
+        // On a map, `size` without `area` is refused too.
+        let err = crate::scenario::compile::compile_str::<Thrum>(
+            "name = \"t\"\nrules = \"thrum\"\n[map]\ngrid = \"A.B\"\n[weapons.w]\nsize = 2\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = { at = \"A\" }\n[sides.b]\nu = { at = \"B\" }\n",
+        )
+        .err()
+        .expect("refused")
+        .to_string();
+        assert!(err.contains("size") && err.contains("area"), "{err}");
+    }
+
+    #[test]
+    fn a_duel_adjacent_on_an_open_map_is_the_fronts_duel() {
+        // Nothing geometric differs between two adjacent units on open
+        // ground and on the front: the same win rate within 4 SE.
+        let front = plain("", "");
+        let n = 20_000;
+        let p = fight_rate(&front, n, 7, |f, _| f.units[1].out);
+        let on = pair("AB", "");
+        let q = fight_rate(&on, n, 7, |f, _| f.units[1].out);
+        assert_within_four_se("red wins on a map", q, p, n);
+    }
+}

@@ -1,0 +1,318 @@
+//! `thrum` on a map (issue 29, part 3): the text's geometric rules worked
+//! out from where the units stand.
+//!
+//! - **Cover** ("Cover"): [`crate::map::thrum_cover`] for each attack, from
+//!   the attacker's and the target's squares, the terrain's elevation and
+//!   every character still on the map (standing or Incapacitated; not one
+//!   removed from combat). Cover: +1 Bane on physical attacks; Obstructed:
+//!   the target cannot be targeted by that attack (physical ones, or every
+//!   one with `obstruction = "all"`).
+//! - **Ranged** ("Ranged"): +1 Bane per enemy on one of the eight squares
+//!   around the user.
+//! - **Line of sight**: an attack targets only a character its user sees
+//!   (the map's symmetric grid line). The text has no sight rule; a designer
+//!   drawing a wall expects it to stop what is aimed through it.
+//! - **Areas** ("Areas"): an ability with an `area` attacks every character
+//!   in its shape, allies included ("Abilities that target an Area affect
+//!   all characters in the area"), each with its own opposed roll (see
+//!   [`fire_area`] for where it is aimed).
+//!
+//! Each function here is out of line and cold: the front's turns keep only a
+//! test of the encounter's ground, so they cost what they did.
+
+use super::{enemy_units, strike, Ability, AbilityKind, AreaKind, Obstruction, Thrum, ADJACENT};
+use crate::dice::Dice;
+use crate::engine::ground::pack;
+use crate::engine::{Bits, Ground, Turn};
+use crate::map::{thrum_cover, Metric, Shape, Square, ThrumCover, STEPS};
+
+/// A character stands on `s`: any unit not removed from combat
+/// (Incapacitated ones still occupy their square).
+#[inline]
+fn occupied<D: Dice>(turn: &Turn<'_, Thrum, D>, s: Square) -> bool {
+    let p = pack(s);
+    (0..turn.enc.n).any(|i| {
+        let u = turn.unit(i);
+        u.position == p && !u.state.removed
+    })
+}
+
+/// thrum's exact cover of `target` against `attacker` ("Cover").
+#[inline(never)]
+#[cold]
+pub(super) fn cover<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    g: &Ground,
+    attacker: usize,
+    target: usize,
+) -> ThrumCover {
+    thrum_cover(&g.map, turn.square(attacker), turn.square(target), |s| {
+        occupied(turn, s)
+    })
+}
+
+/// Obstructed: the attack cannot target the unit ("Cover": "that space or
+/// a character in it cannot be targeted by that attack"), for the attacks
+/// `obstruction` names.
+#[inline]
+fn obstructed<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, target: usize, a: &Ability) -> bool {
+    (a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All)
+        && cover(turn, g, turn.actor, target) == ThrumCover::Obstructed
+}
+
+/// The Ranged tag's count on a map: enemies on the eight squares around
+/// unit `me` (Incapacitated ones too, as on the front; removed ones not).
+#[inline(never)]
+#[cold]
+pub(super) fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, me: usize) -> i32 {
+    let at = turn.square(me);
+    let mut count = 0;
+    for i in Bits(enemy_units(turn, me)) {
+        let u = turn.unit(i);
+        count += i32::from(
+            (!u.out || u.state.incapacitated)
+                && g.costs.metric.distance(at, turn.square(i)) as i32 <= ADJACENT,
+        );
+    }
+    count
+}
+
+/// The actor's first (best) ability that may target unit `i` from where it
+/// stands: within range, in sight, and (for a single target) not
+/// Obstructed. An area ability only needs the target in range and in
+/// sight: where it lands is decided when it is used ([`fire_area`]).
+#[inline(never)]
+#[cold]
+pub(super) fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> Option<Ability> {
+    let d = turn.enemy_distance(i);
+    if !turn.sees(i) {
+        return None;
+    }
+    turn.spec(turn.actor)
+        .stats
+        .abilities()
+        .iter()
+        .copied()
+        .find(|a| d <= a.range && (a.area != AreaKind::None || !obstructed(turn, g, i, a)))
+}
+
+/// Attack `target` from where the actor stands with the best ability that
+/// may: a single-target ability strikes it; an area ability is aimed where
+/// it catches the most enemies ([`fire_area`]), or passed over if no
+/// placement is worth it. Returns true if it acted.
+#[inline(never)]
+#[cold]
+pub(super) fn attack_if_in_reach<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    g: &Ground,
+    target: usize,
+) -> bool {
+    let d = turn.enemy_distance(target);
+    if !turn.sees(target) {
+        return false;
+    }
+    let stats = &turn.enc.units[turn.actor].stats;
+    for a in stats.abilities() {
+        if d > a.range {
+            continue;
+        }
+        if a.area != AreaKind::None {
+            if fire_area(turn, g, a) {
+                return true;
+            }
+            continue;
+        }
+        if obstructed(turn, g, target, a) {
+            continue;
+        }
+        strike::<D, false>(turn, target, a);
+        return true;
+    }
+    false
+}
+
+/// Use ability `a` on unit `target`, both already chosen: an area ability
+/// is aimed as [`fire_area`] aims it (returns false if no placement is
+/// worth it), any other strikes the target.
+#[inline(never)]
+#[cold]
+pub(super) fn use_ability<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    g: &Ground,
+    target: usize,
+    a: &Ability,
+) -> bool {
+    if a.area != AreaKind::None {
+        return fire_area(turn, g, a);
+    }
+    strike::<D, false>(turn, target, a);
+    true
+}
+
+/// Where an area ability lands, if anywhere is worth it: the placement the
+/// text allows ("Area and Line effects must have at least one space within
+/// the range of the ability that places it"; an Aura is centred on its
+/// user) that catches the most standing enemies less the allies (standing
+/// or Incapacitated) it also catches; ties go to the one with fewer allies,
+/// then to the first found. It must catch at least one more enemy than
+/// allies, never its own user, and have a square within range that the user
+/// sees and that is not Obstructed from it for this ability (the text: an
+/// Obstructed character "can still be affected by areas however, provided
+/// some other space in the area is not obstructed").
+///
+/// Candidates: every Area X square and every Line X (eight directions) that
+/// covers a standing enemy: the best placement catches at least one, so it
+/// is among them.
+pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -> Option<Shape> {
+    let me = turn.actor;
+    let user = turn.square(me);
+    let x = a.size;
+    let side = turn.unit(me).side;
+    // Obstruction stops this ability (it decides which squares are open).
+    let stops = a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All;
+    // (score, allies) of a shape, if the text allows it and it is worth it.
+    let judge = |shape: Shape| -> Option<(i32, i32)> {
+        if shape.contains(user) || !shape.in_range(user, a.range as u32) {
+            return None;
+        }
+        let (mut enemies, mut allies) = (0, 0);
+        for i in 0..turn.enc.n {
+            let u = turn.unit(i);
+            if u.state.removed || !shape.contains(turn.square(i)) {
+                continue;
+            }
+            if u.side == side {
+                allies += 1;
+            } else if !u.out {
+                enemies += 1;
+            }
+        }
+        if enemies <= allies {
+            return None;
+        }
+        let open = squares(shape, &g.map).any(|s| {
+            Metric::Chebyshev.distance(user, s) <= a.range as u32
+                && g.sees(user, s)
+                && !(stops
+                    && thrum_cover(&g.map, user, s, |o| o != s && occupied(turn, o))
+                        == ThrumCover::Obstructed)
+        });
+        open.then_some((enemies - allies, allies))
+    };
+    let mut best: Option<(Shape, (i32, i32))> = None;
+    let mut consider = |shape: Shape| {
+        if let Some((score, allies)) = judge(shape) {
+            if best.is_none_or(|(_, (s, al))| score > s || (score == s && allies < al)) {
+                best = Some((shape, (score, allies)));
+            }
+        }
+    };
+    if a.area == AreaKind::Aura {
+        consider(Shape::Aura {
+            centre: user,
+            radius: x,
+        });
+        return best.map(|(s, _)| s);
+    }
+    for i in Bits(enemy_units(turn, me) & turn.in_fight()) {
+        let e = turn.square(i);
+        match a.area {
+            AreaKind::Area => {
+                for dy in 0..x as i32 {
+                    for dx in 0..x as i32 {
+                        if let Some(corner) = e.offset(-dx, -dy) {
+                            consider(Shape::Area { corner, size: x });
+                        }
+                    }
+                }
+            }
+            AreaKind::Line => {
+                for dir in 0..8u8 {
+                    let (sx, sy) = STEPS[dir as usize];
+                    for k in 0..x as i32 {
+                        let start = e.offset(-k * sx as i32, -k * sy as i32);
+                        // The whole line on the map: a line cut by the edge
+                        // is a shorter line, found from its other end.
+                        let end = start.and_then(|s| {
+                            s.offset((x as i32 - 1) * sx as i32, (x as i32 - 1) * sy as i32)
+                        });
+                        if let (Some(start), Some(end)) = (start, end) {
+                            if g.map.contains(end) {
+                                consider(Shape::Line { start, dir, len: x });
+                            }
+                        }
+                    }
+                }
+            }
+            AreaKind::Aura | AreaKind::None => {}
+        }
+    }
+    best.map(|(s, _)| s)
+}
+
+/// The squares of `shape` on `map`.
+fn squares(shape: Shape, map: &crate::map::Map) -> impl Iterator<Item = Square> + '_ {
+    let (origin, w, h) = match shape {
+        Shape::Area { corner, size } => (Some(corner), size as i32, size as i32),
+        Shape::Line { .. } | Shape::Aura { .. } => (None, 0, 0),
+    };
+    let boxed = origin.into_iter().flat_map(move |c| {
+        (0..h).flat_map(move |dy| (0..w).filter_map(move |dx| c.offset(dx, dy)))
+    });
+    let line = match shape {
+        Shape::Line { start, dir, len } => {
+            let (sx, sy) = STEPS[dir as usize % 8];
+            Some((0..len as i32).filter_map(move |k| start.offset(k * sx as i32, k * sy as i32)))
+        }
+        _ => None,
+    }
+    .into_iter()
+    .flatten();
+    let aura = match shape {
+        Shape::Aura { centre, radius } => {
+            let r = radius as i32;
+            Some((-r..=r).flat_map(move |dy| {
+                (-r..=r).filter_map(move |dx| {
+                    ((dx, dy) != (0, 0))
+                        .then(|| centre.offset(dx, dy))
+                        .flatten()
+                })
+            }))
+        }
+        _ => None,
+    }
+    .into_iter()
+    .flatten();
+    boxed
+        .chain(line)
+        .chain(aura)
+        .filter(move |s| map.contains(*s))
+}
+
+/// Use area ability `a`: aim it ([`place_area`]) and attack every character
+/// in the shape, allies included, in unit order, each with its own opposed
+/// roll and its own cover against the user (the text: a character "is
+/// targeted by an ability with the Attack type" and defends; "Abilities
+/// that target an Area affect all characters in the area"). Overexert is
+/// declared once, before any roll, for the whole ability. Returns false,
+/// rolling nothing, if no placement is worth it.
+#[inline(never)]
+#[cold]
+pub(super) fn fire_area<D: Dice>(turn: &mut Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -> bool {
+    let Some(shape) = place_area(turn, g, a) else {
+        return false;
+    };
+    let me = turn.actor;
+    turn.note_unit(me, "uses its area of effect");
+    let mut each = *a;
+    each.load = super::overexert_load(turn, a);
+    each.overexert = 0;
+    for i in 0..turn.enc.n {
+        let u = turn.unit(i);
+        if i == me || u.state.removed || !shape.contains(turn.square(i)) {
+            continue;
+        }
+        strike::<D, false>(turn, i, &each);
+    }
+    true
+}
