@@ -96,6 +96,29 @@ pub(super) fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -
         .find(|a| d <= a.range && (a.area != AreaKind::None || !obstructed(turn, g, i, a)))
 }
 
+/// An advancing unit's reach on a map and whether it must move: a target
+/// out of reach or out of sight (round a corner) is closed on (the approach
+/// ends where it is seen); one in reach and sight that no ability may
+/// target from here (Obstructed) is closed on to adjacent, where nothing
+/// obstructs.
+#[inline(never)]
+#[cold]
+pub(super) fn closing<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    g: &Ground,
+    target: usize,
+    reach: i32,
+) -> (i32, bool) {
+    let d = turn.enemy_distance(target);
+    if d > reach || !turn.sees(target) {
+        return (reach, true);
+    }
+    if usable(turn, g, target).is_none() {
+        return (ADJACENT, d > ADJACENT);
+    }
+    (reach, false)
+}
+
 /// Attack `target` from where the actor stands with the best ability that
 /// may: a single-target ability strikes it; an area ability is aimed where
 /// it catches the most enemies ([`fire_area`]), or passed over if no

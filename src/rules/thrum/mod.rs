@@ -1866,7 +1866,11 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     if usable(turn, target, reach.min(turn.enemy_distance(target))).is_none() {
         reach = ADJACENT;
     }
-    if turn.enemy_distance(target) > reach {
+    let mut close = turn.enemy_distance(target) > reach;
+    if let Some(g) = turn.ground() {
+        (reach, close) = map::closing(turn, g, target, reach);
+    }
+    if close {
         if stunned && attack_if_in_reach(turn, target) {
             return true;
         }

@@ -1958,9 +1958,9 @@ weapons = ["v"]
         let (r, _) = swing(&enc, &rolls(&[&d(6, 6), &[(6, 3)], &d(1, 1)]));
         assert_eq!(r.offence, 9);
         // On a map `character_cover` would be ignored: refused.
-        let err = crate::scenario::compile::compile_str::<Thrum>(&format!(
-            "name = \"t\"\nrules = \"thrum\"\n[options]\ncharacter_cover = true\n[map]\ngrid = \"A.B\"\n[weapons.w]\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = {{ at = \"A\" }}\n[sides.b]\nu = {{ at = \"B\" }}\n"
-        ))
+        let err = crate::scenario::compile::compile_str::<Thrum>(
+            "name = \"t\"\nrules = \"thrum\"\n[options]\ncharacter_cover = true\n[map]\ngrid = \"A.B\"\n[weapons.w]\n[units.u]\nfatigue_tolerance = 3\nstress_tolerance = 3\nweapons = [\"w\"]\n[sides.a]\nu = { at = \"A\" }\n[sides.b]\nu = { at = \"B\" }\n"
+        )
         .err()
         .expect("refused")
         .to_string();
