@@ -109,9 +109,9 @@ pub const TABLE: &[Clause] = &[
     Clause {
         section: "Difficult Terrain",
         rule: "exiting a Difficult Terrain space costs +1 movement",
-        modelled: Modelled::NotModelled,
-        how: "the front has no terrain (so its +1 is not an option: nothing would read it)",
-        tests: &[],
+        modelled: Modelled::AsWritten,
+        how: "on a map: a step out of a difficult square (`~`, or `difficult` in `[map.legend]`) costs 1 more (`Costs::thrum()`), entering one costs nothing extra; the front has no terrain (so the +1 is not an option: on the front nothing would read it)",
+        tests: &["on_a_map_leaving_difficult_terrain_costs_one_more"],
     },
     Clause {
         section: "Targets",

@@ -22,19 +22,43 @@
 
 use super::{enemy_units, strike, Ability, AbilityKind, AreaKind, Obstruction, Thrum, ADJACENT};
 use crate::dice::Dice;
-use crate::engine::ground::pack;
+use crate::engine::ground;
 use crate::engine::{Bits, Ground, Turn};
 use crate::map::{thrum_cover, Metric, Shape, Square, ThrumCover, STEPS};
 
-/// A character stands on `s`: any unit not removed from combat
-/// (Incapacitated ones still occupy their square).
-#[inline]
-fn occupied<D: Dice>(turn: &Turn<'_, Thrum, D>, s: Square) -> bool {
-    let p = pack(s);
-    (0..turn.enc.n).any(|i| {
-        let u = turn.unit(i);
-        u.position == p && !u.state.removed
-    })
+/// The squares within two of a centre on which a character stands (any
+/// unit not removed from combat: Incapacitated ones still occupy their
+/// square), as a 5 × 5 bit mask: built with one pass over the units, then
+/// each question of the cover rule (the eight squares around the target and
+/// the two beside each source, all within two of it) is a bit test, not a
+/// pass over the units.
+#[derive(Clone, Copy)]
+struct Near {
+    centre: Square,
+    bits: u32,
+}
+
+impl Near {
+    #[inline]
+    fn around<D: Dice>(turn: &Turn<'_, Thrum, D>, centre: Square) -> Near {
+        let mut bits = 0;
+        for i in 0..turn.enc.n {
+            let u = turn.unit(i);
+            let (dx, dy) = centre.delta(ground::unpack(u.position));
+            if !u.state.removed && dx.abs() <= 2 && dy.abs() <= 2 {
+                bits |= 1 << ((dy + 2) * 5 + dx + 2);
+            }
+        }
+        Near { centre, bits }
+    }
+
+    /// A character stands on `s` (which must be within two of the centre;
+    /// farther squares answer no).
+    #[inline]
+    fn has(&self, s: Square) -> bool {
+        let (dx, dy) = self.centre.delta(s);
+        dx.abs() <= 2 && dy.abs() <= 2 && self.bits & (1 << ((dy + 2) * 5 + dx + 2)) != 0
+    }
 }
 
 /// thrum's exact cover of `target` against `attacker` ("Cover").
@@ -46,9 +70,9 @@ pub(super) fn cover<D: Dice>(
     attacker: usize,
     target: usize,
 ) -> ThrumCover {
-    thrum_cover(&g.map, turn.square(attacker), turn.square(target), |s| {
-        occupied(turn, s)
-    })
+    let at = turn.square(target);
+    let near = Near::around(turn, at);
+    thrum_cover(&g.map, turn.square(attacker), at, |s| near.has(s))
 }
 
 /// Obstructed: the attack cannot target the unit ("Cover": "that space or
@@ -148,7 +172,7 @@ pub(super) fn attack_if_in_reach<D: Dice>(
         if obstructed(turn, g, target, a) {
             continue;
         }
-        strike::<D, false>(turn, target, a);
+        strike::<D, false, true>(turn, target, a);
         return true;
     }
     false
@@ -168,7 +192,7 @@ pub(super) fn use_ability<D: Dice>(
     if a.area != AreaKind::None {
         return fire_area(turn, g, a);
     }
-    strike::<D, false>(turn, target, a);
+    strike::<D, false, true>(turn, target, a);
     true
 }
 
@@ -216,9 +240,11 @@ pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -
         let open = squares(shape, &g.map).any(|s| {
             Metric::Chebyshev.distance(user, s) <= a.range as u32
                 && g.sees(user, s)
-                && !(stops
-                    && thrum_cover(&g.map, user, s, |o| o != s && occupied(turn, o))
-                        == ThrumCover::Obstructed)
+                && !(stops && {
+                    let near = Near::around(turn, s);
+                    thrum_cover(&g.map, user, s, |o| o != s && near.has(o))
+                        == ThrumCover::Obstructed
+                })
         });
         open.then_some((enemies - allies, allies))
     };
@@ -335,7 +361,7 @@ pub(super) fn fire_area<D: Dice>(turn: &mut Turn<'_, Thrum, D>, g: &Ground, a: &
         if i == me || u.state.removed || !shape.contains(turn.square(i)) {
             continue;
         }
-        strike::<D, false>(turn, i, &each);
+        strike::<D, false, true>(turn, i, &each);
     }
     true
 }

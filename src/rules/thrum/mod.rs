@@ -56,7 +56,7 @@ use super::{Contrary, StatStep, Step};
 use crate::dice::Dice;
 use crate::engine::observe::{Event, Track, NO_TARGET};
 use crate::engine::{
-    Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, InitiativeKind,
+    Bits, Combatant, Condition, Conditions, Cover, Encounter, Fight, Ground, InitiativeKind,
     InitiativeRoll, Tactic, Turn, UnitSpec,
 };
 use crate::map::ThrumCover;
@@ -208,6 +208,36 @@ pub struct Unit {
     pub kit: Kit<Ability>,
     /// Has an ability with the Ranged tag.
     pub ranged: bool,
+    /// The turn the unit plays, settled by [`Thrum::prepare_unit`] and
+    /// [`Thrum::place_on_map`].
+    pub plan: Plan,
+}
+
+/// The turn a unit plays: its tactic, on the front or on a map. Settled
+/// once per cell (trenches' pattern), so that `move_and_act`'s one
+/// dispatch (on the tactic, as before maps) also settles the map: a front
+/// turn tests no ground, and its turn functions (`MAP = false`) keep only
+/// the front's arithmetic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plan {
+    #[default]
+    Hold,
+    Advance,
+    KeepRange,
+    HoldOnMap,
+    AdvanceOnMap,
+    KeepRangeOnMap,
+}
+
+impl Plan {
+    /// Whether the unit plays on a map.
+    #[inline]
+    pub fn on_map(self) -> bool {
+        matches!(
+            self,
+            Plan::HoldOnMap | Plan::AdvanceOnMap | Plan::KeepRangeOnMap
+        )
+    }
 }
 
 impl Unit {
@@ -1066,6 +1096,7 @@ impl Ruleset for Thrum {
                 [f.choice("overexert")?],
             ranged: weapons.iter().any(|a| a.ranged),
             kit,
+            plan: Plan::Hold,
         })
     }
 
@@ -1149,6 +1180,25 @@ impl Ruleset for Thrum {
         !(u.out || u.conditions.any(HELPLESS) || loses_turn)
     }
 
+    fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
+        spec.stats.plan = match spec.tactic {
+            Tactic::Hold | Tactic::Auto => Plan::Hold,
+            Tactic::Advance => Plan::Advance,
+            Tactic::KeepRange => Plan::KeepRange,
+        };
+    }
+
+    fn place_on_map(spec: &mut UnitSpec<Self>) {
+        spec.stats.plan = match spec.stats.plan {
+            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
+            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
+            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
+        };
+    }
+
+    // Inlined into the fight loop, as it was before maps (the map's turns
+    // are separate copies, `MAP = true`, out of line).
+    #[inline(always)]
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
         let opts = turn.options();
@@ -1168,7 +1218,11 @@ impl Ruleset for Thrum {
                 incapacity_roll(turn, me);
             }
             if acted && opts.actions > 1 {
-                further_actions(turn, opts.actions);
+                if turn.spec(me).stats.plan.on_map() {
+                    further_actions::<D, true>(turn, opts.actions);
+                } else {
+                    further_actions::<D, false>(turn, opts.actions);
+                }
             }
         }
         // Stance: keep it, or take it again after an incapacity ended.
@@ -1267,7 +1321,11 @@ pub fn attack<D: Dice>(
     target: usize,
     ability: &Ability,
 ) -> AttackResult {
-    strike::<D, true>(turn, target, ability)
+    if turn.ground().is_some() {
+        strike::<D, true, true>(turn, target, ability)
+    } else {
+        strike::<D, true, false>(turn, target, ability)
+    }
 }
 
 /// [`attack`], with the defence total and a critical against a defence
@@ -1279,7 +1337,7 @@ pub fn attack<D: Dice>(
 // the fight loop ignore the result (built for the tests), which inlining
 // drops.
 #[inline(always)]
-fn strike<D: Dice, const TOTALS: bool>(
+fn strike<D: Dice, const TOTALS: bool, const MAP: bool>(
     turn: &mut Turn<'_, Thrum, D>,
     target: usize,
     ability: &Ability,
@@ -1306,9 +1364,9 @@ fn strike<D: Dice, const TOTALS: bool>(
     };
     banes += i32::from(mine.exhausted()) * opts.exhausted_bane;
     if ability.ranged {
-        banes += adjacent_enemies(turn, me) * opts.ranged_bane;
+        banes += adjacent_enemies::<D, MAP>(turn, me) * opts.ranged_bane;
     }
-    if physical && in_cover(turn, me, target) {
+    if physical && in_cover::<D, MAP>(turn, me, target) {
         banes += opts.cover_bane;
     }
     let net = net_boons(boons, banes, opts.cancel);
@@ -1477,8 +1535,8 @@ pub fn panic_roll<D: Dice>(turn: &mut Turn<'_, Thrum, D>, unit: usize) -> bool {
 /// The Ranged tag's count: "+1 Bane for each enemy adjacent". Incapacitated
 /// enemies count (out of the fight, but still standing there: the text
 /// makes no exception); enemies removed from combat do not.
-fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
-    if let Some(g) = turn.ground() {
+fn adjacent_enemies<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, me: usize) -> i32 {
+    if let Some(g) = ground::<D, MAP>(turn) {
         return map::adjacent_enemies(turn, g, me);
     }
     let at = turn.unit(me).position;
@@ -1638,7 +1696,7 @@ fn end_of_turn<D: Dice>(turn: &mut Turn<'_, Thrum, D>, was_down: bool) {
 /// adjacent to the target is never beyond it, and any farther one is.
 #[inline]
 fn beyond(turn: &Turn<'_, Thrum, impl Dice>, attacker: usize, target: usize) -> bool {
-    turn.distance(attacker, target) > ADJACENT
+    turn.front_distance(attacker, target) > ADJACENT
 }
 
 /// Cover against a physical attack by `attacker`: the target stands in
@@ -1646,9 +1704,13 @@ fn beyond(turn: &Turn<'_, Thrum, impl Dice>, attacker: usize, target: usize) -> 
 /// to it on the enemy's side), or, with `character_cover`, another
 /// character stands next to it between it and the attacker; either way only
 /// from beyond the source.
-fn in_cover<D: Dice>(turn: &Turn<'_, Thrum, D>, attacker: usize, target: usize) -> bool {
+fn in_cover<D: Dice, const MAP: bool>(
+    turn: &Turn<'_, Thrum, D>,
+    attacker: usize,
+    target: usize,
+) -> bool {
     // On a map: the exact rule, from where the units stand (`map::cover`).
-    if let Some(g) = turn.ground() {
+    if let Some(g) = ground::<D, MAP>(turn) {
         return map::cover(turn, g, attacker, target) != ThrumCover::None;
     }
     if !beyond(turn, attacker, target) {
@@ -1702,17 +1764,44 @@ fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize, distance: i32) -> Option
         .find(|a| distance <= a.range && !obstructed(turn, i, distance, a))
 }
 
-/// The acting unit can attack unit `i` from where it stands.
-#[inline]
-fn attackable<D: Dice>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
-    if let Some(g) = turn.ground() {
-        return map::usable(turn, g, i).is_some();
+// A turn's functions take `MAP` (whether the fight is on a map), settled
+// once per cell in the unit's `Plan` (trenches' pattern): on the front the
+// measures below are the front's arithmetic, with no test of the ground
+// left in the turn, so the front costs what it did before maps. The map's
+// halves live in `map.rs`, out of line.
+
+/// The map, in a turn function playing on one (`MAP`); `None` on the front,
+/// at compile time.
+#[inline(always)]
+fn ground<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>) -> Option<&'static Ground> {
+    if MAP {
+        turn.ground()
+    } else {
+        None
     }
-    usable(turn, i, turn.enemy_distance(i)).is_some()
 }
 
-/// Move and take an Action by the unit's tactic; returns true if it took
-/// an Action. A Stunned unit moves or acts, not both.
+/// Distance from the actor to unit `other`: the map's or the front's.
+#[inline(always)]
+fn apart<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, other: usize) -> i32 {
+    if MAP {
+        turn.enemy_distance(other)
+    } else {
+        turn.front_distance(turn.actor, other)
+    }
+}
+
+/// The acting unit can attack unit `i` from where it stands.
+#[inline]
+fn attackable<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
+    if let Some(g) = ground::<D, MAP>(turn) {
+        return map::usable(turn, g, i).is_some();
+    }
+    usable(turn, i, apart::<D, MAP>(turn, i)).is_some()
+}
+
+/// Move and take an Action by the unit's plan; returns true if it took an
+/// Action. A Stunned unit moves or acts, not both.
 fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     let me = turn.actor;
     let unit = turn.unit(me);
@@ -1724,10 +1813,15 @@ fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
         return true;
     }
     let start = turn.unit(me).position;
-    let acted = match turn.spec(me).tactic {
-        Tactic::Advance => advance(turn, stunned),
-        Tactic::Hold | Tactic::Auto => hold(turn),
-        Tactic::KeepRange => keep_range(turn, stunned),
+    // The tactic and the map in one: below it, `MAP` is a constant.
+    let plan = turn.spec(me).stats.plan;
+    let acted = match plan {
+        Plan::Advance => advance::<D, false>(turn, stunned),
+        Plan::Hold => hold::<D, false>(turn),
+        Plan::KeepRange => keep_range::<D, false>(turn, stunned),
+        Plan::AdvanceOnMap => advance::<D, true>(turn, stunned),
+        Plan::HoldOnMap => hold::<D, true>(turn),
+        Plan::KeepRangeOnMap => keep_range::<D, true>(turn, stunned),
     };
     if acted {
         return true;
@@ -1735,12 +1829,19 @@ fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     // Nothing standing to attack: a unit that may still act strikes a
     // fallen enemy it can reach (a Stunned one that moved may not).
     let moved = turn.unit(me).position != start;
-    turn.spec(me).stats.strike_downed && !(stunned && moved) && strike_downed(turn)
+    if !turn.spec(me).stats.strike_downed || (stunned && moved) {
+        return false;
+    }
+    if plan.on_map() {
+        strike_downed::<D, true>(turn)
+    } else {
+        strike_downed::<D, false>(turn)
+    }
 }
 
 /// Attack the incapacitated enemy in reach with the least Fatigue Load (the
 /// nearest to reviving: a hit keeps it down longer); true if it did.
-fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
+fn strike_downed<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     let me = turn.actor;
     let side = turn.unit(me).side;
     let mut best: Option<(i32, usize, Ability)> = None;
@@ -1753,9 +1854,9 @@ fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
         if best.is_some_and(|(l, _, _)| l <= load) {
             continue;
         }
-        let ability = match turn.ground() {
+        let ability = match ground::<D, MAP>(turn) {
             Some(g) => map::usable(turn, g, i),
-            None => usable(turn, i, turn.enemy_distance(i)),
+            None => usable(turn, i, apart::<D, MAP>(turn, i)),
         };
         if let Some(ability) = ability {
             best = Some((load, i, ability));
@@ -1764,10 +1865,10 @@ fn strike_downed<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     let Some((_, target, ability)) = best else {
         return false;
     };
-    if let Some(g) = turn.ground() {
+    if let Some(g) = ground::<D, MAP>(turn) {
         return map::use_ability(turn, g, target, &ability);
     }
-    strike::<D, false>(turn, target, &ability);
+    strike::<D, false, MAP>(turn, target, &ability);
     true
 }
 
@@ -1820,7 +1921,7 @@ fn resuscitate<D: Dice>(turn: &mut Turn<'_, Thrum, D>, in_place: bool) -> bool {
 /// down or has nothing to do. A Stunned unit got here by acting without
 /// moving: it takes them all.
 #[inline(never)]
-fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
+fn further_actions<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
     let me = turn.actor;
     for _ in 1..actions {
         if turn.unit(me).out {
@@ -1828,8 +1929,8 @@ fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
         }
         let stats = &turn.enc.units[me].stats;
         let acted = (stats.resuscitate && resuscitate(turn, true))
-            || hold(turn)
-            || (stats.strike_downed && strike_downed(turn));
+            || hold::<D, MAP>(turn)
+            || (stats.strike_downed && strike_downed::<D, MAP>(turn));
         if !acted {
             return;
         }
@@ -1840,13 +1941,17 @@ fn further_actions<D: Dice>(turn: &mut Turn<'_, Thrum, D>, actions: u8) {
 }
 
 /// Attack `target` with the best ability that reaches it from here.
-fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> bool {
-    if let Some(g) = turn.ground() {
+#[inline]
+fn attack_if_in_reach<D: Dice, const MAP: bool>(
+    turn: &mut Turn<'_, Thrum, D>,
+    target: usize,
+) -> bool {
+    if let Some(g) = ground::<D, MAP>(turn) {
         return map::attack_if_in_reach(turn, g, target);
     }
-    match usable(turn, target, turn.enemy_distance(target)) {
+    match usable(turn, target, apart::<D, MAP>(turn, target)) {
         Some(ability) => {
-            strike::<D, false>(turn, target, &ability);
+            strike::<D, false, MAP>(turn, target, &ability);
             true
         }
         None => false,
@@ -1856,22 +1961,23 @@ fn attack_if_in_reach<D: Dice>(turn: &mut Turn<'_, Thrum, D>, target: usize) -> 
 /// Advance: close on the target to the advancing reach (next to it if it is
 /// obstructed from there), then attack. Any enemy will do: next to it, no
 /// cover obstructs.
-fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     let me = turn.actor;
     let Some(target) = turn.choose_target(|_, _| true) else {
         return false;
     };
     let stats = &turn.enc.units[me].stats;
     let mut reach = stats.kit.advance_reach;
-    if usable(turn, target, reach.min(turn.enemy_distance(target))).is_none() {
+    let distance = apart::<D, MAP>(turn, target);
+    if usable(turn, target, reach.min(distance)).is_none() {
         reach = ADJACENT;
     }
-    let mut close = turn.enemy_distance(target) > reach;
-    if let Some(g) = turn.ground() {
+    let mut close = distance > reach;
+    if let Some(g) = ground::<D, MAP>(turn) {
         (reach, close) = map::closing(turn, g, target, reach);
     }
     if close {
-        if stunned && attack_if_in_reach(turn, target) {
+        if stunned && attack_if_in_reach::<D, MAP>(turn, target) {
             return true;
         }
         turn.approach(target, stats.speed, reach);
@@ -1879,21 +1985,21 @@ fn advance<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
             return false;
         }
     }
-    attack_if_in_reach(turn, target)
+    attack_if_in_reach::<D, MAP>(turn, target)
 }
 
 /// Hold: stay put, attack whatever it can from here.
 #[inline(always)]
-fn hold<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
-    match turn.choose_target(attackable) {
-        Some(target) => attack_if_in_reach(turn, target),
+fn hold<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>) -> bool {
+    match turn.choose_target(attackable::<D, MAP>) {
+        Some(target) => attack_if_in_reach::<D, MAP>(turn, target),
         None => false,
     }
 }
 
 /// Keep range: step away from adjacent enemies (thrum has no attacks of
 /// opportunity), close only to the ranged abilities' range, attack.
-fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
+fn keep_range<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     let me = turn.actor;
     let stats = &turn.enc.units[me].stats;
     let kit = stats.kit;
@@ -1907,8 +2013,8 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
         turn.back_off(stats.speed);
         moved = true;
     }
-    if let Some(target) = turn.choose_target(attackable) {
-        return attack_if_in_reach(turn, target);
+    if let Some(target) = turn.choose_target(attackable::<D, MAP>) {
+        return attack_if_in_reach::<D, MAP>(turn, target);
     }
     if moved {
         return false;
@@ -1916,12 +2022,12 @@ fn keep_range<D: Dice>(turn: &mut Turn<'_, Thrum, D>, stunned: bool) -> bool {
     // Close on an enemy it could attack from its range (not one obstructed
     // from there).
     let Some(target) =
-        turn.choose_target(|t, i| usable(t, i, range.min(t.enemy_distance(i))).is_some())
+        turn.choose_target(|t, i| usable(t, i, range.min(apart::<D, MAP>(t, i))).is_some())
     else {
         return false;
     };
     turn.approach(target, stats.speed, range);
-    !stunned && attack_if_in_reach(turn, target)
+    !stunned && attack_if_in_reach::<D, MAP>(turn, target)
 }
 
 mod conformance;

@@ -2010,7 +2010,7 @@ weapons = ["v"]
 
     #[test]
     fn on_a_map_leaving_difficult_terrain_costs_one_more() {
-        // "Movement": "Exiting a space designated as Difficult Terrain costs
+        // "Difficult Terrain": "Exiting a space designated as Difficult Terrain costs
         // +1 square of movement." Speed 4 on a row: open, 4 squares; through
         // one difficult square, 3 (1 into it, 2 out of it, 1 more).
         let far = |grid: &str| {
