@@ -52,6 +52,19 @@ impl Near {
         Near { centre, bits }
     }
 
+    /// [`Near::around`] from the squares of the characters on the map.
+    #[inline]
+    fn of(squares: impl Iterator<Item = Square>, centre: Square) -> Near {
+        let mut bits = 0;
+        for s in squares {
+            let (dx, dy) = centre.delta(s);
+            if dx.abs() <= 2 && dy.abs() <= 2 {
+                bits |= 1 << ((dy + 2) * 5 + dx + 2);
+            }
+        }
+        Near { centre, bits }
+    }
+
     /// A character stands on `s` (which must be within two of the centre;
     /// farther squares answer no).
     #[inline]
@@ -213,55 +226,98 @@ pub(super) fn use_ability<D: Dice>(
 pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -> Option<Shape> {
     let me = turn.actor;
     let user = turn.square(me);
-    let x = a.size;
     let side = turn.unit(me).side;
-    // Obstruction stops this ability (it decides which squares are open).
-    let stops = a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All;
-    // (score, allies) of a shape, if the text allows it and it is worth it.
+    // The characters on the map, read once (a placement is judged against
+    // every one of them, dozens of placements a use): each square with what
+    // it counts for, +1 a standing enemy, -1 an ally (standing or
+    // Incapacitated), 0 an enemy out of the fight (it still gives cover).
+    let mut on_map = [(Square::default(), 0i8); crate::engine::MAX_UNITS];
+    let mut n = 0;
+    for i in 0..turn.enc.n {
+        let u = turn.unit(i);
+        if u.state.removed {
+            continue;
+        }
+        let worth = if u.side == side { -1 } else { i8::from(!u.out) };
+        on_map[n] = (turn.square(i), worth);
+        n += 1;
+    }
+    let on_map = &on_map[..n];
+    // (score, allies) of a shape the text allows that is worth it, before
+    // the test of an open square (the dear part: sight and cover).
     let judge = |shape: Shape| -> Option<(i32, i32)> {
-        if shape.contains(user) || !shape.in_range(user, a.range as u32) {
+        if shape.contains(user) {
             return None;
         }
         let (mut enemies, mut allies) = (0, 0);
-        for i in 0..turn.enc.n {
-            let u = turn.unit(i);
-            if u.state.removed || !shape.contains(turn.square(i)) {
-                continue;
-            }
-            if u.side == side {
-                allies += 1;
-            } else if !u.out {
-                enemies += 1;
+        for &(s, worth) in on_map {
+            if shape.contains(s) {
+                enemies += i32::from(worth > 0);
+                allies += i32::from(worth < 0);
             }
         }
-        if enemies <= allies {
-            return None;
-        }
-        let open = squares(shape, &g.map).any(|s| {
+        (enemies > allies && shape.in_range(user, a.range as u32))
+            .then_some((enemies - allies, allies))
+    };
+    // Obstruction stops this ability (it decides which squares are open).
+    let stops = a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All;
+    let open = |shape: Shape| {
+        squares(shape, &g.map).any(|s| {
             Metric::Chebyshev.distance(user, s) <= a.range as u32
                 && g.sees(user, s)
                 && !(stops && {
-                    let near = Near::around(turn, s);
+                    let near = Near::of(on_map.iter().map(|&(o, _)| o), s);
                     thrum_cover(&g.map, user, s, |o| o != s && near.has(o))
                         == ThrumCover::Obstructed
                 })
-        });
-        open.then_some((enemies - allies, allies))
+        })
     };
-    let mut best: Option<(Shape, (i32, i32))> = None;
-    let mut consider = |shape: Shape| {
-        if let Some((score, allies)) = judge(shape) {
-            if best.is_none_or(|(_, (s, al))| score > s || (score == s && allies < al)) {
-                best = Some((shape, (score, allies)));
+    // The best placement is the first open one in the order of (score,
+    // fewer allies, first found): each pass over the candidates finds the
+    // best below the last one found closed, and only it is tested for an
+    // open square (the best is nearly always open: one pass).
+    type Key = (i32, i32, u32);
+    let mut below: Option<Key> = None;
+    loop {
+        let mut best: Option<(Shape, Key)> = None;
+        let mut found = 0u32;
+        candidates(turn, g, a, |shape| {
+            found += 1;
+            let Some((score, allies)) = judge(shape) else {
+                return;
+            };
+            // Higher is better: more score, fewer allies, found earlier.
+            let key = (score, -allies, u32::MAX - found);
+            if below.is_none_or(|b| key < b) && best.is_none_or(|(_, k)| key > k) {
+                best = Some((shape, key));
             }
+        });
+        let (shape, key) = best?;
+        if open(shape) {
+            return Some(shape);
         }
-    };
+        below = Some(key);
+    }
+}
+
+/// Every placement of area ability `a` that [`place_area`] weighs, in a
+/// fixed order: the user's Aura; every Area X square and every Line X
+/// (eight directions) that covers a standing enemy (the best placement
+/// catches at least one, so it is among them).
+fn candidates<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    g: &Ground,
+    a: &Ability,
+    mut consider: impl FnMut(Shape),
+) {
+    let me = turn.actor;
+    let x = a.size;
     if a.area == AreaKind::Aura {
         consider(Shape::Aura {
-            centre: user,
+            centre: turn.square(me),
             radius: x,
         });
-        return best.map(|(s, _)| s);
+        return;
     }
     for i in Bits(enemy_units(turn, me) & turn.in_fight()) {
         let e = turn.square(i);
@@ -296,7 +352,6 @@ pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -
             AreaKind::Aura | AreaKind::None => {}
         }
     }
-    best.map(|(s, _)| s)
 }
 
 /// The squares of `shape` on `map`.
