@@ -1071,7 +1071,16 @@ impl Ruleset for Thrum {
     }
 
     fn compile_unit(f: &impl FieldReader, weapons: &[Ability]) -> Result<Unit, FieldError> {
-        let kit = kit(f, weapons)?;
+        let mut kit = kit(f, weapons)?;
+        // Advancing closes to melee whatever a ranged ability could hit from
+        // farther (issue 30: `advance` means closing in, attacking on the
+        // way): without a melee ability, to thrum's melee reach, adjacent
+        // ("Movement": the eight squares around), as trenches, osr and
+        // dicestep do with their options' `reach` (common's `kit` still
+        // gives the longest range: the others settle it themselves).
+        if kit.melee_reach == 0 {
+            kit.advance_reach = ADJACENT.min(kit.max_range);
+        }
         Ok(Unit {
             fatigue_tolerance: f.int("fatigue_tolerance")? as i32,
             stress_tolerance: f.int("stress_tolerance")? as i32,

@@ -330,6 +330,43 @@ fn ranged_abilities_take_a_bane_per_adjacent_enemy() {
 }
 
 #[test]
+fn advancing_shooters_close_to_melee_reach_though_their_ranged_ability_already_reaches() {
+    // README, "The battlefield", `advance`: "picks a target, closes to melee
+    // reach, attacks once in reach; on the way it shoots if a ranged weapon
+    // reaches" (issue 30, item 4: a unit whose only ability already reaches
+    // still closes in). Thrum's melee reach is adjacent ("Movement": the
+    // eight squares around). "Start of Turn": Move up to Speed (4), then an
+    // Action. A crossbow (range 12, Ranged) at 10 squares: move to 6 and
+    // shoot, to 2 and shoot, to 1 and shoot with the Ranged tag's +1 Bane
+    // ("Ranged": an adjacent enemy, three dice); then it stays and shoots.
+    let enc = duel_entries(
+        "",
+        "range = 12\nranged = true",
+        "",
+        "tactic = \"advance\"",
+        "",
+        "distance = 10, tactic = \"hold\"",
+    );
+    assert_eq!(enc.units[0].stats.kit.advance_reach, ADJACENT);
+    // Each shot misses: the attack 2 against the defence 12.
+    let miss = rolls(&[&d(1, 1), &d(6, 6)]);
+    let miss_bane = rolls(&[&d(1, 1), &[(6, 1)], &d(6, 6)]);
+    let mut f = fight(&enc);
+    let gap = |f: &Fight<Thrum>| (f.units[1].position - f.units[0].position).abs();
+    assert_eq!(gap(&f), 10);
+    for (want_gap, attacks, dice) in [
+        (6, 1, &miss),
+        (2, 2, &miss),
+        (1, 3, &miss_bane),
+        (1, 4, &miss_bane),
+    ] {
+        play(&enc, &mut f, 0, dice);
+        assert_eq!(gap(&f), want_gap);
+        assert_eq!(f.counters[counter::ATTACKS], attacks);
+    }
+}
+
+#[test]
 fn cover_applies_only_from_beyond_its_source_and_only_to_physical_attacks() {
     // "Cover": characters next to a source of cover "have Cover against
     // Physical Attacks originating from spaces on the opposite side of ...
