@@ -20,7 +20,10 @@
 //! Each function here is out of line and cold: the front's turns keep only a
 //! test of the encounter's ground, so they cost what they did.
 
-use super::{enemy_units, strike, Ability, AbilityKind, AreaKind, Obstruction, Thrum, ADJACENT};
+use super::{
+    enemy_units, strike, strike_covered, Ability, AbilityKind, AreaKind, Obstruction, Thrum,
+    ADJACENT,
+};
 use crate::dice::Dice;
 use crate::engine::ground;
 use crate::engine::{Bits, Ground, Turn};
@@ -75,26 +78,49 @@ impl Near {
 }
 
 /// thrum's exact cover of `target` against `attacker` ("Cover").
-#[inline(never)]
-#[cold]
+///
+/// An attacker on one of the eight squares around the target never has it
+/// in cover (the front's rule says the same: cover needs the attacker
+/// beyond ADJACENT): a source `c = target + v` covers only against an
+/// attacker with `(attacker - c) · v > 0`, and an adjacent attacker
+/// `target + a` has `(a - v) · v = a · v - v · v <= 0` for any two steps
+/// `a` and `v` (`a · v` is at most 1 for a straight `v`, at most 2 = `v · v`
+/// for a diagonal one). So the melee attack, the commonest, costs a
+/// distance and no look at the ground or the units.
+#[inline]
 pub(super) fn cover<D: Dice>(
     turn: &Turn<'_, Thrum, D>,
     g: &Ground,
     attacker: usize,
     target: usize,
 ) -> ThrumCover {
-    let at = turn.square(target);
-    let near = Near::around(turn, at);
-    thrum_cover(&g.map, turn.square(attacker), at, |s| near.has(s))
+    let (from, at) = (turn.square(attacker), turn.square(target));
+    if Metric::Chebyshev.distance(from, at) <= 1 {
+        return ThrumCover::None;
+    }
+    exact_cover(turn, g, from, at)
 }
 
-/// Obstructed: the attack cannot target the unit ("Cover": "that space or
-/// a character in it cannot be targeted by that attack"), for the attacks
-/// `obstruction` names.
+/// [`cover`] from beyond the eight squares around the target: the rule
+/// read from the ground and the characters near the target.
+#[inline(never)]
+#[cold]
+fn exact_cover<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    g: &Ground,
+    from: Square,
+    at: Square,
+) -> ThrumCover {
+    let near = Near::around(turn, at);
+    thrum_cover(&g.map, from, at, |s| near.has(s))
+}
+
+/// Whether cover `c` Obstructs ability `a` ("Cover": physical attacks, or
+/// every one with `obstruction = "all"`).
 #[inline]
-fn obstructed<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, target: usize, a: &Ability) -> bool {
-    (a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All)
-        && cover(turn, g, turn.actor, target) == ThrumCover::Obstructed
+fn obstructs<D: Dice>(turn: &Turn<'_, Thrum, D>, c: ThrumCover, a: &Ability) -> bool {
+    c == ThrumCover::Obstructed
+        && (a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All)
 }
 
 /// The Ranged tag's count on a map: enemies on the eight squares around
@@ -125,12 +151,21 @@ pub(super) fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -
     if !turn.sees(i) {
         return None;
     }
+    // The target's cover, worked out once and only if a single-target
+    // ability in range asks.
+    let mut known: Option<ThrumCover> = None;
     turn.spec(turn.actor)
         .stats
         .abilities()
         .iter()
         .copied()
-        .find(|a| d <= a.range && (a.area != AreaKind::None || !obstructed(turn, g, i, a)))
+        .find(|a| {
+            d <= a.range
+                && (a.area != AreaKind::None || {
+                    let c = *known.get_or_insert_with(|| cover(turn, g, turn.actor, i));
+                    !obstructs(turn, c, a)
+                })
+        })
 }
 
 /// An advancing unit's reach on a map and whether it must move: a target
@@ -172,6 +207,10 @@ pub(super) fn attack_if_in_reach<D: Dice>(
         return false;
     }
     let stats = &turn.enc.units[turn.actor].stats;
+    // The target's cover against the actor, worked out once for the attack
+    // (whether an ability is Obstructed, then the Bane of the one used) and
+    // only if a single-target ability in range asks.
+    let mut known: Option<ThrumCover> = None;
     for a in stats.abilities() {
         if d > a.range {
             continue;
@@ -182,10 +221,11 @@ pub(super) fn attack_if_in_reach<D: Dice>(
             }
             continue;
         }
-        if obstructed(turn, g, target, a) {
+        let c = *known.get_or_insert_with(|| cover(turn, g, turn.actor, target));
+        if obstructs(turn, c, a) {
             continue;
         }
-        strike::<D, false, true>(turn, target, a);
+        strike_covered::<D, false, true>(turn, target, a, Some(c != ThrumCover::None));
         return true;
     }
     false

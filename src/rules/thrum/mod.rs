@@ -1351,6 +1351,20 @@ fn strike<D: Dice, const TOTALS: bool, const MAP: bool>(
     target: usize,
     ability: &Ability,
 ) -> AttackResult {
+    strike_covered::<D, TOTALS, MAP>(turn, target, ability, None)
+}
+
+/// [`strike`] with the target's cover against the actor already known
+/// (`Some`: the map's attack worked it out to see whether the target is
+/// Obstructed, and the position has not changed since), so it is not worked
+/// out again; `None` (every front attack, a constant there) works it out.
+#[inline(always)]
+fn strike_covered<D: Dice, const TOTALS: bool, const MAP: bool>(
+    turn: &mut Turn<'_, Thrum, D>,
+    target: usize,
+    ability: &Ability,
+    covered: Option<bool>,
+) -> AttackResult {
     let me = turn.actor;
     turn.note_attack(me, target, ability.number);
     let enc = turn.enc;
@@ -1375,7 +1389,7 @@ fn strike<D: Dice, const TOTALS: bool, const MAP: bool>(
     if ability.ranged {
         banes += adjacent_enemies::<D, MAP>(turn, me) * opts.ranged_bane;
     }
-    if physical && in_cover::<D, MAP>(turn, me, target) {
+    if physical && covered.unwrap_or_else(|| in_cover::<D, MAP>(turn, me, target)) {
         banes += opts.cover_bane;
     }
     let net = net_boons(boons, banes, opts.cancel);
