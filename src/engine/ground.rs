@@ -212,6 +212,10 @@ pub fn near_fields(g: &'static Ground, near: &mut Vec<&'static Field>, goals: &[
 ///   least as dear, and loses the tie. Its path is left to be searched
 ///   only if a rule reads it: the second value, the goal's field (see
 ///   [`write_walked_path`]).
+/// - No goal within the budget: where the terrain says the search ends,
+///   when the units leave the way to it and on from it open, with no
+///   search either ([`far_walk`]; the goal field returned is that
+///   square's).
 /// - Otherwise the forward search within the budget on the goals' fields
 ///   ([`Graph::reach_nearest`](crate::map::Graph::reach_nearest)); its
 ///   square is kept when it is a goal, no goal is reachable at all, or a
@@ -261,6 +265,9 @@ pub fn near_reach(
         };
         return Some((walked, Some(f)));
     }
+    if let Some(far) = far_walk(g, near, (from, squares), d, blocked, no_stop) {
+        return Some(far);
+    }
     // A goal within the budget: first the search within the terrain
     // distance (`reach_nearest_within`), whose answer is the full one when
     // it reaches a goal at that cost (nothing can be better: a goal, as
@@ -282,6 +289,81 @@ pub fn near_reach(
     near.iter()
         .any(|f| f.at(r.to) == r.remaining && g.graph.clear_descent(f, r.to, blocked))
         .then_some((r, None))
+}
+
+/// A move toward goals beyond its budget (`d`, the nearest goal by terrain,
+/// more than `squares` away) without a search, when the terrain says where
+/// the search would end and the units are not in the way; `None` to search.
+///
+/// With one layer of costs (no parity of diagonals), every square `s` the
+/// move reaches has a value (its distance to the goals around the blocked
+/// squares) of at least `d - spent(s)` (a path from `from` through `s` is at
+/// least as dear as the cheapest by terrain), so at least `T = d - squares`;
+/// one of value `T` was reached with the whole budget spent, and
+/// [`Graph::reach`](crate::map::Graph::reach) breaks the ties by row, then
+/// column. The candidates are the squares at `squares` from `from` by terrain
+/// with a terrain value `T`, free and not an ally's: the first in row
+/// order, if a cheapest terrain path to it from `from` and one from it to a
+/// goal both avoid the blocked squares
+/// ([`Graph::clear_descent`](crate::map::Graph::clear_descent)), is the
+/// search's answer (the squares the search could name are among the
+/// candidates, and it is one of them). Its path is the search's too: the
+/// field to that square stands for the goals' ([`write_walked_path`]).
+/// A mover held up by the units (a crowd in its way) still searches.
+fn far_walk(
+    g: &'static Ground,
+    near: &[&'static Field],
+    (from, squares): (Square, u32),
+    d: u32,
+    blocked: &SquareSet,
+    no_stop: &SquareSet,
+) -> Option<(Reach, Option<&'static Field>)> {
+    let cache = g.cache.as_ref()?;
+    if g.costs.layers() != 1 || squares == 0 || d <= squares {
+        return None;
+    }
+    let t = d - squares;
+    let r = squares.min(crate::map::MAX_SIDE as u32) as i32;
+    let (w, h) = (g.map.width() as i32, g.map.height() as i32);
+    let (fx, fy) = (from.x as i32, from.y as i32);
+    // Every step costs at least 1, so the candidates lie within `squares`
+    // of `from` by the metric: the box around it, in row order.
+    for y in (fy - r).max(0)..=(fy + r).min(h - 1) {
+        for x in (fx - r).max(0)..=(fx + r).min(w - 1) {
+            let s = Square::new(x as u8, y as u8);
+            if blocked.contains(s) || no_stop.contains(s) {
+                continue;
+            }
+            let Some(to_s) = cache.get(s) else {
+                continue;
+            };
+            if to_s.at(from) != squares {
+                continue;
+            }
+            // The terrain value: the least of the goals' fields (none
+            // below `t` here, by the bound above).
+            if !near.iter().any(|f| f.at(s) == t) {
+                continue;
+            }
+            // The first candidate: the search's answer if the units leave
+            // both halves of the way open, else search.
+            let clear = g.graph.clear_descent(to_s, from, blocked)
+                && near
+                    .iter()
+                    .any(|f| f.at(s) == t && g.graph.clear_descent(f, s, blocked));
+            if !clear {
+                return None;
+            }
+            let walked = Reach {
+                to: s,
+                parity: 0,
+                spent: squares,
+                remaining: t,
+            };
+            return Some((walked, Some(to_s)));
+        }
+    }
+    None
 }
 
 /// The path of a move [`near_reach`] walked (from `from`, `spent` of
