@@ -265,7 +265,7 @@ pub fn near_reach(
         };
         return Some((walked, Some(f)));
     }
-    if let Some(far) = far_walk(g, near, (from, squares), d, blocked, no_stop) {
+    if let Some(far) = far_walk(g, near, goals, (from, squares), d, blocked, no_stop) {
         return Some(far);
     }
     // A goal within the budget: first the search within the terrain
@@ -313,6 +313,7 @@ pub fn near_reach(
 fn far_walk(
     g: &'static Ground,
     near: &[&'static Field],
+    goals: &[Square],
     (from, squares): (Square, u32),
     d: u32,
     blocked: &SquareSet,
@@ -326,10 +327,26 @@ fn far_walk(
     let r = squares.min(crate::map::MAX_SIDE as u32) as i32;
     let (w, h) = (g.map.width() as i32, g.map.height() as i32);
     let (fx, fy) = (from.x as i32, from.y as i32);
-    // Every step costs at least 1, so the candidates lie within `squares`
-    // of `from` by the metric: the box around it, in row order.
-    for y in (fy - r).max(0)..=(fy + r).min(h - 1) {
-        for x in (fx - r).max(0)..=(fx + r).min(w - 1) {
+    // A step costs at least its Chebyshev length (one layer: Chebyshev or
+    // Manhattan), so a candidate lies within `squares` of `from` and
+    // within `t` of some goal: the box around `from` cut by the goals' box
+    // grown by `t`, in row order.
+    let t_box = t.min(crate::map::MAX_SIDE as u32) as i32;
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, -1, -1);
+    for s in goals {
+        (x0, y0) = (x0.min(s.x as i32), y0.min(s.y as i32));
+        (x1, y1) = (x1.max(s.x as i32), y1.max(s.y as i32));
+    }
+    let (x0, x1) = (
+        (fx - r).max(x0 - t_box).max(0),
+        (fx + r).min(x1 + t_box).min(w - 1),
+    );
+    let (y0, y1) = (
+        (fy - r).max(y0 - t_box).max(0),
+        (fy + r).min(y1 + t_box).min(h - 1),
+    );
+    for y in y0..=y1 {
+        for x in x0..=x1 {
             let s = Square::new(x as u8, y as u8);
             if blocked.contains(s) || no_stop.contains(s) {
                 continue;

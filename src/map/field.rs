@@ -904,6 +904,7 @@ impl FieldCache {
     }
 
     /// The field to `goal`, if cached.
+    #[inline]
     pub fn get(&self, goal: Square) -> Option<&Field> {
         if !self.graph.contains(goal) {
             return None;
@@ -915,6 +916,7 @@ impl FieldCache {
     /// The cost of the cheapest path from `from` (starting a move) to `to`
     /// by terrain alone, if `to`'s field is cached; [`UNREACHABLE`] when no
     /// path exists.
+    #[inline]
     pub fn distance(&self, from: Square, to: Square) -> Option<u32> {
         self.get(to).map(|f| f.at(from))
     }

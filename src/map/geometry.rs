@@ -228,6 +228,7 @@ impl Shape {
     /// of the ability that places it" (for Range 0, the user's own square
     /// must be in it): whether some square of the shape is within `range`
     /// (Chebyshev) of `user`. An Aura is always centred on its user.
+    #[inline]
     pub fn in_range(self, user: Square, range: u32) -> bool {
         match self {
             Shape::Area { corner, size } => {
