@@ -77,6 +77,20 @@ impl Near {
     }
 }
 
+/// Distance from the actor to unit `i` on the map ([`Turn::enemy_distance`]
+/// without its test of the ground and its call: the map's turns ask it
+/// for every enemy they weigh).
+#[inline]
+fn apart<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> i32 {
+    g.distance(turn.square(turn.actor), turn.square(i))
+}
+
+/// Whether the actor sees unit `i` ([`Turn::sees`], as [`apart`]).
+#[inline]
+fn seen<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> bool {
+    g.sees(turn.square(turn.actor), turn.square(i))
+}
+
 /// thrum's exact cover of `target` against `attacker` ("Cover").
 ///
 /// An attacker on one of the eight squares around the target never has it
@@ -146,26 +160,28 @@ pub(super) fn adjacent_enemies<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, m
 /// sight: where it lands is decided when it is used ([`fire_area`]).
 #[inline(never)]
 #[cold]
-pub(super) fn usable<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> Option<Ability> {
-    let d = turn.enemy_distance(i);
-    if !turn.sees(i) {
+pub(super) fn usable<'t, D: Dice>(
+    turn: &Turn<'t, Thrum, D>,
+    g: &Ground,
+    i: usize,
+) -> Option<&'t Ability> {
+    let d = apart(turn, g, i);
+    // Out of every ability's range (most enemies, for a melee unit): no
+    // look at the sight table.
+    if d > turn.spec(turn.actor).stats.kit.max_range || !seen(turn, g, i) {
         return None;
     }
     // The target's cover, worked out once and only if a single-target
     // ability in range asks.
     let mut known: Option<ThrumCover> = None;
-    turn.spec(turn.actor)
-        .stats
-        .abilities()
-        .iter()
-        .copied()
-        .find(|a| {
-            d <= a.range
-                && (a.area != AreaKind::None || {
-                    let c = *known.get_or_insert_with(|| cover(turn, g, turn.actor, i));
-                    !obstructs(turn, c, a)
-                })
-        })
+    // By reference: most callers only ask whether there is one.
+    turn.spec(turn.actor).stats.abilities().iter().find(|a| {
+        d <= a.range
+            && (a.area != AreaKind::None || {
+                let c = *known.get_or_insert_with(|| cover(turn, g, turn.actor, i));
+                !obstructs(turn, c, a)
+            })
+    })
 }
 
 /// An advancing unit's reach on a map and whether it must move: a target
@@ -181,8 +197,8 @@ pub(super) fn closing<D: Dice>(
     target: usize,
     reach: i32,
 ) -> (i32, bool) {
-    let d = turn.enemy_distance(target);
-    if d > reach || !turn.sees(target) {
+    let d = apart(turn, g, target);
+    if d > reach || !seen(turn, g, target) {
         return (reach, true);
     }
     if usable(turn, g, target).is_none() {
@@ -202,8 +218,8 @@ pub(super) fn attack_if_in_reach<D: Dice>(
     g: &Ground,
     target: usize,
 ) -> bool {
-    let d = turn.enemy_distance(target);
-    if !turn.sees(target) {
+    let d = apart(turn, g, target);
+    if !seen(turn, g, target) {
         return false;
     }
     let stats = &turn.enc.units[turn.actor].stats;
@@ -264,6 +280,18 @@ pub(super) fn use_ability<D: Dice>(
 /// covers a standing enemy: the best placement catches at least one, so it
 /// is among them.
 pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -> Option<Shape> {
+    aim_area(turn, g, a).map(|(shape, _)| shape)
+}
+
+/// [`place_area`], with the cover found on the way: the square of the
+/// placement whose cover rule was read to find it open, and that cover
+/// (the cover of a character standing there against the user: the same
+/// rule, from the same squares).
+fn aim_area<D: Dice>(
+    turn: &Turn<'_, Thrum, D>,
+    g: &Ground,
+    a: &Ability,
+) -> Option<(Shape, Option<(Square, ThrumCover)>)> {
     let me = turn.actor;
     let user = turn.square(me);
     let side = turn.unit(me).side;
@@ -290,8 +318,17 @@ pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -
             return None;
         }
         let (mut enemies, mut allies) = (0, 0);
+        // An Area X (the commonest) by two subtractions a character: the
+        // shape's own test matches on its kind for each one.
+        let inside = |s: Square| match shape {
+            Shape::Area { corner, size } => {
+                ((s.x as i32 - corner.x as i32) as u32) < size as u32
+                    && ((s.y as i32 - corner.y as i32) as u32) < size as u32
+            }
+            _ => shape.contains(s),
+        };
         for &(s, worth) in on_map {
-            if shape.contains(s) {
+            if inside(s) {
                 enemies += i32::from(worth > 0);
                 allies += i32::from(worth < 0);
             }
@@ -301,22 +338,88 @@ pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -
     };
     // Obstruction stops this ability (it decides which squares are open).
     let stops = a.kind == AbilityKind::Physical || turn.options().obstruction == Obstruction::All;
-    let open = |shape: Shape| {
-        squares(shape, &g.map).any(|s| {
-            Metric::Chebyshev.distance(user, s) <= a.range as u32
+    // A square next to the user is never Obstructed from it (see
+    // [`cover`]): the cover rule is read only for the farther ones.
+    let open = |shape: Shape, read: &mut Option<(Square, ThrumCover)>| {
+        any_square(shape, &g.map, |s| {
+            let d = Metric::Chebyshev.distance(user, s);
+            d <= a.range as u32
                 && g.sees(user, s)
-                && !(stops && {
+                && !(stops && d > 1 && {
                     let near = Near::of(on_map.iter().map(|&(o, _)| o), s);
-                    thrum_cover(&g.map, user, s, |o| o != s && near.has(o))
-                        == ThrumCover::Obstructed
+                    let c = thrum_cover(&g.map, user, s, |o| o != s && near.has(o));
+                    *read = Some((s, c));
+                    c == ThrumCover::Obstructed
                 })
         })
     };
+    // An Area 1 is one square: with one character a square (checked), each
+    // candidate (an enemy in the fight, in order) catches that enemy alone,
+    // so every one worth it scores 1 with no ally, and the best open one is
+    // the first in range whose square is open: no judging.
+    if a.area == AreaKind::Area && a.size == 1 && apart_squares(on_map) {
+        for i in Bits(enemy_units(turn, me) & turn.in_fight()) {
+            let e = turn.square(i);
+            if turn.unit(i).state.removed
+                || e == user
+                || Metric::Chebyshev.distance(user, e) > a.range as u32
+            {
+                continue;
+            }
+            let shape = Shape::Area { corner: e, size: 1 };
+            let mut read = None;
+            if open(shape, &mut read) {
+                return Some((shape, read));
+            }
+        }
+        return None;
+    }
     // The best placement is the first open one in the order of (score,
-    // fewer allies, first found): each pass over the candidates finds the
-    // best below the last one found closed, and only it is tested for an
-    // open square (the best is nearly always open: one pass).
+    // fewer allies, first found). One pass over the candidates keeps the
+    // ones worth it (up to `KEPT`), then the best is tested for an open
+    // square, the next best if it is closed, and so on (the best is nearly
+    // always open). More than `KEPT` worth it (a wide area over a crowd):
+    // each pass finds the best below the last one found closed.
     type Key = (i32, i32, u32);
+    const KEPT: usize = 48;
+    let mut kept = [(
+        Shape::Aura {
+            centre: user,
+            radius: 0,
+        },
+        (0, 0, 0),
+    ); KEPT];
+    let (mut n_kept, mut found) = (0usize, 0u32);
+    let mut overflow = false;
+    candidates(turn, g, a, |shape| {
+        found += 1;
+        let Some((score, allies)) = judge(shape) else {
+            return;
+        };
+        // Higher is better: more score, fewer allies, found earlier.
+        let key = (score, -allies, u32::MAX - found);
+        if n_kept < KEPT {
+            kept[n_kept] = (shape, key);
+            n_kept += 1;
+        } else {
+            overflow = true;
+        }
+    });
+    if !overflow {
+        let kept = &mut kept[..n_kept];
+        loop {
+            let (at, &(shape, _)) = kept.iter().enumerate().max_by_key(|(_, (_, k))| *k)?;
+            if kept[at].1 .0 == i32::MIN {
+                return None;
+            }
+            let mut read = None;
+            if open(shape, &mut read) {
+                return Some((shape, read));
+            }
+            // Closed: below every other key.
+            kept[at].1 = (i32::MIN, 0, 0);
+        }
+    }
     let mut below: Option<Key> = None;
     loop {
         let mut best: Option<(Shape, Key)> = None;
@@ -326,18 +429,28 @@ pub fn place_area<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -
             let Some((score, allies)) = judge(shape) else {
                 return;
             };
-            // Higher is better: more score, fewer allies, found earlier.
             let key = (score, -allies, u32::MAX - found);
             if below.is_none_or(|b| key < b) && best.is_none_or(|(_, k)| key > k) {
                 best = Some((shape, key));
             }
         });
         let (shape, key) = best?;
-        if open(shape) {
-            return Some(shape);
+        let mut read = None;
+        if open(shape, &mut read) {
+            return Some((shape, read));
         }
         below = Some(key);
     }
+}
+
+/// No two of the characters on the map share a square (moves end on free
+/// squares; checked, not assumed, where a placement relies on it).
+#[inline]
+fn apart_squares(on_map: &[(Square, i8)]) -> bool {
+    on_map
+        .iter()
+        .enumerate()
+        .all(|(k, &(s, _))| on_map[k + 1..].iter().all(|&(o, _)| o != s))
 }
 
 /// Every placement of area ability `a` that [`place_area`] weighs, in a
@@ -394,43 +507,25 @@ fn candidates<D: Dice>(
     }
 }
 
-/// The squares of `shape` on `map`.
-fn squares(shape: Shape, map: &crate::map::Map) -> impl Iterator<Item = Square> + '_ {
-    let (origin, w, h) = match shape {
-        Shape::Area { corner, size } => (Some(corner), size as i32, size as i32),
-        Shape::Line { .. } | Shape::Aura { .. } => (None, 0, 0),
-    };
-    let boxed = origin.into_iter().flat_map(move |c| {
-        (0..h).flat_map(move |dy| (0..w).filter_map(move |dx| c.offset(dx, dy)))
-    });
-    let line = match shape {
+/// Whether `open` holds for some square of `shape` on `map` (plain loops
+/// over the shape: this runs for every area an adept aims).
+#[inline]
+fn any_square(shape: Shape, map: &crate::map::Map, mut open: impl FnMut(Square) -> bool) -> bool {
+    let mut on_map = |s: Option<Square>| s.is_some_and(|s| map.contains(s) && open(s));
+    match shape {
+        Shape::Area { corner, size } => {
+            (0..size as i32).any(|dy| (0..size as i32).any(|dx| on_map(corner.offset(dx, dy))))
+        }
         Shape::Line { start, dir, len } => {
             let (sx, sy) = STEPS[dir as usize % 8];
-            Some((0..len as i32).filter_map(move |k| start.offset(k * sx as i32, k * sy as i32)))
+            (0..len as i32).any(|k| on_map(start.offset(k * sx as i32, k * sy as i32)))
         }
-        _ => None,
-    }
-    .into_iter()
-    .flatten();
-    let aura = match shape {
         Shape::Aura { centre, radius } => {
             let r = radius as i32;
-            Some((-r..=r).flat_map(move |dy| {
-                (-r..=r).filter_map(move |dx| {
-                    ((dx, dy) != (0, 0))
-                        .then(|| centre.offset(dx, dy))
-                        .flatten()
-                })
-            }))
+            (-r..=r)
+                .any(|dy| (-r..=r).any(|dx| (dx, dy) != (0, 0) && on_map(centre.offset(dx, dy))))
         }
-        _ => None,
     }
-    .into_iter()
-    .flatten();
-    boxed
-        .chain(line)
-        .chain(aura)
-        .filter(move |s| map.contains(*s))
 }
 
 /// Use area ability `a`: aim it ([`place_area`]) and attack every character
@@ -443,7 +538,7 @@ fn squares(shape: Shape, map: &crate::map::Map) -> impl Iterator<Item = Square> 
 #[inline(never)]
 #[cold]
 pub(super) fn fire_area<D: Dice>(turn: &mut Turn<'_, Thrum, D>, g: &Ground, a: &Ability) -> bool {
-    let Some(shape) = place_area(turn, g, a) else {
+    let Some((shape, read)) = aim_area(turn, g, a) else {
         return false;
     };
     let me = turn.actor;
@@ -451,12 +546,20 @@ pub(super) fn fire_area<D: Dice>(turn: &mut Turn<'_, Thrum, D>, g: &Ground, a: &
     let mut each = *a;
     each.load = super::overexert_load(turn, a);
     each.overexert = 0;
+    // The cover read while aiming holds for the first character struck
+    // (nothing has moved or fallen yet): not read again.
+    let mut read = read;
     for i in 0..turn.enc.n {
         let u = turn.unit(i);
         if i == me || u.state.removed || !shape.contains(turn.square(i)) {
             continue;
         }
-        strike::<D, false, true>(turn, i, &each);
+        let known = read
+            .take()
+            .filter(|&(s, _)| s == turn.square(i))
+            .map(|(_, c)| c != ThrumCover::None);
+        strike_covered::<D, false, true>(turn, i, &each, known);
+        read = None;
     }
     true
 }

@@ -1878,7 +1878,7 @@ fn strike_downed<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Thrum, D>) -> boo
             continue;
         }
         let ability = match ground::<D, MAP>(turn) {
-            Some(g) => map::usable(turn, g, i),
+            Some(g) => map::usable(turn, g, i).copied(),
             None => usable(turn, i, apart::<D, MAP>(turn, i)),
         };
         if let Some(ability) = ability {
