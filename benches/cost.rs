@@ -75,6 +75,7 @@ const FRONT_OF: &[(&str, &[&str], &str)] = &[
         &["map.legend.X=open", "options.flanking_accuracy=1"],
         "escalation_map_front",
     ),
+    ("thrum_map", &["weapons.ward.size=1"], "thrum_map_front"),
 ];
 /// DESIGN.md's limit on a map fight's ns per die over the front's.
 const MAP_LIMIT: f64 = 3.0;
