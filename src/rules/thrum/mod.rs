@@ -1205,9 +1205,9 @@ impl Ruleset for Thrum {
         };
     }
 
-    // Inlined into the fight loop, as it was before maps (the map's turns
-    // are separate copies, `MAP = true`, out of line).
-    #[inline(always)]
+    // Left to the compiler, as before maps, with the unit's move and action
+    // inlined into it (the map's turns are separate copies, `MAP = true`,
+    // out of line): the front's turn costs what it did.
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {
         let me = turn.actor;
         let opts = turn.options();
@@ -1825,6 +1825,7 @@ fn attackable<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, i: usize) -> 
 
 /// Move and take an Action by the unit's plan; returns true if it took an
 /// Action. A Stunned unit moves or acts, not both.
+#[inline(always)]
 fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     let me = turn.actor;
     let unit = turn.unit(me);
@@ -1842,9 +1843,9 @@ fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
         Plan::Advance => advance::<D, false>(turn, stunned),
         Plan::Hold => hold::<D, false>(turn),
         Plan::KeepRange => keep_range::<D, false>(turn, stunned),
-        Plan::AdvanceOnMap => advance::<D, true>(turn, stunned),
-        Plan::HoldOnMap => hold::<D, true>(turn),
-        Plan::KeepRangeOnMap => keep_range::<D, true>(turn, stunned),
+        Plan::AdvanceOnMap | Plan::HoldOnMap | Plan::KeepRangeOnMap => {
+            return plan_on_map(turn, plan, stunned, start);
+        }
     };
     if acted {
         return true;
@@ -1852,14 +1853,32 @@ fn move_and_act<D: Dice>(turn: &mut Turn<'_, Thrum, D>) -> bool {
     // Nothing standing to attack: a unit that may still act strikes a
     // fallen enemy it can reach (a Stunned one that moved may not).
     let moved = turn.unit(me).position != start;
-    if !turn.spec(me).stats.strike_downed || (stunned && moved) {
-        return false;
+    turn.spec(me).stats.strike_downed && !(stunned && moved) && strike_downed::<D, false>(turn)
+}
+
+/// [`move_and_act`]'s map half, out of line and cold: the front's turn,
+/// inlined into the fight loop, keeps only the test of the plan (the map's
+/// copies of the tactics inlined there cost the front a few instructions a
+/// turn, and a percent of a fight).
+#[inline(never)]
+#[cold]
+fn plan_on_map<D: Dice>(
+    turn: &mut Turn<'_, Thrum, D>,
+    plan: Plan,
+    stunned: bool,
+    start: i32,
+) -> bool {
+    let me = turn.actor;
+    let acted = match plan {
+        Plan::AdvanceOnMap => advance::<D, true>(turn, stunned),
+        Plan::HoldOnMap => hold::<D, true>(turn),
+        _ => keep_range::<D, true>(turn, stunned),
+    };
+    if acted {
+        return true;
     }
-    if plan.on_map() {
-        strike_downed::<D, true>(turn)
-    } else {
-        strike_downed::<D, false>(turn)
-    }
+    let moved = turn.unit(me).position != start;
+    turn.spec(me).stats.strike_downed && !(stunned && moved) && strike_downed::<D, true>(turn)
 }
 
 /// Attack the incapacitated enemy in reach with the least Fatigue Load (the
