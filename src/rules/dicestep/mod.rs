@@ -1837,11 +1837,7 @@ fn advance<D: Dice, const MAP: bool>(turn: &mut Turn<'_, Dicestep, D>, b: &mut B
         return true;
     }
     let reserve = stats.stamina_reserve;
-    if far
-        && b.moved
-        && !b.stuck
-        && stats.sprint
-        && turn.unit(me).state.stamina >= reserve + sprint
+    if far && b.moved && !b.stuck && stats.sprint && turn.unit(me).state.stamina >= reserve + sprint
     {
         // Sprint: "If you have already moved this turn, spend 1 stamina to
         // take another move action": as often as actions and stamina last,

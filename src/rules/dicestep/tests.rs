@@ -3000,7 +3000,9 @@ s = {{ at = "B" }}
         // the square beside the target, and an attack (a miss: 1 + 1 + 1
         // against evasion 6).
         let mut f = fight(&enc);
-        as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 0, |t| t.take_out(1));
+        as_turn(&enc, &mut f, &mut ScriptedDice::new(&[]), 0, |t| {
+            t.take_out(1)
+        });
         play(&enc, &mut f, 0, &[(6, 1), (6, 1), (20, 2)]);
         assert_eq!(square(&f, 0), Square::new(8, 1));
         assert_eq!(f.units[0].state.stamina, stamina - 1);
