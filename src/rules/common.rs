@@ -1,8 +1,9 @@
 //! Machinery shared by rulesets that is not tied to one dice chassis:
-//! ranking a unit's weapons, and moves that provoke reactions.
+//! ranking a unit's weapons, moves that provoke reactions, and the turn a
+//! unit plays ([`Plan`]: its tactic, on the front or on a map).
 
 use crate::dice::Dice;
-use crate::engine::{Bits, Turn};
+use crate::engine::{Bits, Tactic, Turn};
 use crate::rules::field::{FieldError, FieldReader};
 use crate::rules::{Ruleset, MAX_WEAPONS};
 
@@ -106,4 +107,52 @@ pub fn best_first<W: Copy + Default>(
     let mut out = [W::default(); MAX_WEAPONS];
     out[..sorted.len()].copy_from_slice(&sorted);
     (out, sorted.len() as u8)
+}
+
+/// The turn a unit plays: its tactic, on the front or on a map. Settled
+/// once per cell ([`Plan::of`] when the unit is prepared, [`Plan::on_the_map`]
+/// when it is placed on a map), so that the turn's one dispatch (on the
+/// tactic, as before maps) also settles the map: below it `MAP` is a
+/// constant, and a front turn tests no ground (trenches' pattern,
+/// `src/rules/trenches/`; thrum and escalation play the same way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Plan {
+    #[default]
+    Hold,
+    Advance,
+    KeepRange,
+    HoldOnMap,
+    AdvanceOnMap,
+    KeepRangeOnMap,
+}
+
+impl Plan {
+    /// A unit's plan on the front, from its tactic (`auto` holds).
+    #[inline]
+    pub fn of(tactic: Tactic) -> Plan {
+        match tactic {
+            Tactic::Hold | Tactic::Auto => Plan::Hold,
+            Tactic::Advance => Plan::Advance,
+            Tactic::KeepRange => Plan::KeepRange,
+        }
+    }
+
+    /// The same plan on a map.
+    #[inline]
+    pub fn on_the_map(self) -> Plan {
+        match self {
+            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
+            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
+            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
+        }
+    }
+
+    /// Whether the unit plays on a map.
+    #[inline]
+    pub fn on_map(self) -> bool {
+        matches!(
+            self,
+            Plan::HoldOnMap | Plan::AdvanceOnMap | Plan::KeepRangeOnMap
+        )
+    }
 }

@@ -33,7 +33,7 @@ use crate::engine::{
     Tactic, Turn, UnitSpec, MAX_UNITS,
 };
 use crate::results::CounterInfo;
-use crate::rules::common::{best_first, provoking_move};
+use crate::rules::common::{best_first, provoking_move, Plan};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset, TurnStep, MAX_WEAPONS};
 
@@ -148,32 +148,6 @@ pub struct Unit {
     /// The turn the unit plays, settled by [`Escalation::prepare_unit`] and
     /// [`Escalation::place_on_map`].
     pub plan: Plan,
-}
-
-/// The turn a unit plays: its tactic, on the front or on a map. Settled
-/// once per cell, so that the turn's one dispatch (on the tactic, as before
-/// maps) also settles the map: below it `MAP` is a constant, and a front
-/// turn tests no ground (trenches' pattern, `src/rules/trenches/`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Plan {
-    #[default]
-    Hold,
-    Advance,
-    KeepRange,
-    HoldOnMap,
-    AdvanceOnMap,
-    KeepRangeOnMap,
-}
-
-impl Plan {
-    /// Whether the unit plays on a map.
-    #[inline]
-    pub fn on_map(self) -> bool {
-        matches!(
-            self,
-            Plan::HoldOnMap | Plan::AdvanceOnMap | Plan::KeepRangeOnMap
-        )
-    }
 }
 
 impl Unit {
@@ -1003,19 +977,11 @@ impl Ruleset for Escalation {
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
-        spec.stats.plan = match spec.tactic {
-            Tactic::Hold | Tactic::Auto => Plan::Hold,
-            Tactic::Advance => Plan::Advance,
-            Tactic::KeepRange => Plan::KeepRange,
-        };
+        spec.stats.plan = Plan::of(spec.tactic);
     }
 
     fn place_on_map(spec: &mut UnitSpec<Self>) {
-        spec.stats.plan = match spec.stats.plan {
-            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
-            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
-            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
-        };
+        spec.stats.plan = spec.stats.plan.on_the_map();
     }
 
     fn take_turn<D: Dice>(turn: &mut Turn<'_, Self, D>) {

@@ -61,7 +61,7 @@ use crate::engine::{
 };
 use crate::map::ThrumCover;
 use crate::results::CounterInfo;
-use crate::rules::common::{kit, Kit, KitWeapon};
+use crate::rules::common::{kit, Kit, KitWeapon, Plan};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Ruleset};
 
@@ -211,33 +211,6 @@ pub struct Unit {
     /// The turn the unit plays, settled by [`Thrum::prepare_unit`] and
     /// [`Thrum::place_on_map`].
     pub plan: Plan,
-}
-
-/// The turn a unit plays: its tactic, on the front or on a map. Settled
-/// once per cell (trenches' pattern), so that `move_and_act`'s one
-/// dispatch (on the tactic, as before maps) also settles the map: a front
-/// turn tests no ground, and its turn functions (`MAP = false`) keep only
-/// the front's arithmetic.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Plan {
-    #[default]
-    Hold,
-    Advance,
-    KeepRange,
-    HoldOnMap,
-    AdvanceOnMap,
-    KeepRangeOnMap,
-}
-
-impl Plan {
-    /// Whether the unit plays on a map.
-    #[inline]
-    pub fn on_map(self) -> bool {
-        matches!(
-            self,
-            Plan::HoldOnMap | Plan::AdvanceOnMap | Plan::KeepRangeOnMap
-        )
-    }
 }
 
 impl Unit {
@@ -1190,19 +1163,11 @@ impl Ruleset for Thrum {
     }
 
     fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
-        spec.stats.plan = match spec.tactic {
-            Tactic::Hold | Tactic::Auto => Plan::Hold,
-            Tactic::Advance => Plan::Advance,
-            Tactic::KeepRange => Plan::KeepRange,
-        };
+        spec.stats.plan = Plan::of(spec.tactic);
     }
 
     fn place_on_map(spec: &mut UnitSpec<Self>) {
-        spec.stats.plan = match spec.stats.plan {
-            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
-            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
-            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
-        };
+        spec.stats.plan = spec.stats.plan.on_the_map();
     }
 
     // Left to the compiler, as before maps, with the unit's move and action

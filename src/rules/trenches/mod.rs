@@ -60,7 +60,7 @@ use crate::engine::{
     InitiativeRoll, Tactic, Tally, Targeting, Turn, UnitSpec, MAX_ROUNDS, MAX_UNITS,
 };
 use crate::results::CounterInfo;
-use crate::rules::common::{kit, one_attack_drops, provoking_move, KitWeapon};
+use crate::rules::common::{kit, one_attack_drops, provoking_move, KitWeapon, Plan};
 use crate::rules::d20::{crit_damage, Crit, Edge};
 use crate::rules::field::{Field, FieldError, FieldReader, Kind, Lit};
 use crate::rules::{Clause, Quick, Ruleset, MAX_WEAPONS};
@@ -156,20 +156,6 @@ pub struct Unit {
     /// The turn the unit plays, settled by [`Trenches::prepare_unit`] and
     /// [`Trenches::place_on_map`].
     pub plan: Plan,
-}
-
-/// The turn a unit plays: its tactic, on the front or on a map. Settled
-/// once per cell, so that `take_turn`'s one dispatch (on the tactic, as
-/// before maps) also settles the map: a front turn tests no ground.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Plan {
-    #[default]
-    Hold,
-    Advance,
-    KeepRange,
-    HoldOnMap,
-    AdvanceOnMap,
-    KeepRangeOnMap,
 }
 
 /// What the fast path needs to know of an advancing unit that targets at
@@ -827,11 +813,7 @@ impl Ruleset for Trenches {
     // map every turn takes the full path, which measures the map.
     fn place_on_map(spec: &mut UnitSpec<Self>) {
         spec.stats.quick = None;
-        spec.stats.plan = match spec.stats.plan {
-            Plan::Hold | Plan::HoldOnMap => Plan::HoldOnMap,
-            Plan::Advance | Plan::AdvanceOnMap => Plan::AdvanceOnMap,
-            Plan::KeepRange | Plan::KeepRangeOnMap => Plan::KeepRangeOnMap,
-        };
+        spec.stats.plan = spec.stats.plan.on_the_map();
     }
 
     fn roll_initiative<D: Dice>(unit: &Unit, dice: &mut D) -> InitiativeRoll {
@@ -983,11 +965,7 @@ impl Ruleset for Trenches {
         // shooter as much as it saves, plus the action (trench_raid's
         // tactics report measured smart riflemen dropping prone at 0.31
         // where holding won 0.65). `drop_prone` stays the stat block's.
-        spec.stats.plan = match spec.tactic {
-            Tactic::Hold | Tactic::Auto => Plan::Hold,
-            Tactic::Advance => Plan::Advance,
-            Tactic::KeepRange => Plan::KeepRange,
-        };
+        spec.stats.plan = Plan::of(spec.tactic);
         let stats = &spec.stats;
         let eligible = spec.tactic == Tactic::Advance
             && spec.targeting == Targeting::Random
