@@ -1715,6 +1715,14 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
 
     /// Nearest by path on a map: around walls, not through them (out of
     /// line, so the front's targeting keeps its registers).
+    ///
+    /// The same choice as [`Turn::best_by`] with the path distance as the
+    /// score, asked in another order: every enemy's distance first (a
+    /// table look-up each), then `allowed` (a ruleset's test of range, sight
+    /// and cover: the dear part) for the nearest only; if none of them is
+    /// allowed, the others in unit order, not asking one farther than the
+    /// nearest allowed found so far (it could never be chosen). The tied
+    /// nearest allowed are rolled for as `best_by` rolls.
     #[inline(never)]
     #[cold]
     fn nearest_on(
@@ -1722,9 +1730,54 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         g: &Ground,
         allowed: &impl Fn(&Turn<'_, R, D>, usize) -> bool,
     ) -> Option<usize> {
-        self.best_by(allowed, |t, i| {
-            (-g.path_distance(t.square(t.actor), t.square(i)), 1)
-        })
+        let from = self.square(self.actor);
+        let enemies = self.enemy_mask();
+        let apart = |t: &Self, i: usize| g.path_distance(from, t.square(i));
+        // The nearest enemies, then `allowed` for them.
+        let mut near = i64::MAX;
+        let mut at = 0u64;
+        for i in Bits(enemies) {
+            let d = apart(self, i);
+            if d < near {
+                near = d;
+                at = 0;
+            }
+            if d == near {
+                at |= 1 << i;
+            }
+        }
+        let mut best = 0u64;
+        for i in Bits(at) {
+            if allowed(self, i) {
+                best |= 1 << i;
+            }
+        }
+        if best == 0 {
+            // None of them allowed: the others, as `best_by` weighs them,
+            // skipping any farther than the nearest allowed one found.
+            let mut best_d = i64::MAX;
+            for i in Bits(enemies & !at) {
+                let d = apart(self, i);
+                if d > best_d || !allowed(self, i) {
+                    continue;
+                }
+                if d < best_d {
+                    best_d = d;
+                    best = 0;
+                }
+                best |= 1 << i;
+            }
+        }
+        if best & best.wrapping_sub(1) == 0 {
+            // None or one: no roll.
+            return (best != 0).then(|| best.trailing_zeros() as usize);
+        }
+        let pick = self.dice.roll(best.count_ones()) as usize - 1;
+        let target = Bits(best).nth(pick);
+        if let Some(target) = target {
+            self.note_target(target);
+        }
+        target
     }
 
     /// The allowed enemy with the highest `score` (a fraction `(a, b)`,
