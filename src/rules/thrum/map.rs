@@ -81,7 +81,7 @@ impl Near {
 /// without its test of the ground and its call: the map's turns ask it
 /// for every enemy they weigh).
 #[inline]
-fn apart<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> i32 {
+pub(super) fn apart<D: Dice>(turn: &Turn<'_, Thrum, D>, g: &Ground, i: usize) -> i32 {
     g.distance(turn.square(turn.actor), turn.square(i))
 }
 

@@ -1783,7 +1783,9 @@ fn apart<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, other: usize) -> i
 #[inline]
 fn attackable<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, i: usize) -> bool {
     if let Some(g) = ground::<D, MAP>(turn) {
-        return map::usable(turn, g, i).is_some();
+        // Out of every ability's range (most enemies, most turns): no call.
+        return map::apart(turn, g, i) <= turn.spec(turn.actor).stats.kit.max_range
+            && map::usable(turn, g, i).is_some();
     }
     usable(turn, i, apart::<D, MAP>(turn, i)).is_some()
 }
