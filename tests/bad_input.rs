@@ -597,27 +597,30 @@ fn diff_refuses_a_report_whose_wins_exceed_its_fights() {
 }
 
 /// `tactic = "smart"` (and `target = "smart"`) on a ruleset that does not
-/// play smart yet (thrum): refused with exit 2, naming the group, its line
+/// play smart yet (escalation): refused with exit 2, naming the group, its line
 /// and the rulesets that play it.
 #[test]
 fn smart_on_a_ruleset_without_it_is_refused() {
-    let thrum = include_str!("../scenarios/thrum_skirmish.toml");
+    let escalation = include_str!("../scenarios/escalation_hit_and_run.toml");
     for (what, to) in [
         ("tactic", "tactic = \"smart\""),
         ("target", "target = \"smart\""),
     ] {
-        let text = edit(thrum, &[("target = \"weakest\", tactic = \"advance\"", to)]);
+        let text = edit(
+            escalation,
+            &[("tactic = \"advance\", target = \"nearest\"", to)],
+        );
         let sb = Sandbox::new();
         sb.mkdir("out");
         sb.write("t.toml", &text);
         let line = format!("t.toml:{}:", line_of(&text, to));
-        let key = format!("`sides.raiders.raider.{what}`");
+        let key = format!("`sides.brutes.brute.{what}`");
         let expect = [
             line.as_str(),
             key.as_str(),
-            "ruleset `thrum` has no smart play yet",
-            "group `raider`",
-            "`trenches`, `osr` or `dicestep`",
+            "ruleset `escalation` has no smart play yet",
+            "group `brute`",
+            "`trenches`, `osr`, `dicestep` or `thrum`",
         ];
         for args in [
             vec!["run", "t.toml", "--out", "out", "--quiet"],

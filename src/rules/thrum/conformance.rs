@@ -304,6 +304,13 @@ pub const TABLE: &[Clause] = &[
     },
     Clause {
         section: "(shared settings)",
+        rule: "`tactic = \"smart\"`: a strong baseline built on what the text offers (issue 30)",
+        modelled: Modelled::Abstraction,
+        how: "a policy, not a rule: a unit with a Ranged ability keeps its range (no attacks of opportunity; Ranged: +1 Bane per adjacent enemy), a melee-only one advances; targeting `smart`: the enemy whose Tolerance left (Fatigue plus Stress) is at most the Load its best ability adds on a hit (plus Overexert's when it always overexerts), times `actions`, lowest first, else the side's focus, chosen as the weakest; defence `evasion-unless-vulnerable` (Defensive rolls: Evasion's Boon while not Vulnerable, without the Vulnerable stacks of always evading; it replaces a `defence` the unit writes). Not done: seeking cover (on the front a unit's cover is the scenario's) or withdrawing near incapacity (the text has no rule for leaving a fight)",
+        tests: &["smart_settles_a_turns_load_and_evades_unless_vulnerable"],
+    },
+    Clause {
+        section: "(shared settings)",
         rule: "the shared conditions blinded, deafened, frightened, grappled, prone, restrained",
         modelled: Modelled::NotModelled,
         how: "the text defines none of them; they are ignored (stunned, incapacitated, paralyzed and unconscious are modelled above)",

@@ -43,6 +43,22 @@
 //! Each is an option. Harm booked per side (`damage` in reports) is Load
 //! points inflicted by hits, 1 per point.
 //!
+//! Smart (`tactic = "smart"`, issue 30; a policy, not a rule): a unit with
+//! a Ranged ability keeps its range (thrum has no attacks of opportunity:
+//! stepping out of melee is free, and Ranged takes a Bane per adjacent
+//! enemy), a melee-only one advances; it targets `smart`, reading what its
+//! turn deals as [`smart_drops`] settles it (its best ability's Load a
+//! hit, per Action); and it defends with Evasion while not Vulnerable, else
+//! Resilience or Resolve (`evasion-unless-vulnerable`: Evasion's Boon
+//! while it lasts, without the stacking Vulnerable of always evading; the
+//! strongest of the three in `thrum_skirmish`, whose wardens win 0.542
+//! with it against 0.220 with `evasion` and 0.144 with `resilience`; a `defence`
+//! written on a smart unit gives way to it). Resuscitate stays the stat
+//! block's `resuscitate` (on by default). Not done: seeking cover (on the
+//! front a unit's cover is the scenario's; on a map keep-range backs off
+//! as the engine moves it) and withdrawing near incapacity (the text has
+//! no rule for leaving a fight).
+//!
 //! Every number the text states for a rule of a fight is an option whose
 //! default is the text's (issue 27): the banes of Ranged, Cover, Frayed and
 //! Exhausted, Evasion's Boon and Vulnerable stacks, the Panic and Incapacity
@@ -520,6 +536,7 @@ impl Ruleset for Thrum {
     const INITIATIVE_STAT: &'static str = "initiative − delay";
 
     const HEALTH_STATS: &'static [&'static str] = &["fatigue_tolerance", "stress_tolerance"];
+    const SMART: bool = true;
     const CONTRARY_STATS: &'static [Contrary] = &[Contrary::unit(
         "wounds",
         "Wounds carried into the fight: three remove a unit",
@@ -1162,8 +1179,14 @@ impl Ruleset for Thrum {
         !(u.out || u.conditions.any(HELPLESS) || loses_turn)
     }
 
-    fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
+    fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
         spec.stats.plan = Plan::of(spec.tactic);
+        spec.drops = smart_drops(&spec.stats, options);
+        if spec.smart {
+            // Smart's extra (the module doc's "Smart"): Evasion while it
+            // has its Boon ("Defensive rolls").
+            spec.stats.defence = Defence::EvasionUnlessVulnerable;
+        }
     }
 
     fn place_on_map(spec: &mut UnitSpec<Self>) {
@@ -1215,6 +1238,27 @@ impl Ruleset for Thrum {
         let full = spec.stats.fatigue_tolerance + spec.stats.stress_tolerance;
         (left as u32, full as u32)
     }
+}
+
+/// What a unit's turn most likely deals, for smart targeting, in the units
+/// of thrum's health ([`Ruleset::vitality`]: the Tolerance left before
+/// Exhausted plus before Frayed, which a hit's Load eats into): its best
+/// ability's `load` (the kit's first: most Load first), plus its Overexert
+/// Load when the unit always overexerts, once per Action (`actions`; the
+/// text: one). An enemy with that much or less left is one this turn can
+/// push over both Tolerances, where it is Exhausted and Frayed and the
+/// Incapacity Roll comes. A hit, not a roll's chance of one: a turn's
+/// opposed rolls go either way, and smart reads one number per attacker.
+pub(crate) fn smart_drops(u: &Unit, options: &Options) -> u32 {
+    let Some(a) = u.abilities().first() else {
+        return 0;
+    };
+    let extra = if u.overexert == Overexert::Always {
+        a.overexert
+    } else {
+        0
+    };
+    ((a.load + extra).max(0) as u32) * u32::from(options.actions.max(1))
 }
 
 /// 2d6 with `net` boons (positive) or banes (negative).

@@ -2278,3 +2278,41 @@ weapons = ["v"]
         assert_within_four_se("red wins on a map", q, p, n);
     }
 }
+
+/// Smart (issue 30 item 5): what a turn deals, in Tolerance left (thrum's
+/// health), is its best ability's Load a hit plus its Overexert Load when
+/// it always overexerts ("Overexert"), once per Action: (2 + 1) × 2 = 6.
+/// A melee-only smart unit advances and targets `smart`; a smart defender
+/// chooses Evasion while not Vulnerable, else Resilience ("Defensive
+/// rolls"), whatever `defence` it wrote.
+#[test]
+fn smart_settles_a_turns_load_and_evades_unless_vulnerable() {
+    let enc = duel_entries(
+        "actions = 2",
+        "load = 2\noverexert = 1",
+        "overexert = \"always\"",
+        "tactic = \"smart\"",
+        "defence = \"resilience\"\nresilience = 2",
+        "tactic = \"smart\"",
+    );
+    assert_eq!(enc.units[0].drops, 6);
+    assert_eq!(enc.units[0].tactic, Tactic::Advance);
+    assert_eq!(enc.units[0].targeting, crate::engine::Targeting::Smart);
+    // No Overexert policy: the Load alone, per Action.
+    assert_eq!(enc.units[1].drops, 4);
+    assert_eq!(enc.units[1].stats.defence, Defence::EvasionUnlessVulnerable);
+    let mut f = fight(&enc);
+    // Fresh: evades with the Boon (three dice) and becomes Vulnerable. The
+    // attacker overexerts (a Stress first), then rolls.
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(3, 4), &[(6, 1)]]));
+    assert!(r.evaded && !r.hit);
+    assert_eq!(f.units[1].state.vulnerable, 1);
+    // Vulnerable: Resilience (+2), two dice, no new stack.
+    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(2, 2)]));
+    assert_eq!((r.evaded, r.defence, r.hit), (false, 6, false));
+    assert_eq!(f.units[1].state.vulnerable, 1);
+    // Without smart, the written `defence` stands.
+    let plain = duel_entries("", "", "", "", "defence = \"resilience\"", "");
+    assert_eq!(plain.units[1].stats.defence, Defence::Resilience);
+    assert_eq!(plain.units[0].drops, 1);
+}
