@@ -171,6 +171,20 @@ pub(super) fn usable<'t, D: Dice>(
     if d > turn.spec(turn.actor).stats.kit.max_range || !seen(turn, g, i) {
         return None;
     }
+    usable_in_sight(turn, g, i, d)
+}
+
+/// [`usable`] for unit `i`, `d` away, already known to be in sight.
+#[inline]
+fn usable_in_sight<'t, D: Dice>(
+    turn: &Turn<'t, Thrum, D>,
+    g: &Ground,
+    i: usize,
+    d: i32,
+) -> Option<&'t Ability> {
+    if d > turn.spec(turn.actor).stats.kit.max_range {
+        return None;
+    }
     // The target's cover, worked out once and only if a single-target
     // ability in range asks.
     let mut known: Option<ThrumCover> = None;
@@ -201,7 +215,7 @@ pub(super) fn closing<D: Dice>(
     if d > reach || !seen(turn, g, target) {
         return (reach, true);
     }
-    if usable(turn, g, target).is_none() {
+    if usable_in_sight(turn, g, target, d).is_none() {
         return (ADJACENT, d > ADJACENT);
     }
     (reach, false)

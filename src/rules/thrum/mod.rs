@@ -1816,8 +1816,8 @@ fn ground<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>) -> Option<&'stati
 /// Distance from the actor to unit `other`: the map's or the front's.
 #[inline(always)]
 fn apart<D: Dice, const MAP: bool>(turn: &Turn<'_, Thrum, D>, other: usize) -> i32 {
-    if MAP {
-        turn.enemy_distance(other)
+    if let Some(g) = ground::<D, MAP>(turn) {
+        map::apart(turn, g, other)
     } else {
         turn.front_distance(turn.actor, other)
     }
