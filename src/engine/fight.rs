@@ -1310,7 +1310,10 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         step
     }
 
-    /// [`Turn::approach`] on a map.
+    /// [`Turn::approach`] on a map: a move made before from the same
+    /// square among the same units is answered by the thread's
+    /// [`ground::MoveCache`] (no search), any other searched
+    /// ([`Turn::approach_search`]) and kept there.
     #[inline(never)]
     #[cold]
     fn approach_on(&mut self, g: &'static Ground, target: usize, budget: i32, stop_at: i32) -> i32 {
@@ -1318,28 +1321,86 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
         let from = self.square(me);
         let at = self.square(target);
         let squares = (budget.max(0) / g.scale) as u32;
+        let others = self.fight.in_fight & !(1u64 << me);
+        let side = self.unit(me).side;
+        let units = &self.fight.units;
+        let key = ground::MoveKey::new(
+            (from, at),
+            squares,
+            stop_at,
+            Bits(others).map(|i| (ground::unpack(units[i].position), units[i].side == side)),
+        );
+        let kept = ground::with_scratch(g, |sc| {
+            sc.moves.set_pending(None);
+            let (slot, m) = key.as_ref().and_then(|k| sc.moves.get(k))?;
+            let m = *m;
+            sc.path.clear();
+            sc.path.push(from);
+            sc.walked = None;
+            if m.len == ground::CachedMove::UNKNOWN {
+                // Its path is searched if a rule reads it, around the
+                // units where they stand.
+                self.occupied(g, sc);
+                sc.path.push(m.to);
+                sc.walked = m.walked;
+                sc.moves.set_pending(Some(slot));
+            } else {
+                sc.path.extend_from_slice(&m.path[..m.len as usize]);
+            }
+            Some((m.to, m.spent as u32))
+        });
+        let reached = match kept {
+            Some((to, spent)) => (to != from).then_some((to, spent)),
+            None => self.approach_search(g, (from, at), squares, stop_at, key),
+        };
+        let Some((to, spent)) = reached else {
+            return 0;
+        };
+        self.fight.units[me].position = ground::pack(to);
+        spent as i32 * g.scale
+    }
+
+    /// The thread's sets of the squares the actor may not enter (enemies)
+    /// and may not stop on (allies), from where the units in the fight
+    /// stand.
+    fn occupied(&self, g: &Ground, sc: &mut Scratch) {
+        let me = self.actor;
+        let side = self.unit(me).side;
+        // Only the map's rows: the sets hold nothing else (a new ground
+        // clears the scratch whole).
+        sc.blocked.clear_rows(g.map.height());
+        sc.no_stop.clear_rows(g.map.height());
+        for i in Bits(self.fight.in_fight & !(1u64 << me)) {
+            let u = &self.fight.units[i];
+            let s = ground::unpack(u.position);
+            if u.side == side {
+                sc.no_stop.insert(s);
+            } else {
+                sc.blocked.insert(s);
+            }
+        }
+    }
+
+    /// The search behind [`Turn::approach_on`]: where the actor at `from`
+    /// goes toward the unit at `at` with `squares` of movement, stopping
+    /// within `stop_at`, and the movement spent (`None` when it stays);
+    /// the path into the thread's buffers, the answer into its move cache
+    /// under `key`.
+    #[inline(never)]
+    fn approach_search(
+        &self,
+        g: &'static Ground,
+        (from, at): (Square, Square),
+        squares: u32,
+        stop_at: i32,
+        key: Option<ground::MoveKey>,
+    ) -> Option<(Square, u32)> {
         // Bounded by the map's side: an unlimited range (`i32::MAX`) must
         // not overflow the square loops below.
         let ring = (stop_at.max(0) / g.scale).min(crate::map::MAX_SIDE as i32);
         let sighted = ring > 1;
-        let (side, units) = (self.unit(me).side, &self.fight.units[..self.fight.n]);
-        let in_fight = self.fight.in_fight;
-        let reached = ground::with_scratch(g, |sc| {
-            // Only the map's rows: the sets hold nothing else (a new
-            // ground clears the scratch whole).
-            sc.blocked.clear_rows(g.map.height());
-            sc.no_stop.clear_rows(g.map.height());
-            for (i, u) in units.iter().enumerate() {
-                if i == me || in_fight & (1 << i) == 0 {
-                    continue;
-                }
-                let s = ground::unpack(u.position);
-                if u.side == side {
-                    sc.no_stop.insert(s);
-                } else {
-                    sc.blocked.insert(s);
-                }
-            }
+        ground::with_scratch(g, |sc| {
+            self.occupied(g, sc);
             // Goals: the free squares from which the target is within
             // `stop_at` (and in sight, for a shooter).
             sc.goals.clear();
@@ -1368,14 +1429,19 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 path,
                 near,
                 walked,
+                moves,
                 ..
             } = sc;
             // The move square by square, for `last_path`.
             path.clear();
             path.push(from);
             *walked = None;
+            let keep = |moves: &mut ground::MoveCache, m: Option<ground::CachedMove>| {
+                key.zip(m).map(|(k, m)| moves.put(k, m))
+            };
             // Already within `stop_at` (the field would be 0 here).
             if goals.contains(&from) {
+                keep(moves, ground::CachedMove::new(from, 0, Some(&[]), None));
                 return None;
             }
             let near_move =
@@ -1386,7 +1452,12 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                     // rule asks (`last_path`).
                     *walked = Some(goal_field);
                     path.push(r.to);
-                    return Some(r);
+                    let slot = keep(
+                        moves,
+                        ground::CachedMove::new(r.to, r.spent, None, Some(goal_field)),
+                    );
+                    moves.set_pending(slot);
+                    return Some((r.to, r.spent));
                 }
                 Some((r, None)) => r,
                 None => {
@@ -1399,13 +1470,12 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 path.extend(ws.path());
                 path[1..].reverse();
             }
-            (r.to != from).then_some(r)
-        });
-        let Some(r) = reached else {
-            return 0;
-        };
-        self.fight.units[me].position = ground::pack(r.to);
-        r.spent as i32 * g.scale
+            keep(
+                moves,
+                ground::CachedMove::new(r.to, r.spent, Some(&path[1..]), None),
+            );
+            (r.to != from).then_some((r.to, r.spent))
+        })
     }
 
     /// Move the actor back, away from the enemy's side, by `amount` (on a
@@ -1439,6 +1509,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             sc.path.clear();
             sc.path.push(at);
             sc.walked = None;
+            sc.moves.set_pending(None);
             for (i, u) in units.iter().enumerate() {
                 if i == me || in_fight & (1 << i) == 0 {
                     continue;
@@ -1529,17 +1600,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
             Some(g) => ground::with_scratch(g, |sc| {
                 if sc.path.first() == Some(&start) && sc.path.last() == Some(&end) {
                     // A walked move: its squares searched now, once.
-                    if let Some(f) = sc.walked.take() {
-                        let spent = f.at(start);
-                        let Scratch {
-                            ws,
-                            blocked,
-                            no_stop,
-                            path,
-                            ..
-                        } = sc;
-                        ground::write_walked_path(g, ws, f, (start, spent), blocked, no_stop, path);
-                    }
+                    sc.walk_path(g, start);
                     body(&sc.path)
                 } else {
                     body(&[start, end])

@@ -229,6 +229,200 @@ pub struct Scratch {
     /// it went to. Its path (in `path`, only its two ends so far) is
     /// searched when a rule asks for it ([`write_walked_path`]).
     pub walked: Option<&'static Field>,
+    /// Answers of earlier moves on this ground ([`MoveCache`]).
+    pub moves: MoveCache,
+}
+
+/// Most units besides the mover a move may be among to be kept in the
+/// [`MoveCache`] (its key lists their squares).
+pub const MOVE_CACHE_UNITS: usize = 16;
+
+/// Longest path (squares after the start) the [`MoveCache`] keeps.
+pub const MOVE_CACHE_PATH: usize = 16;
+
+/// Slots of the [`MoveCache`] (a power of two).
+pub const MOVE_CACHE_SLOTS: usize = 8192;
+
+/// Everything a move toward a unit ([`crate::engine::Turn::approach`]) on a
+/// ground depends on: where it starts, the target's square, the movement
+/// and how close it stops, and every other unit in the fight (its square
+/// and whether it is the mover's ally), in unit order. Two moves with the
+/// same key on the same ground go to the same square by the same path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveKey {
+    /// The start and the target's squares ([`pack`]), the movement in
+    /// squares, and a bit per other unit that is an ally.
+    head: u64,
+    stop_at: i32,
+    /// Other units; `u8::MAX` in an empty slot.
+    n: u8,
+    /// The others' squares ([`pack`]); unused entries 0.
+    units: [u16; MOVE_CACHE_UNITS],
+}
+
+impl MoveKey {
+    const EMPTY: MoveKey = MoveKey {
+        head: 0,
+        stop_at: 0,
+        n: u8::MAX,
+        units: [0; MOVE_CACHE_UNITS],
+    };
+
+    /// The key of a move from `from` toward `at` with `squares` of movement
+    /// stopping within `stop_at`, among `others` (each unit's square and
+    /// whether it is an ally, in unit order); `None` among more than
+    /// [`MOVE_CACHE_UNITS`] units or beyond `u16::MAX` squares (not kept).
+    #[inline]
+    pub fn new(
+        (from, at): (Square, Square),
+        squares: u32,
+        stop_at: i32,
+        others: impl Iterator<Item = (Square, bool)>,
+    ) -> Option<MoveKey> {
+        if squares > u16::MAX as u32 {
+            return None;
+        }
+        let mut key = MoveKey {
+            head: pack(from) as u64 | (pack(at) as u64) << 16 | (squares as u64) << 32,
+            stop_at,
+            n: 0,
+            units: [0; MOVE_CACHE_UNITS],
+        };
+        for (s, ally) in others {
+            let n = key.n as usize;
+            if n == MOVE_CACHE_UNITS {
+                return None;
+            }
+            key.units[n] = pack(s) as u16;
+            key.head |= (ally as u64) << (48 + n);
+            key.n += 1;
+        }
+        Some(key)
+    }
+
+    /// The key's slot in the cache.
+    #[inline]
+    fn slot(&self) -> usize {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = (self.head ^ (self.stop_at as u32 as u64).rotate_left(24)).wrapping_mul(K);
+        for pair in self.units[..self.n as usize].chunks(2) {
+            let w = pair[0] as u64 | (pair.get(1).copied().unwrap_or(0) as u64) << 16;
+            h = (h.rotate_left(26) ^ w).wrapping_mul(K);
+        }
+        (h >> 40) as usize & (MOVE_CACHE_SLOTS - 1)
+    }
+}
+
+/// A move the [`MoveCache`] keeps: where it ended, the movement spent, and
+/// its path when known.
+#[derive(Clone, Copy, Debug)]
+pub struct CachedMove {
+    pub to: Square,
+    pub spent: u16,
+    /// The squares of the path after the start, `len` of them; `len` is
+    /// [`CachedMove::UNKNOWN`] for a move walked without a search whose
+    /// path no rule has read yet (then `walked` is its goal's field, as in
+    /// [`Scratch::walked`]).
+    pub len: u8,
+    pub path: [Square; MOVE_CACHE_PATH],
+    pub walked: Option<&'static Field>,
+}
+
+impl CachedMove {
+    pub const UNKNOWN: u8 = u8::MAX;
+
+    const NONE: CachedMove = CachedMove {
+        to: Square { x: 0, y: 0 },
+        spent: 0,
+        len: 0,
+        path: [Square { x: 0, y: 0 }; MOVE_CACHE_PATH],
+        walked: None,
+    };
+
+    /// A move whose path is `path` (the squares after the start), or not
+    /// yet known (`None`, with the walked goal's field); `None` when the
+    /// path is too long to keep.
+    pub fn new(
+        to: Square,
+        spent: u32,
+        path: Option<&[Square]>,
+        walked: Option<&'static Field>,
+    ) -> Option<CachedMove> {
+        let mut m = CachedMove {
+            to,
+            spent: spent as u16,
+            len: CachedMove::UNKNOWN,
+            walked,
+            ..CachedMove::NONE
+        };
+        if let Some(p) = path {
+            if p.len() > MOVE_CACHE_PATH {
+                return None;
+            }
+            m.path[..p.len()].copy_from_slice(p);
+            m.len = p.len() as u8;
+        }
+        Some(m)
+    }
+}
+
+/// The answers of earlier moves toward a unit on one ground, by their
+/// [`MoveKey`]: fights start from the same squares against units holding
+/// theirs, so the same moves recur, and a move found here is not searched
+/// again. The same answer as the search by construction (the key holds
+/// everything the search reads besides the ground, compared whole), in a
+/// fixed number of slots ([`MOVE_CACHE_SLOTS`], 96 bytes each), each key
+/// in one slot (a later move with the same slot replaces it): allocated
+/// with the thread's [`Scratch`], never per fight.
+#[derive(Clone, Debug)]
+pub struct MoveCache {
+    slots: Vec<(MoveKey, CachedMove)>,
+    /// The slot of the last move, while its path is not known yet
+    /// ([`Scratch::walk_path`] fills it in).
+    pending: Option<usize>,
+}
+
+impl MoveCache {
+    pub fn new() -> MoveCache {
+        MoveCache {
+            slots: vec![(MoveKey::EMPTY, CachedMove::NONE); MOVE_CACHE_SLOTS],
+            pending: None,
+        }
+    }
+
+    /// Forget every move (another ground).
+    pub fn clear(&mut self) {
+        self.slots.fill((MoveKey::EMPTY, CachedMove::NONE));
+        self.pending = None;
+    }
+
+    /// The move kept under `key`, and its slot.
+    #[inline]
+    pub fn get(&self, key: &MoveKey) -> Option<(usize, &CachedMove)> {
+        let i = key.slot();
+        let (k, m) = &self.slots[i];
+        (k == key).then_some((i, m))
+    }
+
+    /// Keep `m` under `key`; its slot.
+    #[inline]
+    pub fn put(&mut self, key: MoveKey, m: CachedMove) -> usize {
+        let i = key.slot();
+        self.slots[i] = (key, m);
+        i
+    }
+
+    /// The last move's path is not known yet: it is `slot`'s.
+    #[inline]
+    pub fn set_pending(&mut self, slot: Option<usize>) {
+        self.pending = slot;
+    }
+}
+
+impl Default for MoveCache {
+    fn default() -> Self {
+        MoveCache::new()
+    }
 }
 
 /// Most goals a move reads from the [`FieldCache`] one field each
@@ -469,6 +663,32 @@ pub fn write_walked_path(
 }
 
 impl Scratch {
+    /// The squares of the last move, searched now if it walked without a
+    /// search ([`Scratch::walked`]; `start` is where it began), and kept in
+    /// the [`MoveCache`] with its answer.
+    pub fn walk_path(&mut self, g: &Ground, start: Square) {
+        if let Some(f) = self.walked.take() {
+            let spent = f.at(start);
+            write_walked_path(
+                g,
+                &mut self.ws,
+                f,
+                (start, spent),
+                &self.blocked,
+                &self.no_stop,
+                &mut self.path,
+            );
+            if let Some(i) = self.moves.pending.take() {
+                let m = &mut self.moves.slots[i].1;
+                let after = &self.path[1..];
+                if after.len() <= MOVE_CACHE_PATH {
+                    m.path[..after.len()].copy_from_slice(after);
+                    m.len = after.len() as u8;
+                }
+            }
+        }
+    }
+
     /// Forget what the searches of another ground left (the searches clear
     /// what they use themselves; the last move's path belongs to the old
     /// ground).
@@ -479,6 +699,7 @@ impl Scratch {
         self.path.clear();
         self.near.clear();
         self.walked = None;
+        self.moves.clear();
     }
 }
 
@@ -523,6 +744,7 @@ pub fn with_scratch<T>(ground: &'static Ground, body: impl FnOnce(&mut Scratch) 
                 path: Vec::with_capacity(ground.map.len() + 1),
                 near: Vec::with_capacity(NEAR_GOALS),
                 walked: None,
+                moves: MoveCache::new(),
             }));
         }
         body(slot.as_mut().expect("just built"))

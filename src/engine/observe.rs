@@ -208,25 +208,7 @@ impl Observer for Recorder {
                 if sc.path.first() == Some(&a) && sc.path.last() == Some(&b) {
                     // A move walked without a search keeps only its ends:
                     // its squares are searched as `Turn::last_path` does.
-                    if let Some(f) = sc.walked.take() {
-                        let spent = f.at(a);
-                        let super::ground::Scratch {
-                            ws,
-                            blocked,
-                            no_stop,
-                            path,
-                            ..
-                        } = sc;
-                        super::ground::write_walked_path(
-                            g,
-                            ws,
-                            f,
-                            (a, spent),
-                            blocked,
-                            no_stop,
-                            path,
-                        );
-                    }
+                    sc.walk_path(g, a);
                     self.paths.push((self.events.len() - 1, sc.path.clone()));
                 }
             });

@@ -1154,3 +1154,45 @@ fn moves_from_the_cache_match_the_full_search() {
         "the cache answered {answered} of {compared} moves, {walked} walked"
     );
 }
+
+/// The move cache behind `Turn::approach` on a map
+/// ([`crate::engine::ground::MoveCache`]) answers a move only under its
+/// own key, compared whole: another start, target, budget, stopping
+/// distance, unit square or ally flag is another move; a move among more
+/// units than a key holds is not kept; clearing forgets everything.
+#[test]
+fn the_move_cache_answers_only_its_own_key() {
+    use crate::engine::ground::{CachedMove, MoveCache, MoveKey, MOVE_CACHE_UNITS};
+    let mut cache = MoveCache::new();
+    let units = [(sq(1, 1), false), (sq(2, 2), true)];
+    let key = |from, budget, stop_at, units: &[(Square, bool)]| {
+        MoveKey::new((from, sq(3, 3)), budget, stop_at, units.iter().copied()).unwrap()
+    };
+    let k = key(sq(0, 0), 4, 1, &units);
+    assert!(cache.get(&k).is_none());
+    let path = [sq(1, 2), sq(2, 3)];
+    cache.put(k, CachedMove::new(sq(2, 3), 3, Some(&path), None).unwrap());
+    let (_, m) = cache.get(&k).expect("kept");
+    assert_eq!(
+        (m.to, m.spent, &m.path[..m.len as usize]),
+        (sq(2, 3), 3, &path[..])
+    );
+    let ally_there = [(sq(1, 1), true), (sq(2, 2), true)];
+    let moved = [(sq(1, 0), false), (sq(2, 2), true)];
+    for other in [
+        key(sq(0, 1), 4, 1, &units),
+        key(sq(0, 0), 5, 1, &units),
+        key(sq(0, 0), 4, 2, &units),
+        key(sq(0, 0), 4, 1, &units[..1]),
+        key(sq(0, 0), 4, 1, &ally_there),
+        key(sq(0, 0), 4, 1, &moved),
+        MoveKey::new((sq(0, 0), sq(3, 2)), 4, 1, units.iter().copied()).unwrap(),
+    ] {
+        assert_ne!(other, k);
+        assert!(cache.get(&other).is_none(), "{other:?}");
+    }
+    let crowd = (0..=MOVE_CACHE_UNITS as u8).map(|x| (sq(x, 5), false));
+    assert!(MoveKey::new((sq(0, 0), sq(3, 3)), 4, 1, crowd).is_none());
+    cache.clear();
+    assert!(cache.get(&k).is_none());
+}
