@@ -159,16 +159,24 @@ pub(super) fn moving<D: Dice>(
 /// (whose melee zone is `zone`), flanks it by the `flanking` option's
 /// reading of "attacking a unit from behind". The caller has checked that
 /// the actor is in the zone.
+///
+/// One pass over the target's other enemies, each measured where it
+/// stands (no mask of the zone built first): the first in the zone (and,
+/// read `behind`, on the opposite side of the target from the actor)
+/// answers.
 #[inline(never)]
 #[cold]
 pub(super) fn flanked<D: Dice>(turn: &Turn<'_, Escalation, D>, target: usize, zone: i32) -> bool {
+    let Some(g) = turn.ground() else {
+        return false;
+    };
     let me = turn.actor;
-    let others = turn.enemies_within(target, zone) & !(1u64 << me);
-    match turn.options().flanking {
-        Flanking::Outnumbered => others != 0,
-        Flanking::Behind => {
-            let (t, a) = (turn.square(target), turn.square(me));
-            Bits(others).any(|e| opposite_sides(t, a, turn.square(e)))
-        }
-    }
+    let side = turn.unit(target).side as usize;
+    let others = turn.in_fight() & !turn.side_units(side) & !(1u64 << me);
+    let (t, a) = (turn.square(target), turn.square(me));
+    let behind = turn.options().flanking == Flanking::Behind;
+    Bits(others).any(|e| {
+        let s = turn.square(e);
+        (!behind || opposite_sides(t, a, s)) && g.distance(t, s) <= zone
+    })
 }
