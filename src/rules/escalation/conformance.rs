@@ -593,6 +593,13 @@ pub const TABLE: &[Clause] = &[
         how: "no feats beyond what stat-block fields express (damage dice can carry Weapon focus's extra die); their numbers (Sneak attack's d4, Legion leader's 2 slots) are no options for that reason",
         tests: &[],
     },
+    Clause {
+        section: "Bonus Actions",
+        rule: "`tactic = \"smart\"`: a strong baseline built on the actions the text offers (issue 30)",
+        modelled: Modelled::Abstraction,
+        how: "a policy, not a rule: a unit with a ranged weapon keeps its range, disengaging with both Bonus Actions before it backs off (Disengage); a melee-only unit advances; either spends its Bonus Actions on the extra attack when the Move Action was not needed (Bonus Actions), else on accuracy, and aims to weaken (Wounds/Aiming): the plays `escalation_duel`'s tactics report shows strongest; targeting `smart`: the enemy whose hit points are at most what the unit's turn most likely deals (its best weapon's mean damage, plus Strength in melee, times the chance of hitting 10 + Agility 0, a natural 20 doubling, a natural 1 missing, with the Bonus-Action policy's trade: a second attack without Strength for `extra-attack`, before armour), lowest first, else the side's focus, chosen as the weakest. Not done: seeking the square behind a target on a map, or a withdrawal near defeat (a unit that flees is out of the fight; `flee_at` stays the side's)",
+        tests: &["smart_settles_a_turns_damage_and_buys_the_extra_attack_with_a_weakening_aim"],
+    },
     // ---- Shared axes the text does not have
     Clause {
         section: "(none: the engine's shared axes)",

@@ -23,6 +23,30 @@
 //! On a `[map]` (one space a square, Chebyshev) the zone, free hits along
 //! the path, flanking from behind and line of sight are geometric
 //! ([`map`]).
+//!
+//! **Smart** (`tactic = "smart"`, issue 30; a policy, not a rule): a unit
+//! with a ranged weapon reaching beyond its zone keeps its range, a
+//! melee-only one advances (the engine's [`crate::engine::tactic`]); what
+//! its ruleset adds, from the text and from what `escalation_duel`'s best
+//! plays show strongest:
+//! - its Bonus Actions buy the extra attack ("Bonus Actions": the Move
+//!   Action and both Bonus Actions for a second attack) when the Move
+//!   Action was not needed to move, else +1 to hit each (`extra-attack`:
+//!   against the champion's accuracy it wins 0.785, the best reply to 17
+//!   of the 20 plays in `reports/escalation_duel-tactics/`);
+//! - it aims to weaken ("Wounds/Aiming": −1 Strength and −1 Bonus Action a
+//!   turn per wound; the aim of both sides' best play there);
+//! - keeping its range, it disengages with both Bonus Actions before it
+//!   backs off ("Disengage": leaving zones without free hits;
+//!   `escalation_hit_and_run` shows the clean break winning);
+//! - targeting `smart` on what a turn most likely deals ([`smart_drops`]).
+//!
+//! Not done: seeking the square behind a target on a map (flanking comes
+//! from where the advance and the focus put units), and a withdrawal near
+//! defeat (the text lets a unit "flee the battle", but a unit that leaves
+//! is out of the fight, which the win rate counts against its side;
+//! `flee_at` stays the side's will to fight).
+//!
 //! The conformance table (`conformance.rs`, printed by `skirmish
 //! rules escalation`) traces every rule of the text to the code and tests.
 
@@ -480,6 +504,10 @@ impl Ruleset for Escalation {
         ),
         super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
     ];
+    // Smart (see the module doc): extra attacks, weakening aim, clean
+    // breaks when keeping range; smart targeting on what a turn's attacks
+    // most likely deal.
+    const SMART: bool = true;
     const NAME: &'static str = "escalation";
     const TITLE: &'static str = "Combat rules (a d20 homebrew with escalating crits)";
     const ABOUT: &'static str = "The \"Combat rules\" page: d20 + Accuracy vs 10 + Agility; \
@@ -976,7 +1004,16 @@ impl Ruleset for Escalation {
         !u.out && !u.conditions.any(HELPLESS)
     }
 
-    fn prepare_unit(spec: &mut UnitSpec<Self>, _options: &Options) {
+    fn prepare_unit(spec: &mut UnitSpec<Self>, options: &Options) {
+        // Smart (see the module doc): the Bonus-Action policy and the aim
+        // `escalation_duel`'s best plays show strongest, and a clean break
+        // (both Bonus Actions) when keeping range.
+        if spec.smart {
+            spec.stats.bonus = BonusPolicy::ExtraAttack;
+            spec.stats.aim = Aim::Weakening;
+            spec.stats.disengage = Disengage::Bonus;
+        }
+        spec.drops = smart_drops(&spec.stats, options);
         spec.stats.plan = Plan::of(spec.tactic);
     }
 
@@ -1010,6 +1047,68 @@ impl Ruleset for Escalation {
     fn vitality(unit: &Combatant<State>, spec: &UnitSpec<Self>) -> (u32, u32) {
         (unit.state.hp.max(0) as u32, spec.stats.hp as u32)
     }
+}
+
+/// What a unit's turn most likely deals, for smart targeting
+/// ([`UnitSpec::drops`]): its best weapon's mean damage (plus Strength for
+/// a melee weapon) times the chance that the attack hits the usual target
+/// number (`defence_base`, an Agility +0 target: "Attacking"), a natural
+/// `crit_on` or more doubling it (`crit_multiplier`; the chains beyond it
+/// left out) and a natural `fumble_on` or less missing; with the
+/// Bonus-Action policy's trade: `accuracy` adds its boost to the roll,
+/// `damage` to a melee weapon's damage, `extra-attack` a second attack
+/// without Strength ("Bonus Actions"), when a turn has the Bonus Actions
+/// for it; center-mass aim adds its +1. Before the target's armour (its
+/// stat block settles that; smart reads one number per attacker). Rounded
+/// down.
+pub(crate) fn smart_drops(u: &Unit, opts: &Options) -> u32 {
+    let Some(w) = u.weapons().first() else {
+        return 0;
+    };
+    let melee = w.kind == WeaponKind::Melee;
+    let boosts = boost(opts.bonus_actions, opts.bonus_stacks);
+    let extra = u.bonus == BonusPolicy::ExtraAttack
+        && opts.bonus_actions >= opts.extra_attack_bonus_actions;
+    let mut accuracy = u.accuracy + w.accuracy;
+    if u.aim == Aim::CenterMass {
+        accuracy += opts.center_mass_accuracy;
+    }
+    let mut bonus_damage = 0;
+    match u.bonus {
+        BonusPolicy::Accuracy => accuracy += boosts * opts.bonus_accuracy,
+        BonusPolicy::ExtraAttack if !extra => accuracy += boosts * opts.bonus_accuracy,
+        BonusPolicy::Damage if melee => bonus_damage = boosts * opts.bonus_damage,
+        _ => {}
+    }
+    let strength = if melee { u.strength } else { 0 };
+    let base = w.damage.mean();
+    // Expected damage of one attack dealing `damage` on a hit: the d20's
+    // faces, each 1/20.
+    let attack = |damage: f64| -> f64 {
+        let damage = damage.max(0.0);
+        (1..=20u32)
+            .map(|n| {
+                if n <= opts.fumble_on {
+                    0.0
+                } else if n >= opts.crit_on
+                    && (opts.nat20_hits || n as i32 + accuracy >= opts.defence_base)
+                {
+                    damage * opts.crit_multiplier as f64
+                } else if n as i32 + accuracy >= opts.defence_base {
+                    damage
+                } else {
+                    0.0
+                }
+            })
+            .sum::<f64>()
+            / 20.0
+    };
+    let mut total = attack(base + (strength + bonus_damage) as f64);
+    if extra {
+        total += attack(base);
+    }
+    // A hair over, so that an exact whole number is not floored below.
+    (total + 1e-9).floor().max(0.0) as u32
 }
 
 /// A unit's turn ([`Ruleset::take_turn`]); in `STEPS` (the exact engine's

@@ -2651,3 +2651,36 @@ b = {{ {b} }}
         assert_eq!(modifier("[[3, 2]]", "flanking = \"outnumbered\""), 2);
     }
 }
+
+/// Smart (issue 30 item 5): a melee-only smart unit advances, buys the
+/// extra attack with the Move Action and both Bonus Actions ("Bonus
+/// Actions") and aims to weaken ("Wounds/Aiming"), whatever its stat block
+/// says. What its turn most likely deals (`drops`): ACC +2 against 10 hits
+/// on 8 to 19 (12 faces) and doubles on a 20, a 1 misses: 1d8 + 3 Strength
+/// is (12 × 7.5 + 2 × 7.5) / 20 = 5.25, the extra attack without Strength
+/// (12 × 4.5 + 2 × 4.5) / 20 = 3.15: 8.4, so 8. The same unit not smart
+/// (accuracy policy, center mass: ACC +5, hits on 5 to 19) deals one
+/// attack of (15 × 7.5 + 2 × 7.5) / 20 = 6.375: 6.
+#[test]
+fn smart_settles_a_turns_damage_and_buys_the_extra_attack_with_a_weakening_aim() {
+    let text = duel_text("", "strength = 3", "").replace("a = {}", "a = { tactic = \"smart\" }");
+    let enc: Encounter<Escalation> = encounter(&text);
+    let a = &enc.units[0];
+    assert!(a.smart);
+    assert_eq!(a.tactic, Tactic::Advance);
+    assert_eq!(
+        (a.stats.bonus, a.stats.aim, a.stats.disengage),
+        (BonusPolicy::ExtraAttack, Aim::Weakening, Disengage::Bonus)
+    );
+    assert_eq!(a.drops, 8);
+    let plain = duel("", "strength = 3\naim = \"center-mass\"", "");
+    assert_eq!(plain.units[0].drops, 6);
+    // The turn: 9 + 2 = 11 hits b (AGI +1), 8 + 3 = 11 wounds and weakens;
+    // the extra attack, 9 + 2 = 11, deals 4 (no Strength).
+    let mut f = fight(&enc);
+    f.round = 1;
+    play(&enc, &mut f, 0, &[(20, 9), (8, 8), (20, 9), (8, 4)]);
+    assert_eq!(f.units[1].state.hp, 30 - 11 - 4);
+    assert_eq!(f.units[1].state.weakened, 1);
+    assert_eq!(f.counters[counter::EXTRA_ATTACKS], 1);
+}
