@@ -32,7 +32,7 @@
 //! - its Bonus Actions buy the extra attack ("Bonus Actions": the Move
 //!   Action and both Bonus Actions for a second attack) when the Move
 //!   Action was not needed to move, else +1 to hit each (`extra-attack`:
-//!   against the champion's accuracy it wins 0.785, the best reply to 17
+//!   against the champion's accuracy it wins 0.785, the best reply to 16
 //!   of the 20 plays in `reports/escalation_duel-tactics/`);
 //! - it aims to weaken ("Wounds/Aiming": −1 Strength and −1 Bonus Action a
 //!   turn per wound; the aim of both sides' best play there);
