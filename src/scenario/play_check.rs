@@ -174,11 +174,11 @@ fighter = { count = 1 }
         .unwrap();
         let cells = s.cells().unwrap();
         let trials = s.play_trials(&cells);
-        // Per cell and side: the own play, 3 other tactics, 4 other targets
-        // (escalation does not play smart: neither smart is tried).
+        // Per cell and side: the own play, 3 other tactics and smart, 4
+        // other targets and smart (escalation plays smart).
         let tactics = crate::engine::tactic::Tactic::NAMES.len();
         let targets = crate::engine::targeting::Targeting::NAMES.len() - 1;
-        assert_eq!(trials.len(), 2 * 2 * (1 + (tactics - 1) + (targets - 1)));
+        assert_eq!(trials.len(), 2 * 2 * (1 + tactics + targets));
         let red: Vec<_> = trials
             .iter()
             .filter(|(t, _)| t.cell == 1 && t.side == 0)
