@@ -595,39 +595,3 @@ fn diff_refuses_a_report_whose_wins_exceed_its_fights() {
     );
     assert_eq!(sb.entries(""), before);
 }
-
-/// `tactic = "smart"` (and `target = "smart"`) on a ruleset that does not
-/// play smart yet (escalation): refused with exit 2, naming the group, its line
-/// and the rulesets that play it.
-#[test]
-fn smart_on_a_ruleset_without_it_is_refused() {
-    let escalation = include_str!("../scenarios/escalation_hit_and_run.toml");
-    for (what, to) in [
-        ("tactic", "tactic = \"smart\""),
-        ("target", "target = \"smart\""),
-    ] {
-        let text = edit(
-            escalation,
-            &[("tactic = \"advance\", target = \"nearest\"", to)],
-        );
-        let sb = Sandbox::new();
-        sb.mkdir("out");
-        sb.write("t.toml", &text);
-        let line = format!("t.toml:{}:", line_of(&text, to));
-        let key = format!("`sides.brutes.brute.{what}`");
-        let expect = [
-            line.as_str(),
-            key.as_str(),
-            "ruleset `escalation` has no smart play yet",
-            "group `brute`",
-            "`trenches`, `osr`, `dicestep` or `thrum`",
-        ];
-        for args in [
-            vec!["run", "t.toml", "--out", "out", "--quiet"],
-            vec!["validate", "t.toml"],
-        ] {
-            let problems = refused(&sb, &args, &["t.toml"], &expect);
-            assert!(problems.is_empty(), "{what}: {}", problems.join("\n"));
-        }
-    }
-}

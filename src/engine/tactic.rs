@@ -13,8 +13,9 @@
 //! withdrawal near defeat) and targets by [`super::Targeting::Smart`] unless
 //! the group writes its own `target`. Why not a variant: every ruleset's
 //! turn dispatches on [`Tactic`] with an exhaustive `match`, and smart is a
-//! movement plus extras, not a fourth way to move. Only rulesets with
-//! [`crate::rules::Ruleset::SMART`] take it: it is refused elsewhere.
+//! movement plus extras, not a fourth way to move. Every ruleset plays it
+//! (its extras and [`super::UnitSpec::drops`] are settled in
+//! [`crate::rules::Ruleset::prepare_unit`]).
 
 use super::named::named_enum;
 

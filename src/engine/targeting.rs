@@ -24,8 +24,8 @@ named_enum! {
         /// settles it once per cell; the lowest remaining health first), else
         /// the side's focus, chosen as the weakest allowed enemy (lowest
         /// health fraction) rather than at random. The default of `tactic =
-        /// "smart"`; only rulesets that play smart ([`crate::rules::Ruleset::SMART`])
-        /// take it.
+        /// "smart"`; every ruleset settles what a unit deals in a turn
+        /// ([`crate::engine::UnitSpec::drops`]).
         Smart = "smart",
     }
 }

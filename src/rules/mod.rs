@@ -114,13 +114,6 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// `[plays.SIDE]` table may vary them for `skirmish tactics`, which asks
     /// which choices dominate. Every name is one of [`Ruleset::UNIT_FIELDS`].
     const POLICIES: &'static [&'static str] = &["weapons"];
-    /// Whether the ruleset plays `tactic = "smart"` (and `target =
-    /// "smart"`): a documented heuristic built on what its rules offer, a
-    /// strong baseline opponent (see [`crate::engine::tactic`]). A ruleset
-    /// that does sets [`UnitSpec::drops`] in [`Ruleset::prepare_unit`] and
-    /// documents what smart does in its module doc and conformance table.
-    /// Elsewhere a scenario asking for it is refused. Default: false.
-    const SMART: bool = false;
     /// The stat-block fields a designer counts a unit's worth in (hit
     /// points, or the ruleset's own health), most preferred first:
     /// `skirmish sensitivity` states equivalent points in steps of the first
@@ -262,7 +255,12 @@ pub trait Ruleset: Copy + Default + Debug + Send + Sync + 'static {
     /// Derive what a unit's turns need from where the scenario put it
     /// (tactic, targeting, cover) and the options: called once per cell for
     /// every unit, when the scenario is compiled, so that fast paths read a
-    /// value instead of working it out every turn. Default: nothing.
+    /// value instead of working it out every turn. Every real ruleset plays
+    /// `tactic = "smart"` (a documented heuristic built on what its rules
+    /// offer, a strong baseline opponent: see [`crate::engine::tactic`]):
+    /// here it sets [`UnitSpec::drops`] (what the unit's turn most likely
+    /// deals, for smart targeting) and what smart adds, documented in its
+    /// module doc and conformance table. Default: nothing.
     fn prepare_unit(_spec: &mut UnitSpec<Self>, _options: &Self::Options) {}
 
     /// Settle a unit placed on a map (after [`Ruleset::prepare_unit`]): a
@@ -432,14 +430,6 @@ pub const NAMES: &[&str] = &[
     Escalation::NAME,
     Thrum::NAME,
 ];
-
-/// The rulesets that play `tactic = "smart"` ([`Ruleset::SMART`]).
-pub fn smart_rulesets() -> impl Iterator<Item = &'static str> + Clone {
-    NAMES
-        .iter()
-        .copied()
-        .filter(|n| crate::with_ruleset!(*n, R => R::SMART, _ => false))
-}
 
 /// Call `$body` with the type alias `$R` bound to the ruleset named `$name`,
 /// or evaluate `$unknown` if there is none. The one place that maps names to

@@ -515,9 +515,6 @@ impl Ruleset for Osr {
     ];
 
     const POLICIES: &'static [&'static str] = &["weapons", "delay_to", "retreat_at"];
-    // Smart (see the module doc): keep-range or advance by the weapons,
-    // smart targeting on the best weapon's mean damage.
-    const SMART: bool = true;
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("ac", -10, 50, 10, "armour class"),

@@ -332,21 +332,6 @@ pub fn compile<R: Ruleset>(
             // a movement by the weapons, plus the ruleset's extras.
             let choice = f.choice("tactic")?;
             let smart = choice == Tactic::ALL.len();
-            for (key, asked) in [("tactic", smart), ("target", targeting == Targeting::Smart)] {
-                if asked && !R::SMART {
-                    return Err(f.error(
-                        key,
-                        format!(
-                            "ruleset `{}` has no smart play yet, so `{key} = \"smart\"` on \
-                             group `{}` cannot be played (rulesets that play it: {}); choose \
-                             another {key}",
-                            R::NAME,
-                            g.key,
-                            list_choices(crate::rules::smart_rulesets())
-                        ),
-                    ));
-                }
-            }
             let tactic = if smart {
                 crate::engine::tactic::smart_movement(R::default_tactic(stats))
             } else {

@@ -27,12 +27,10 @@ use super::sensitivity::{table_at, table_at_mut};
 use super::Scenario;
 use crate::engine::tactic::{SMART, TACTIC_NAMES};
 use crate::engine::targeting::Targeting;
-use crate::rules::Ruleset;
 
 /// The group fields the check varies, with every value each can take.
-/// `smart` among them is tried only where the ruleset plays it
-/// ([`crate::rules::Ruleset::SMART`]): a strong baseline is exactly what the
-/// check should try, and elsewhere the ruleset refuses it.
+/// `smart` is among them: a strong baseline is exactly what the check
+/// should try.
 pub const CHECKED: &[(&str, &[&str])] = &[("tactic", TACTIC_NAMES), ("target", Targeting::NAMES)];
 
 /// One play fought in one cell: the scenario's own (`play` `None`) or one
@@ -55,7 +53,6 @@ impl Scenario {
     /// own play then the alternatives in [`CHECKED`] order.
     pub fn play_trials(&self, cells: &[Cell]) -> Vec<(Trial, Cell)> {
         let mut out = Vec::new();
-        let smart = crate::with_ruleset!(self.rules.as_str(), R => R::SMART, _ => false);
         for cell in cells {
             let Some(sides) = table_at(&cell.root, &["sides"]) else {
                 continue;
@@ -86,7 +83,7 @@ impl Scenario {
                         .map(|g| current_value(cell, side, g, field))
                         .collect();
                     for value in values.iter().copied() {
-                        if current.iter().all(|c| c == value) || (value == SMART && !smart) {
+                        if current.iter().all(|c| c == value) {
                             continue;
                         }
                         let mut changed = cell.clone();

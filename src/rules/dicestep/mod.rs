@@ -668,10 +668,6 @@ impl Ruleset for Dicestep {
             },
         ),
     ];
-
-    // Smart (see the module doc): keep-range or advance by the weapons,
-    // smart targeting on what a turn's attacks deal before reductions.
-    const SMART: bool = true;
     const POLICIES: &'static [&'static str] = &[
         "weapons",
         "reaction",

@@ -504,10 +504,6 @@ impl Ruleset for Escalation {
         ),
         super::Unmodelled::condition(Condition::Grappled, "the text has no grappled condition"),
     ];
-    // Smart (see the module doc): extra attacks, weakening aim, clean
-    // breaks when keeping range; smart targeting on what a turn's attacks
-    // most likely deal.
-    const SMART: bool = true;
     const NAME: &'static str = "escalation";
     const TITLE: &'static str = "Combat rules (a d20 homebrew with escalating crits)";
     const ABOUT: &'static str = "The \"Combat rules\" page: d20 + Accuracy vs 10 + Agility; \

@@ -536,7 +536,6 @@ impl Ruleset for Thrum {
     const INITIATIVE_STAT: &'static str = "initiative − delay";
 
     const HEALTH_STATS: &'static [&'static str] = &["fatigue_tolerance", "stress_tolerance"];
-    const SMART: bool = true;
     const CONTRARY_STATS: &'static [Contrary] = &[Contrary::unit(
         "wounds",
         "Wounds carried into the fight: three remove a unit",

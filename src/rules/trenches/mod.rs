@@ -479,9 +479,6 @@ impl Ruleset for Trenches {
     )];
 
     const POLICIES: &'static [&'static str] = &["weapons", "drop_prone"];
-    // Smart (see the module doc): keep-range or advance by the weapons,
-    // smart targeting on the best weapon's mean damage.
-    const SMART: bool = true;
     const UNIT_FIELDS: &'static [Field] = &[
         Field::new("hp", Kind::Int { min: 1, max: 100_000 }, None, "hit points"),
         Field::int("dex", -10, 20, 0, "Dexterity modifier (initiative)"),
