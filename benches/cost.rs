@@ -42,7 +42,9 @@
 //! with hp, attack and armour as three axes of ten values) at 10,000 and
 //! 100,000 fights a cell, report and charts included, against its pure
 //! simulation (every batch through the kernel on all threads, tallies
-//! summed, nothing else: `Plan::simulate`), with the run's peak memory.
+//! summed, nothing else: `Plan::simulate`), with the run's peak memory;
+//! `run` as typed (its check of the plays included), then with
+//! `--no-play-check`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -454,7 +456,8 @@ fn thousands(x: f64) -> String {
 }
 
 /// `skirmish run` of the 1,000-cell duel matrix against its pure
-/// simulation, at 10,000 and 100,000 fights a cell.
+/// simulation, at 10,000 and 100,000 fights a cell, with and without the
+/// play check.
 fn end_to_end(settings: &Settings) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let duel = std::fs::read_to_string("scenarios/duel.toml").expect("duel scenario");
@@ -476,28 +479,34 @@ fn end_to_end(settings: &Settings) {
     println!("|---|---:|---:|---:|---:|---:|");
     for per_cell in [10_000u64, 100_000] {
         let mut simulation = f64::MAX;
-        let mut whole = f64::MAX;
-        let mut peak = 0u64;
+        // `run` as a designer types it (with its check of the plays, see
+        // the README's "Other plays"), then with `--no-play-check`.
+        let mut whole = [f64::MAX; 2];
+        let mut peak = [0u64; 2];
         for k in 0..settings.repeats {
             let started = Instant::now();
             on_threads(threads, || {
                 std::hint::black_box(plan.simulate(per_cell, seed))
             });
             simulation = simulation.min(started.elapsed().as_secs_f64());
-            let out = dir.path().join(format!("out-{per_cell}-{k}"));
-            let (wall, kb) = run_skirmish(&path, per_cell, &out);
-            whole = whole.min(wall);
-            peak = peak.max(kb);
+            for (i, extra) in [&[][..], &["--no-play-check"][..]].into_iter().enumerate() {
+                let out = dir.path().join(format!("out-{per_cell}-{k}-{i}"));
+                let (wall, kb) = run_skirmish(&path, per_cell, &out, extra);
+                whole[i] = whole[i].min(wall);
+                peak[i] = peak[i].max(kb);
+            }
         }
-        println!(
-            "| {} fights a cell | {} | {:.2} s | {:.2} s | {:.2} | {:.0} MB |",
-            thousands(per_cell as f64),
-            thousands((per_cell * 1000) as f64),
-            simulation,
-            whole,
-            whole / simulation,
-            peak as f64 / 1024.0,
-        );
+        for (i, how) in ["", ", `--no-play-check`"].into_iter().enumerate() {
+            println!(
+                "| {} fights a cell{how} | {} | {:.2} s | {:.2} s | {:.2} | {:.0} MB |",
+                thousands(per_cell as f64),
+                thousands((per_cell * 1000) as f64),
+                simulation,
+                whole[i],
+                whole[i] / simulation,
+                peak[i] as f64 / 1024.0,
+            );
+        }
     }
 }
 
@@ -505,13 +514,14 @@ fn end_to_end(settings: &Settings) {
 // The child is reaped by `wait4` (for its resource usage), which clippy
 // does not see.
 #[allow(clippy::zombie_processes)]
-fn run_skirmish(path: &Path, fights: u64, out: &Path) -> (f64, u64) {
+fn run_skirmish(path: &Path, fights: u64, out: &Path, extra: &[&str]) -> (f64, u64) {
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
         .arg("run")
         .arg(path)
         .args(["--fights", &fights.to_string(), "--quiet", "--out"])
         .arg(out)
+        .args(extra)
         .stdout(std::process::Stdio::null())
         // Its warnings (a few cells of the duel matrix reach the round cap)
         // are the matrix's, not the measurement's.
