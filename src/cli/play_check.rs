@@ -12,7 +12,7 @@ use clap::Args;
 
 use super::{progress, Failure};
 use crate::results::{PlayCheck, PlayTrialResult, RunResults, Streams};
-use crate::run::{plan_cells, Budget};
+use crate::run::{plan_cells, Budget, Plan};
 use crate::scenario::{Cell, PlayTrial, Scenario};
 
 /// Smallest gain (in a side's win rate plus its share of the draws) that
@@ -20,9 +20,10 @@ use crate::scenario::{Cell, PlayTrial, Scenario};
 pub const DEFAULT_MARGIN: f64 = 0.05;
 
 /// Fewest and most fights of one trial: a trial gets a sixteenth of the
-/// run's fights per cell within these bounds (never more than the cell's),
-/// so the whole check (the own play and up to 7 + 7 alternatives per cell)
-/// costs about as much as the run.
+/// run's fights per cell within these bounds (never more than the cell's).
+/// With two sides (each side's own play and up to 11 alternatives: up to
+/// 24 trials a cell) the check fights up to 1.5 times the run's fights
+/// between the bounds; the README's "Speed" measures what it costs.
 pub const TRIAL_FIGHTS: (u64, u64) = (1_000, 20_000);
 
 #[derive(Args, Debug, Clone, Copy)]
@@ -69,16 +70,14 @@ pub(crate) fn with_plays(
     }
     let started = std::time::Instant::now();
     let cells = s.cells()?;
-    let trials = s.play_trials(&cells);
-    let (trials, cells): (Vec<PlayTrial>, Vec<Cell>) = playable(s, trials).into_iter().unzip();
+    let (trials, plan) = playable(s, s.play_trials(&cells))?;
     let n = trial_fights(fights);
     let mut check = PlayCheck {
         fights: n,
         margin: args.play_margin,
         trials: Vec::new(),
     };
-    if !trials.is_empty() {
-        let plan = plan_cells(s, cells)?;
+    if let Some(plan) = plan.filter(|_| !trials.is_empty()) {
         let bar = progress::fights_bar(
             plan.total_fights(n),
             progress::Total::Exact,
@@ -113,17 +112,25 @@ pub(crate) fn with_plays(
 
 /// The trials whose cells the ruleset accepts (an alternative it refuses
 /// in a cell is not a play there), with the own play of a side dropped
-/// when none of its alternatives is left.
-fn playable(s: &Scenario, trials: Vec<(PlayTrial, Cell)>) -> Vec<(PlayTrial, Cell)> {
+/// when none of its alternatives is left; and the plan that fights them,
+/// compiled once (`None` when no trial is left).
+fn playable(
+    s: &Scenario,
+    trials: Vec<(PlayTrial, Cell)>,
+) -> Result<(Vec<PlayTrial>, Option<Plan>), Failure> {
+    if trials.is_empty() {
+        return Ok((Vec::new(), None));
+    }
     let all_cells: Vec<Cell> = trials.iter().map(|(_, c)| c.clone()).collect();
-    if plan_cells(s, all_cells).is_ok() {
-        return trials;
+    if let Ok(plan) = plan_cells(s, all_cells) {
+        return Ok((trials.into_iter().map(|(t, _)| t).collect(), Some(plan)));
     }
     let kept: Vec<(PlayTrial, Cell)> = trials
         .into_iter()
         .filter(|(_, c)| plan_cells(s, vec![c.clone()]).is_ok())
         .collect();
-    kept.iter()
+    let (trials, cells): (Vec<PlayTrial>, Vec<Cell>) = kept
+        .iter()
         .enumerate()
         .filter(|(i, (t, _))| {
             t.play.is_some()
@@ -132,5 +139,9 @@ fn playable(s: &Scenario, trials: Vec<(PlayTrial, Cell)>) -> Vec<(PlayTrial, Cel
                 })
         })
         .map(|(_, x)| x.clone())
-        .collect()
+        .unzip();
+    if trials.is_empty() {
+        return Ok((trials, None));
+    }
+    Ok((trials, Some(plan_cells(s, cells)?)))
 }

@@ -1829,16 +1829,7 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 best |= 1 << i;
             }
         }
-        if best & best.wrapping_sub(1) == 0 {
-            // None or one: no roll.
-            return (best != 0).then(|| best.trailing_zeros() as usize);
-        }
-        let pick = self.dice.roll(best.count_ones()) as usize - 1;
-        let target = Bits(best).nth(pick);
-        if let Some(target) = target {
-            self.note_target(target);
-        }
-        target
+        self.roll_among(best)
     }
 
     /// The allowed enemy with the highest `score` (a fraction `(a, b)`,
@@ -1872,6 +1863,14 @@ impl<'a, R: Ruleset, D: Dice> Turn<'a, R, D> {
                 std::cmp::Ordering::Less => {}
             }
         }
+        self.roll_among(best)
+    }
+
+    /// One of the tied best enemies `best` (a bit set in unit order): none
+    /// or the only one without a roll, else a roll among them (a watched
+    /// fight hears the choice).
+    #[inline(always)]
+    fn roll_among(&mut self, best: u64) -> Option<usize> {
         if best & best.wrapping_sub(1) == 0 {
             // None or one: no roll.
             return (best != 0).then(|| best.trailing_zeros() as usize);

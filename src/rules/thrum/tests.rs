@@ -172,13 +172,19 @@ fn evasion_unless_vulnerable_falls_back_to_resilience() {
         "",
         "defence = \"evasion-unless-vulnerable\"\nresilience = 2",
     );
-    let mut f = fight(&enc);
-    // Fresh: evades with the Boon (three dice).
-    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(3, 4), &[(6, 1)]]));
+    evades_fresh_then_resists_when_vulnerable(&enc);
+}
+
+/// Two attacks on unit 1 (defending `evasion-unless-vulnerable`, with
+/// Resilience 2): fresh, it evades with the Boon (three dice) and becomes
+/// Vulnerable; Vulnerable, it defends with Resilience (+2, two dice) and
+/// gains no new stack.
+fn evades_fresh_then_resists_when_vulnerable(enc: &Encounter<Thrum>) {
+    let mut f = fight(enc);
+    let r = swing_on(enc, &mut f, &rolls(&[&d(3, 3), &d(3, 4), &[(6, 1)]]));
     assert!(r.evaded && !r.hit);
     assert_eq!(f.units[1].state.vulnerable, 1);
-    // Vulnerable: Resilience (+2), two dice, no new stack.
-    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(2, 2)]));
+    let r = swing_on(enc, &mut f, &rolls(&[&d(3, 3), &d(2, 2)]));
     assert_eq!((r.evaded, r.defence, r.hit), (false, 6, false));
     assert_eq!(f.units[1].state.vulnerable, 1);
 }
@@ -2301,16 +2307,9 @@ fn smart_settles_a_turns_load_and_evades_unless_vulnerable() {
     // No Overexert policy: the Load alone, per Action.
     assert_eq!(enc.units[1].drops, 4);
     assert_eq!(enc.units[1].stats.defence, Defence::EvasionUnlessVulnerable);
-    let mut f = fight(&enc);
-    // Fresh: evades with the Boon (three dice) and becomes Vulnerable. The
-    // attacker overexerts (a Stress first), then rolls.
-    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(3, 4), &[(6, 1)]]));
-    assert!(r.evaded && !r.hit);
-    assert_eq!(f.units[1].state.vulnerable, 1);
-    // Vulnerable: Resilience (+2), two dice, no new stack.
-    let r = swing_on(&enc, &mut f, &rolls(&[&d(3, 3), &d(2, 2)]));
-    assert_eq!((r.evaded, r.defence, r.hit), (false, 6, false));
-    assert_eq!(f.units[1].state.vulnerable, 1);
+    // Fresh it evades, Vulnerable it resists (the attacker overexerts, a
+    // Stress first, then rolls).
+    evades_fresh_then_resists_when_vulnerable(&enc);
     // Without smart, the written `defence` stands.
     let plain = duel_entries("", "", "", "", "defence = \"resilience\"", "");
     assert_eq!(plain.units[1].stats.defence, Defence::Resilience);
